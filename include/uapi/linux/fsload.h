@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * fsload: in-kernel filesystem and block workload generator.
+ *
+ * Generic netlink protocol, family "fsload", version 1.
+ *
+ * The kernel executes a generic program; profiles live in userspace.
+ * A job is a pinned target directory, a number of worker threads, a file
+ * set (files per thread, files per subdirectory) and a list of phases.
+ * Each phase runs every worker over its own share of the file set; on each
+ * iteration a worker picks one of the phase's operations by weight and
+ * applies it to the next file.  All workers start a phase together.
+ *
+ * On disk, a job lives in DIR/fsload-<job id>/:
+ *	t<thread, 3 digits>/d<subdir, 5 digits>/f<file index, 8 digits>
+ * and the job directory is removed at the end unless FSLOAD_JOB_F_KEEP.
+ *
+ * Rules: commands and attributes start at 1 and are only ever appended;
+ * units are in the attribute names; u64 values carry FSLOAD_A_*_PAD.
+ * A reply uses the command id of its request.
+ */
+#ifndef _UAPI_LINUX_FSLOAD_H
+#define _UAPI_LINUX_FSLOAD_H
+
+#define FSLOAD_FAMILY_NAME	"fsload"
+#define FSLOAD_FAMILY_VERSION	1
+#define FSLOAD_MCGRP_EVENTS	"events"
+
+/* Limits fixed by the protocol (module parameters may lower them). */
+#define FSLOAD_NAME_MAX		32	/* phase and profile names, with NUL */
+#define FSLOAD_THREADS_MAX	999	/* thread directory names have 3 digits */
+#define FSLOAD_FILES_MAX	100000000ULL	/* file names have 8 digits */
+#define FSLOAD_DIRS_MAX		100000	/* subdirectory names have 5 digits */
+#define FSLOAD_PHASES_MAX	32
+#define FSLOAD_PHASE_OPS_MAX	16	/* operations (weighted) per phase */
+#define FSLOAD_BLOCK_MAX	(16U << 20)	/* I/O block size, bytes */
+
+/**
+ * enum fsload_cmd - commands
+ * @FSLOAD_CMD_JOB_START: start a job (do, CAP_SYS_ADMIN). Request: the
+ *	job attributes. Reply: the new job, as for @FSLOAD_CMD_JOB_GET.
+ * @FSLOAD_CMD_JOB_STOP: ask a job to stop (do, CAP_SYS_ADMIN). Request:
+ *	%FSLOAD_A_JOB_ID. Returns at once; the job reports
+ *	%FSLOAD_CMD_JOB_DONE_NTF when its workers have stopped.
+ * @FSLOAD_CMD_JOB_GET: status of one job (do, %FSLOAD_A_JOB_ID) or of
+ *	all jobs (dump).
+ * @FSLOAD_CMD_RESULT_GET: results of one job (dump, %FSLOAD_A_JOB_ID
+ *	required), one message per phase that started, each carrying
+ *	%FSLOAD_A_JOB_ID and one %FSLOAD_A_JOB_RESULT nest.
+ * @FSLOAD_CMD_JOB_PROGRESS_NTF: multicast on "events" while a job runs,
+ *	every %FSLOAD_A_JOB_PROGRESS_MS; status attributes as for
+ *	@FSLOAD_CMD_JOB_GET.
+ * @FSLOAD_CMD_JOB_DONE_NTF: multicast on "events" once a job has ended
+ *	(done, stopped or failed) and its results are final.
+ */
+enum fsload_cmd {
+	FSLOAD_CMD_JOB_START = 1,
+	FSLOAD_CMD_JOB_STOP,
+	FSLOAD_CMD_JOB_GET,
+	FSLOAD_CMD_RESULT_GET,
+	FSLOAD_CMD_JOB_PROGRESS_NTF,
+	FSLOAD_CMD_JOB_DONE_NTF,
+
+	__FSLOAD_CMD_MAX,
+	FSLOAD_CMD_MAX = __FSLOAD_CMD_MAX - 1
+};
+
+/**
+ * enum fsload_job_state - life of a job
+ * @FSLOAD_JOB_RUNNING: workers are running phases
+ * @FSLOAD_JOB_STOPPING: a stop was requested (by the user, by the owner's
+ *	socket closing, by an error or by module unload); workers are ending
+ * @FSLOAD_JOB_DONE: every phase completed
+ * @FSLOAD_JOB_STOPPED: stopped on request before the end; results partial
+ * @FSLOAD_JOB_FAILED: an operation failed; %FSLOAD_A_JOB_ERRNO and
+ *	%FSLOAD_A_JOB_ERROR_MSG say which; results partial
+ */
+enum fsload_job_state {
+	FSLOAD_JOB_RUNNING = 1,
+	FSLOAD_JOB_STOPPING,
+	FSLOAD_JOB_DONE,
+	FSLOAD_JOB_STOPPED,
+	FSLOAD_JOB_FAILED,
+};
+
+/**
+ * enum fsload_job_flags - %FSLOAD_A_JOB_FLAGS bits
+ * @FSLOAD_JOB_F_KEEP: leave the job directory and its files in place
+ * @FSLOAD_JOB_F_DETACH: keep running when the starting socket closes
+ *	(by default a job stops when the socket that started it is closed)
+ */
+enum fsload_job_flags {
+	FSLOAD_JOB_F_KEEP	= 1U << 0,
+	FSLOAD_JOB_F_DETACH	= 1U << 1,
+};
+
+#define FSLOAD_JOB_F_ALL	(FSLOAD_JOB_F_KEEP | FSLOAD_JOB_F_DETACH)
+
+/**
+ * enum fsload_op - primitive operations, each applied to one file
+ * @FSLOAD_OP_NULL: nothing; measures the engine's own per-op cost
+ * @FSLOAD_OP_CREATE: open(O_CREAT|O_EXCL|O_WRONLY), write
+ *	%FSLOAD_A_OP_SIZE_BYTES in %FSLOAD_A_OP_BLOCK_BYTES blocks, fsync if
+ *	%FSLOAD_OP_F_FSYNC, close
+ * @FSLOAD_OP_STAT: path walk and getattr (statx of the file)
+ * @FSLOAD_OP_READ: open(O_RDONLY), read to EOF in
+ *	%FSLOAD_A_OP_BLOCK_BYTES blocks, close
+ * @FSLOAD_OP_UNLINK: unlink the file
+ */
+enum fsload_op {
+	FSLOAD_OP_NULL = 1,
+	FSLOAD_OP_CREATE,
+	FSLOAD_OP_STAT,
+	FSLOAD_OP_READ,
+	FSLOAD_OP_UNLINK,
+
+	__FSLOAD_OP_MAX,
+	FSLOAD_OP_MAX = __FSLOAD_OP_MAX - 1
+};
+
+/**
+ * enum fsload_op_flags - %FSLOAD_A_OP_FLAGS bits
+ * @FSLOAD_OP_F_FSYNC: fsync a written file before closing it
+ */
+enum fsload_op_flags {
+	FSLOAD_OP_F_FSYNC	= 1U << 0,
+};
+
+#define FSLOAD_OP_F_ALL		FSLOAD_OP_F_FSYNC
+
+/**
+ * enum fsload_phase_order - %FSLOAD_A_PHASE_ORDER
+ * @FSLOAD_ORDER_SEQUENTIAL: files in index order (default)
+ * @FSLOAD_ORDER_RANDOM: a per-thread random permutation of the file set,
+ *	seeded from %FSLOAD_A_JOB_SEED
+ */
+enum fsload_phase_order {
+	FSLOAD_ORDER_SEQUENTIAL = 1,
+	FSLOAD_ORDER_RANDOM,
+};
+
+/*
+ * Top-level attributes: requests, status replies and notifications.
+ * Request-only: DIR (required for start), FLAGS, THREADS, FILES,
+ * FILES_PER_DIR, SEED, PROFILE, PROGRESS_MS, PHASE (one or more).
+ * Status (JOB_GET, JOB_START reply, notifications): ID, DIR, FLAGS,
+ * THREADS, FILES, FILES_PER_DIR, SEED, PROFILE, STATE, ERRNO, ERROR_MSG,
+ * PHASE_INDEX, PHASES, ELAPSED_NS, OPS, BYTES, WORKER_PID (one per worker,
+ * in thread order), OWNER_PORTID.
+ */
+enum {
+	FSLOAD_A_JOB_ID = 1,		/* u32 */
+	FSLOAD_A_JOB_DIR,		/* string: target directory */
+	FSLOAD_A_JOB_FLAGS,		/* u32: enum fsload_job_flags */
+	FSLOAD_A_JOB_THREADS,		/* u32: worker threads */
+	FSLOAD_A_JOB_FILES,		/* u64: files per thread */
+	FSLOAD_A_JOB_FILES_PER_DIR,	/* u32: files per subdirectory */
+	FSLOAD_A_JOB_SEED,		/* u64: random seed */
+	FSLOAD_A_JOB_PROFILE,		/* string: profile name, a label */
+	FSLOAD_A_JOB_PROGRESS_MS,	/* u32: progress interval, 0 = none */
+	FSLOAD_A_JOB_PHASE,		/* nest: FSLOAD_A_PHASE_*, repeated */
+	FSLOAD_A_JOB_STATE,		/* u8: enum fsload_job_state */
+	FSLOAD_A_JOB_ERRNO,		/* u32: positive errno of a failure */
+	FSLOAD_A_JOB_ERROR_MSG,		/* string: what failed, where */
+	FSLOAD_A_JOB_PHASE_INDEX,	/* u32: current (or last) phase */
+	FSLOAD_A_JOB_PHASES,		/* u32: number of phases */
+	FSLOAD_A_JOB_ELAPSED_NS,	/* u64: since start (or total) */
+	FSLOAD_A_JOB_OPS,		/* u64: operations done, all phases */
+	FSLOAD_A_JOB_BYTES,		/* u64: bytes moved, all phases */
+	FSLOAD_A_JOB_WORKER_PID,	/* u32: worker thread id, repeated */
+	FSLOAD_A_JOB_OWNER_PORTID,	/* u32: 0 when detached */
+	FSLOAD_A_JOB_RESULT,		/* nest: FSLOAD_A_RES_* */
+	FSLOAD_A_JOB_PAD,
+
+	__FSLOAD_A_JOB_MAX,
+	FSLOAD_A_JOB_MAX = __FSLOAD_A_JOB_MAX - 1
+};
+
+/* A phase of the program (request). */
+enum {
+	FSLOAD_A_PHASE_NAME = 1,	/* string, required */
+	FSLOAD_A_PHASE_ORDER,		/* u8: enum fsload_phase_order */
+	FSLOAD_A_PHASE_ITERATIONS,	/* u64: per thread; default FILES */
+	FSLOAD_A_PHASE_OP,		/* nest: FSLOAD_A_OP_*, repeated */
+	FSLOAD_A_PHASE_PAD,
+
+	__FSLOAD_A_PHASE_MAX,
+	FSLOAD_A_PHASE_MAX = __FSLOAD_A_PHASE_MAX - 1
+};
+
+/* One weighted operation of a phase (request). */
+enum {
+	FSLOAD_A_OP_TYPE = 1,		/* u8: enum fsload_op, required */
+	FSLOAD_A_OP_WEIGHT,		/* u32: relative weight, default 1 */
+	FSLOAD_A_OP_SIZE_BYTES,		/* u64: bytes written per file */
+	FSLOAD_A_OP_BLOCK_BYTES,	/* u32: bytes per read/write call */
+	FSLOAD_A_OP_FLAGS,		/* u32: enum fsload_op_flags */
+	FSLOAD_A_OP_PAD,
+
+	__FSLOAD_A_OP_MAX,
+	FSLOAD_A_OP_MAX = __FSLOAD_A_OP_MAX - 1
+};
+
+/*
+ * Result of one phase (FSLOAD_CMD_RESULT_GET).  ELAPSED_NS runs from the
+ * moment the last worker arrived at the phase's start barrier to the end
+ * of the last worker's last operation.  COMPLETE is 1 when every worker
+ * finished every iteration.
+ */
+enum {
+	FSLOAD_A_RES_PHASE_INDEX = 1,	/* u32 */
+	FSLOAD_A_RES_PHASE_NAME,	/* string */
+	FSLOAD_A_RES_THREADS,		/* u32: workers that ran the phase */
+	FSLOAD_A_RES_COMPLETE,		/* u8: 1 if the phase ran to its end */
+	FSLOAD_A_RES_ELAPSED_NS,	/* u64 */
+	FSLOAD_A_RES_OPS,		/* u64: successful operations */
+	FSLOAD_A_RES_ERRORS,		/* u64: failed operations */
+	FSLOAD_A_RES_BYTES,		/* u64: bytes written and read */
+	FSLOAD_A_RES_OPSTAT,		/* nest: FSLOAD_A_OPSTAT_*, repeated */
+	FSLOAD_A_RES_PAD,
+
+	__FSLOAD_A_RES_MAX,
+	FSLOAD_A_RES_MAX = __FSLOAD_A_RES_MAX - 1
+};
+
+/* Per operation type statistics within a phase result. */
+enum {
+	FSLOAD_A_OPSTAT_TYPE = 1,	/* u8: enum fsload_op */
+	FSLOAD_A_OPSTAT_OPS,		/* u64: successful operations */
+	FSLOAD_A_OPSTAT_ERRORS,		/* u64: failed operations */
+	FSLOAD_A_OPSTAT_BYTES,		/* u64 */
+	FSLOAD_A_OPSTAT_LAT_SUM_NS,	/* u64: sum of latencies */
+	FSLOAD_A_OPSTAT_LAT_MIN_NS,	/* u64 */
+	FSLOAD_A_OPSTAT_LAT_MAX_NS,	/* u64 */
+	FSLOAD_A_OPSTAT_PAD,
+
+	__FSLOAD_A_OPSTAT_MAX,
+	FSLOAD_A_OPSTAT_MAX = __FSLOAD_A_OPSTAT_MAX - 1
+};
+
+#endif /* _UAPI_LINUX_FSLOAD_H */

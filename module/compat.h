@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsload: every kernel-version difference, and nowhere else.
+ *
+ * Branch points (see the project's kernel-compat notes): 6.3 (idmapped
+ * mounts take a struct mnt_idmap), 6.12 (vfs_path_lookup in namei.h),
+ * 6.15 (vfs_mkdir returns a dentry), 6.16 (lookup_one takes a qstr),
+ * 6.19 (delegated_inode argument on rmdir).  Only 6.1 is verified by the
+ * test suite so far; the other branches follow the kernel's porting notes.
+ */
+#ifndef _FSLOAD_COMPAT_H
+#define _FSLOAD_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/fs.h>
+#include <linux/file.h>
+#include <linux/mount.h>
+#include <linux/namei.h>
+
+#define FSLOAD_KV_GE(a, b) (LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, 0))
+
+#if !FSLOAD_KV_GE(6, 1)
+#error "fsload needs Linux 6.1 or newer"
+#endif
+
+/* The mount's idmapping, as the VFS's directory operations want it. */
+#if FSLOAD_KV_GE(6, 3)
+#define FSLOAD_IDMAP(mnt)	mnt_idmap(mnt)
+#else
+#define FSLOAD_IDMAP(mnt)	mnt_user_ns(mnt)
+#endif
+
+#if !FSLOAD_KV_GE(6, 12)
+/* Exported since 2.6 but declared only in fs/internal.h before 6.12. */
+int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt,
+		    const char *name, unsigned int flags, struct path *path);
+#endif
+
+/*
+ * Look up @name in @parent, whose inode the caller holds locked, with the
+ * permission check a path walk makes on the last directory.
+ */
+static inline struct dentry *fsload_lookup_locked(const struct path *parent,
+						  const char *name, int len)
+{
+#if FSLOAD_KV_GE(6, 16)
+	struct qstr q = QSTR_INIT(name, len);
+
+	return lookup_one(FSLOAD_IDMAP(parent->mnt), &q, parent->dentry);
+#else
+	return lookup_one_len(name, parent->dentry, len);
+#endif
+}
+
+/*
+ * Make a directory at the negative @dentry.  Returns the new directory's
+ * dentry (to be dput() by the caller) or an ERR_PTR; on error @dentry has
+ * been released, as 6.15's vfs_mkdir() does.
+ */
+static inline struct dentry *fsload_vfs_mkdir(const struct path *parent,
+					      struct dentry *dentry,
+					      umode_t mode)
+{
+	struct inode *dir = d_inode(parent->dentry);
+#if FSLOAD_KV_GE(6, 19)
+	return vfs_mkdir(FSLOAD_IDMAP(parent->mnt), dir, dentry, mode, NULL);
+#elif FSLOAD_KV_GE(6, 15)
+	return vfs_mkdir(FSLOAD_IDMAP(parent->mnt), dir, dentry, mode);
+#else
+	int err = vfs_mkdir(FSLOAD_IDMAP(parent->mnt), dir, dentry, mode);
+
+	if (err) {
+		dput(dentry);
+		return ERR_PTR(err);
+	}
+	return dentry;
+#endif
+}
+
+static inline int fsload_vfs_rmdir(const struct path *parent,
+				   struct dentry *dentry)
+{
+#if FSLOAD_KV_GE(6, 19)
+	return vfs_rmdir(FSLOAD_IDMAP(parent->mnt), d_inode(parent->dentry),
+			 dentry, NULL);
+#else
+	return vfs_rmdir(FSLOAD_IDMAP(parent->mnt), d_inode(parent->dentry),
+			 dentry);
+#endif
+}
+
+static inline int fsload_vfs_unlink(const struct path *parent,
+				    struct dentry *dentry)
+{
+	return vfs_unlink(FSLOAD_IDMAP(parent->mnt), d_inode(parent->dentry),
+			  dentry, NULL);
+}
+
+/*
+ * Close @file now, in the calling kthread, as close(2) would: flush, then
+ * the final fput.  A kthread's plain fput() would defer ->release and the
+ * final iput to a workqueue, out of the measured operation.
+ */
+static inline void fsload_close_sync(struct file *file)
+{
+	get_file(file);
+	filp_close(file, NULL);
+	__fput_sync(file);
+}
+
+#endif /* _FSLOAD_COMPAT_H */

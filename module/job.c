@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsload: job lifecycle.
+ *
+ * A job is published in fsload_jobs (an IDR) once its workers exist.  It
+ * holds one reference for the IDR and one for as long as it runs.  When
+ * the last worker finishes, the reaper (a work item, never a netlink
+ * handler) stops and releases the workers, removes the job directory,
+ * announces the end and keeps the job's results; the oldest finished jobs
+ * beyond max_finished are forgotten.  Stopping is asynchronous: a request
+ * only marks the job, so no netlink handler ever waits for a worker that
+ * may be sleeping in the filesystem.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/idr.h>
+#include <linux/kthread.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/random.h>
+#include <linux/timekeeping.h>
+#include <linux/netlink.h>
+#include "fsload.h"
+#include "compat.h"
+
+/* Protects fsload_jobs, fsload_done_list and the two counters below. */
+DEFINE_MUTEX(fsload_mutex);
+static DEFINE_IDR(fsload_jobs);
+static LIST_HEAD(fsload_done_list);	/* finished jobs, oldest first */
+static unsigned int fsload_nr_running;	/* started, not reaped; READ_ONCE */
+static unsigned int fsload_nr_done;	/* entries of fsload_done_list */
+
+static DECLARE_WAIT_QUEUE_HEAD(fsload_reaped_wq);
+static struct workqueue_struct *fsload_wq;
+static bool fsload_unloading;		/* WRITE_ONCE; set at module exit */
+
+/**
+ * fsload_job_alloc() - allocate an empty job holding one reference
+ *
+ * Context: process context.
+ * Return: the job or NULL.
+ */
+struct fsload_job *fsload_job_alloc(void)
+{
+	struct fsload_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+
+	if (!job)
+		return NULL;
+	refcount_set(&job->ref, 1);
+	INIT_LIST_HEAD(&job->done_node);
+	init_waitqueue_head(&job->wq);
+	spin_lock_init(&job->lock);
+	job->cur_phase = -1;
+	return job;
+}
+
+static void fsload_job_free(struct fsload_job *job)
+{
+	unsigned int i;
+
+	if (job->workers) {
+		for (i = 0; i < job->prog.threads; i++)
+			kvfree(job->workers[i].buf);
+	}
+	kfree(job->workers);
+	kfree(job->res);
+	kfree(job->prog.phases);
+	kfree(job->dir_str);
+	path_put(&job->dir);
+	path_put(&job->parent);
+	if (job->cred)
+		put_cred(job->cred);
+	kfree(job);
+}
+
+/**
+ * fsload_job_put() - drop a reference to @job
+ * @job: the job, or NULL
+ *
+ * Context: process context.
+ */
+void fsload_job_put(struct fsload_job *job)
+{
+	if (job && refcount_dec_and_test(&job->ref))
+		fsload_job_free(job);
+}
+
+/**
+ * fsload_job_get() - find job @id and take a reference
+ * @id: job id
+ *
+ * Context: process context; takes fsload_mutex.
+ * Return: the job or NULL.
+ */
+struct fsload_job *fsload_job_get(u32 id)
+{
+	struct fsload_job *job;
+
+	mutex_lock(&fsload_mutex);
+	job = idr_find(&fsload_jobs, id);
+	if (job)
+		refcount_inc(&job->ref);
+	mutex_unlock(&fsload_mutex);
+	return job;
+}
+
+/**
+ * fsload_job_get_next() - the job with the lowest id >= *@id, referenced
+ * @id: in: where to start; out: the id found
+ *
+ * Context: process context; takes fsload_mutex.
+ * Return: the job or NULL when there is none.
+ */
+struct fsload_job *fsload_job_get_next(u32 *id)
+{
+	struct fsload_job *job;
+	int next = *id;
+
+	mutex_lock(&fsload_mutex);
+	/* Skips the NULL entries of jobs still being started. */
+	job = idr_get_next(&fsload_jobs, &next);
+	if (job) {
+		refcount_inc(&job->ref);
+		*id = next;
+	}
+	mutex_unlock(&fsload_mutex);
+	return job;
+}
+
+/**
+ * fsload_job_stop() - ask @job to stop; returns at once
+ * @job: the job
+ *
+ * Context: any process context; takes job->lock.
+ */
+void fsload_job_stop(struct fsload_job *job)
+{
+	spin_lock(&job->lock);
+	if (job->state == FSLOAD_JOB_RUNNING)
+		job->state = FSLOAD_JOB_STOPPING;
+	spin_unlock(&job->lock);
+	WRITE_ONCE(job->stop, true);
+	wake_up_all(&job->wq);
+}
+
+/**
+ * fsload_job_owner_gone() - the netlink socket @portid was closed
+ * @portid: its port id
+ *
+ * Stops the jobs that socket started without FSLOAD_JOB_F_DETACH.
+ *
+ * Context: process context; takes fsload_mutex.
+ */
+void fsload_job_owner_gone(u32 portid)
+{
+	struct fsload_job *job;
+	int id;
+
+	if (!portid)
+		return;
+	mutex_lock(&fsload_mutex);
+	idr_for_each_entry(&fsload_jobs, job, id) {
+		if (job->owner_portid == portid)
+			fsload_job_stop(job);
+	}
+	mutex_unlock(&fsload_mutex);
+}
+
+/**
+ * fsload_job_progress() - operations and bytes done so far
+ * @job: the job
+ * @ops: out: operations done, all phases, all workers
+ * @bytes: out: bytes moved
+ *
+ * Context: any; reads the workers' counters without locking.
+ */
+void fsload_job_progress(struct fsload_job *job, u64 *ops, u64 *bytes)
+{
+	unsigned int i;
+
+	*ops = 0;
+	*bytes = 0;
+	for (i = 0; i < job->prog.threads; i++) {
+		*ops += READ_ONCE(job->workers[i].ops_done);
+		*bytes += READ_ONCE(job->workers[i].bytes_done);
+	}
+}
+
+static void fsload_job_progress_fn(struct work_struct *work)
+{
+	struct fsload_job *job = container_of(to_delayed_work(work),
+					      struct fsload_job, progress_work);
+
+	fsload_nl_notify(job, FSLOAD_CMD_JOB_PROGRESS_NTF);
+	if (!READ_ONCE(job->stop))
+		queue_delayed_work(fsload_wq, &job->progress_work,
+				   msecs_to_jiffies(job->prog.progress_ms));
+}
+
+/* Stop and release the workers that exist; they may not have run. */
+static void fsload_job_stop_workers(struct fsload_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->prog.threads; i++) {
+		struct fsload_worker *w = &job->workers[i];
+
+		if (!w->task)
+			continue;
+		kthread_stop(w->task);
+		put_task_struct(w->task);
+		w->task = NULL;
+	}
+}
+
+static void fsload_job_remove_dir(struct fsload_job *job)
+{
+	char name[24];
+	const struct cred *old;
+	int err;
+
+	if (job->prog.flags & FSLOAD_JOB_F_KEEP)
+		return;
+	snprintf(name, sizeof(name), "fsload-%u", job->id);
+	if (READ_ONCE(fsload_unloading)) {
+		pr_notice("module unloading: left %s/%s in place\n",
+			  job->dir_str, name);
+		return;
+	}
+	old = override_creds(job->cred);
+	err = fsload_tree_remove(&job->parent, name);
+	revert_creds(old);
+	if (err)
+		pr_warn("job %u: could not remove %s/%s: error %d\n", job->id,
+			job->dir_str, name, err);
+}
+
+static void fsload_job_reap(struct work_struct *work)
+{
+	struct fsload_job *job = container_of(work, struct fsload_job,
+					      reap_work);
+	struct fsload_job *old;
+	bool complete = true;
+	unsigned int p;
+
+	fsload_job_stop_workers(job);
+	cancel_delayed_work_sync(&job->progress_work);
+	for (p = 0; p < job->prog.threads; p++) {
+		kvfree(job->workers[p].buf);
+		job->workers[p].buf = NULL;
+	}
+	/* The job directory is unpinned first, so that it can go. */
+	path_put(&job->dir);
+	job->dir.mnt = NULL;
+	job->dir.dentry = NULL;
+	fsload_job_remove_dir(job);
+
+	spin_lock(&job->lock);
+	for (p = 0; p < job->prog.nphases; p++) {
+		if (job->res[p].complete != job->prog.threads)
+			complete = false;
+	}
+	job->end_ns = ktime_get_ns();
+	if (job->err)
+		job->state = FSLOAD_JOB_FAILED;
+	else if (complete)
+		job->state = FSLOAD_JOB_DONE;
+	else
+		job->state = FSLOAD_JOB_STOPPED;
+	spin_unlock(&job->lock);
+
+	if (!READ_ONCE(fsload_unloading))
+		fsload_nl_notify(job, FSLOAD_CMD_JOB_DONE_NTF);
+
+	mutex_lock(&fsload_mutex);
+	WRITE_ONCE(fsload_nr_running, fsload_nr_running - 1);
+	list_add_tail(&job->done_node, &fsload_done_list);
+	fsload_nr_done++;
+	while (fsload_nr_done > fsload_max_finished) {
+		old = list_first_entry(&fsload_done_list, struct fsload_job,
+				       done_node);
+		list_del_init(&old->done_node);
+		fsload_nr_done--;
+		idr_remove(&fsload_jobs, old->id);
+		fsload_job_put(old);
+	}
+	mutex_unlock(&fsload_mutex);
+	wake_up_all(&fsload_reaped_wq);
+	/* The reference the job held while running. */
+	fsload_job_put(job);
+}
+
+/**
+ * fsload_job_worker_done() - a worker has finished its phases
+ * @job: its job
+ *
+ * The last worker to finish hands the job to the reaper.
+ *
+ * Context: the worker kthread.
+ */
+void fsload_job_worker_done(struct fsload_job *job)
+{
+	if (atomic_dec_and_test(&job->running))
+		queue_work(fsload_wq, &job->reap_work);
+}
+
+static int fsload_job_alloc_workers(struct fsload_job *job)
+{
+	unsigned int i;
+
+	job->res = kcalloc(job->prog.nphases, sizeof(*job->res), GFP_KERNEL);
+	job->workers = kcalloc(job->prog.threads, sizeof(*job->workers),
+			       GFP_KERNEL);
+	if (!job->res || !job->workers)
+		return -ENOMEM;
+	for (i = 0; i < job->prog.threads; i++) {
+		struct fsload_worker *w = &job->workers[i];
+
+		w->job = job;
+		w->index = i;
+		w->buf = kvmalloc(job->prog.max_block, GFP_KERNEL);
+		if (!w->buf)
+			return -ENOMEM;
+		/* Data that no filesystem can compress or dedupe away. */
+		get_random_bytes(w->buf, job->prog.max_block);
+		prandom_seed_state(&w->rnd, job->prog.seed + i);
+	}
+	return 0;
+}
+
+/**
+ * fsload_job_start() - start @job, whose program and target are set
+ * @job: from fsload_job_alloc(), prog and parent filled in
+ * @extack: where to explain a failure
+ *
+ * Creates DIR/fsload-<id> with the caller's credentials, the workers, and
+ * publishes the job.  On failure nothing is left behind: no directory, no
+ * thread, no IDR entry; the caller still owns its reference to @job.
+ *
+ * Context: the netlink request's sender, process context.
+ * Return: 0 or a negative errno.
+ */
+int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
+{
+	char name[24];
+	unsigned int i;
+	int id, err;
+
+	mutex_lock(&fsload_mutex);
+	if (fsload_nr_running >= fsload_max_jobs) {
+		mutex_unlock(&fsload_mutex);
+		NL_SET_ERR_MSG(extack,
+			       "too many jobs running (module parameter max_jobs)");
+		return -EBUSY;
+	}
+	id = idr_alloc_cyclic(&fsload_jobs, NULL, 1, INT_MAX, GFP_KERNEL);
+	if (id >= 0)
+		WRITE_ONCE(fsload_nr_running, fsload_nr_running + 1);
+	mutex_unlock(&fsload_mutex);
+	if (id < 0)
+		return id;
+	job->id = id;
+
+	err = fsload_job_alloc_workers(job);
+	if (err)
+		goto err_unpublish;
+	job->cred = get_current_cred();
+	snprintf(name, sizeof(name), "fsload-%u", id);
+	err = fsload_mkdir(&job->parent, name, strlen(name), &job->dir);
+	if (err) {
+		NL_SET_ERR_MSG(extack,
+			       "dir: cannot create the job directory fsload-<id> in it");
+		goto err_unpublish;
+	}
+
+	atomic_set(&job->running, job->prog.threads);
+	for (i = 0; i < job->prog.threads; i++) {
+		struct task_struct *t;
+
+		t = kthread_create(fsload_worker_fn, &job->workers[i],
+				   "fsload%u/%u", id, i);
+		if (IS_ERR(t)) {
+			err = PTR_ERR(t);
+			NL_SET_ERR_MSG(extack, "threads: cannot create a worker");
+			goto err_stop;
+		}
+		get_task_struct(t);
+		job->workers[i].task = t;
+		job->workers[i].pid = task_pid_nr(t);
+	}
+
+	INIT_WORK(&job->reap_work, fsload_job_reap);
+	INIT_DELAYED_WORK(&job->progress_work, fsload_job_progress_fn);
+	job->state = FSLOAD_JOB_RUNNING;
+	job->start_ns = ktime_get_ns();
+	refcount_inc(&job->ref);	/* the running reference */
+	mutex_lock(&fsload_mutex);
+	idr_replace(&fsload_jobs, job, id);
+	refcount_inc(&job->ref);	/* the IDR's reference */
+	mutex_unlock(&fsload_mutex);
+
+	for (i = 0; i < job->prog.threads; i++)
+		wake_up_process(job->workers[i].task);
+	if (job->prog.progress_ms)
+		queue_delayed_work(fsload_wq, &job->progress_work,
+				   msecs_to_jiffies(job->prog.progress_ms));
+	pr_debug("job %u started in %s: %u threads\n", id, job->dir_str,
+		 job->prog.threads);
+	return 0;
+
+err_stop:
+	/* Workers never woken never run: kthread_stop() just reaps them. */
+	fsload_job_stop_workers(job);
+	path_put(&job->dir);
+	job->dir.mnt = NULL;
+	job->dir.dentry = NULL;
+	fsload_rmdir(&job->parent, name, strlen(name));
+err_unpublish:
+	mutex_lock(&fsload_mutex);
+	idr_remove(&fsload_jobs, id);
+	WRITE_ONCE(fsload_nr_running, fsload_nr_running - 1);
+	mutex_unlock(&fsload_mutex);
+	wake_up_all(&fsload_reaped_wq);
+	return err;
+}
+
+/**
+ * fsload_jobs_init() - set up job management
+ *
+ * Context: module init.
+ * Return: 0 or -ENOMEM.
+ */
+int fsload_jobs_init(void)
+{
+	fsload_wq = alloc_workqueue("fsload", WQ_UNBOUND, 0);
+	return fsload_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * fsload_jobs_exit() - stop every job, wait for them, forget them all
+ *
+ * Waits for workers to notice the stop: a worker sleeping in the
+ * filesystem (a frozen or hung device) delays module unload until it
+ * wakes.  Job directories are left in place (see fsload_job_remove_dir()).
+ *
+ * Context: module exit, after netlink is unregistered.
+ */
+void fsload_jobs_exit(void)
+{
+	struct fsload_job *job;
+	int id;
+
+	WRITE_ONCE(fsload_unloading, true);
+	mutex_lock(&fsload_mutex);
+	idr_for_each_entry(&fsload_jobs, job, id)
+		fsload_job_stop(job);
+	mutex_unlock(&fsload_mutex);
+	wait_event(fsload_reaped_wq, !READ_ONCE(fsload_nr_running));
+	destroy_workqueue(fsload_wq);
+
+	idr_for_each_entry(&fsload_jobs, job, id)
+		fsload_job_put(job);
+	idr_destroy(&fsload_jobs);
+}

@@ -1,0 +1,748 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsload: the generic netlink family - policies, request handlers and
+ * notifications.  Job logic lives in job.c; this file only translates.
+ *
+ * The family sets parallel_ops: handlers do not take the global genl
+ * mutex and serialise on fsload_mutex (job.c) only where they must, and
+ * none of them ever waits for a worker.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/dcache.h>
+#include <linux/netlink.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
+#include "fsload.h"
+#include "compat.h"
+
+static struct netlink_range_validation fsload_weight_range = {
+	.min = 1,
+	.max = 1000000,
+};
+
+static struct netlink_range_validation fsload_block_range = {
+	.min = 1,
+	.max = FSLOAD_BLOCK_MAX,
+};
+
+static struct netlink_range_validation fsload_fpd_range = {
+	.min = 1,
+	.max = FSLOAD_FILES_MAX,
+};
+
+static struct netlink_range_validation fsload_progress_range = {
+	.max = 3600000,
+};
+
+static const struct nla_policy fsload_op_policy[FSLOAD_A_OP_MAX + 1] = {
+	[FSLOAD_A_OP_TYPE] = NLA_POLICY_RANGE(NLA_U8, 1, FSLOAD_OP_MAX),
+	[FSLOAD_A_OP_WEIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_weight_range),
+	[FSLOAD_A_OP_SIZE_BYTES] = { .type = NLA_U64 },
+	[FSLOAD_A_OP_BLOCK_BYTES] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							  &fsload_block_range),
+	[FSLOAD_A_OP_FLAGS] = NLA_POLICY_MASK(NLA_U32, FSLOAD_OP_F_ALL),
+};
+
+static const struct nla_policy fsload_phase_policy[FSLOAD_A_PHASE_MAX + 1] = {
+	[FSLOAD_A_PHASE_NAME] = { .type = NLA_NUL_STRING,
+				  .len = FSLOAD_NAME_MAX - 1 },
+	[FSLOAD_A_PHASE_ORDER] = NLA_POLICY_RANGE(NLA_U8,
+						  FSLOAD_ORDER_SEQUENTIAL,
+						  FSLOAD_ORDER_RANDOM),
+	[FSLOAD_A_PHASE_ITERATIONS] = { .type = NLA_U64 },
+	[FSLOAD_A_PHASE_OP] = NLA_POLICY_NESTED(fsload_op_policy),
+};
+
+static const struct nla_policy fsload_start_policy[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_DIR] = { .type = NLA_NUL_STRING, .len = PATH_MAX - 1 },
+	[FSLOAD_A_JOB_FLAGS] = NLA_POLICY_MASK(NLA_U32, FSLOAD_JOB_F_ALL),
+	[FSLOAD_A_JOB_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1,
+						  FSLOAD_THREADS_MAX),
+	[FSLOAD_A_JOB_FILES] = { .type = NLA_U64 },
+	[FSLOAD_A_JOB_FILES_PER_DIR] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							     &fsload_fpd_range),
+	[FSLOAD_A_JOB_SEED] = { .type = NLA_U64 },
+	[FSLOAD_A_JOB_PROFILE] = { .type = NLA_NUL_STRING,
+				   .len = FSLOAD_NAME_MAX - 1 },
+	[FSLOAD_A_JOB_PROGRESS_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &fsload_progress_range),
+	[FSLOAD_A_JOB_PHASE] = NLA_POLICY_NESTED(fsload_phase_policy),
+};
+
+static const struct nla_policy fsload_id_policy[FSLOAD_A_JOB_ID + 1] = {
+	[FSLOAD_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static struct genl_family fsload_family;
+
+enum fsload_mcgrp { FSLOAD_MCGRP_EVENTS_IDX };
+
+static const struct genl_multicast_group fsload_mcgrps[] = {
+	[FSLOAD_MCGRP_EVENTS_IDX] = { .name = FSLOAD_MCGRP_EVENTS },
+};
+
+static int fsload_parse_op(struct fsload_opdesc *od, const struct nlattr *nla,
+			   struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[FSLOAD_A_OP_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, FSLOAD_A_OP_MAX, nla, fsload_op_policy,
+			       extack);
+	if (err)
+		return err;
+	if (!tb[FSLOAD_A_OP_TYPE]) {
+		NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_OP_TYPE);
+		NL_SET_ERR_MSG(extack, "op: type is required");
+		return -EINVAL;
+	}
+	od->type = nla_get_u8(tb[FSLOAD_A_OP_TYPE]);
+	od->weight = tb[FSLOAD_A_OP_WEIGHT] ?
+		     nla_get_u32(tb[FSLOAD_A_OP_WEIGHT]) : 1;
+	od->size = tb[FSLOAD_A_OP_SIZE_BYTES] ?
+		   nla_get_u64(tb[FSLOAD_A_OP_SIZE_BYTES]) : 0;
+	od->block = tb[FSLOAD_A_OP_BLOCK_BYTES] ?
+		    nla_get_u32(tb[FSLOAD_A_OP_BLOCK_BYTES]) : 4096;
+	od->flags = tb[FSLOAD_A_OP_FLAGS] ?
+		    nla_get_u32(tb[FSLOAD_A_OP_FLAGS]) : 0;
+	if (od->size > fsload_max_file_bytes) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],
+				    "size_bytes: larger than the module parameter max_file_bytes");
+		return -ERANGE;
+	}
+	if (od->block > fsload_max_block_bytes) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_BLOCK_BYTES],
+				    "block_bytes: larger than the module parameter max_block_bytes");
+		return -ERANGE;
+	}
+	if (od->type != FSLOAD_OP_CREATE && (od->size || od->flags)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "op: size_bytes and flags apply to create only");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int fsload_parse_phase(struct fsload_program *prog,
+			      struct fsload_phase *ph,
+			      const struct nlattr *nla,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[FSLOAD_A_PHASE_MAX + 1];
+	const struct nlattr *a;
+	u64 total;
+	int rem, err;
+
+	err = nla_parse_nested(tb, FSLOAD_A_PHASE_MAX, nla,
+			       fsload_phase_policy, extack);
+	if (err)
+		return err;
+	if (!tb[FSLOAD_A_PHASE_NAME]) {
+		NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_PHASE_NAME);
+		NL_SET_ERR_MSG(extack, "phase: name is required");
+		return -EINVAL;
+	}
+	nla_strscpy(ph->name, tb[FSLOAD_A_PHASE_NAME], sizeof(ph->name));
+	ph->order = tb[FSLOAD_A_PHASE_ORDER] ?
+		    nla_get_u8(tb[FSLOAD_A_PHASE_ORDER]) :
+		    FSLOAD_ORDER_SEQUENTIAL;
+	ph->iterations = tb[FSLOAD_A_PHASE_ITERATIONS] ?
+			 nla_get_u64(tb[FSLOAD_A_PHASE_ITERATIONS]) :
+			 prog->files;
+	if (!ph->iterations) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_ITERATIONS],
+				    "phase: iterations must be at least 1");
+		return -EINVAL;
+	}
+	if (check_mul_overflow(ph->iterations, (u64)prog->threads, &total)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_ITERATIONS],
+				    "phase: iterations x threads overflows");
+		return -EOVERFLOW;
+	}
+	nla_for_each_nested(a, nla, rem) {
+		struct fsload_opdesc *od;
+		u64 bytes;
+
+		if (nla_type(a) != FSLOAD_A_PHASE_OP)
+			continue;
+		if (ph->nops == FSLOAD_PHASE_OPS_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "phase: more than FSLOAD_PHASE_OPS_MAX ops");
+			return -E2BIG;
+		}
+		od = &ph->ops[ph->nops++];
+		err = fsload_parse_op(od, a, extack);
+		if (err)
+			return err;
+		if (check_mul_overflow(od->size, total, &bytes)) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "op: size_bytes x iterations x threads overflows");
+			return -EOVERFLOW;
+		}
+		ph->weight_total += od->weight;
+		prog->max_block = max(prog->max_block, od->block);
+	}
+	if (!ph->nops) {
+		NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_PHASE_OP);
+		NL_SET_ERR_MSG(extack, "phase: at least one op is required");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Validate a start request into @prog; reject with a named attribute. */
+static int fsload_parse_program(struct fsload_program *prog,
+				struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+	const struct nlattr *a;
+	unsigned int n = 0;
+	int rem, err;
+
+	prog->threads = tb[FSLOAD_A_JOB_THREADS] ?
+			nla_get_u32(tb[FSLOAD_A_JOB_THREADS]) : 1;
+	if (prog->threads > fsload_max_threads) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_THREADS],
+				    "threads: more than the module parameter max_threads");
+		return -ERANGE;
+	}
+	prog->files = tb[FSLOAD_A_JOB_FILES] ?
+		      nla_get_u64(tb[FSLOAD_A_JOB_FILES]) : 1000;
+	if (!prog->files || prog->files > FSLOAD_FILES_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES],
+				    "files: must be 1 to 100000000 per thread");
+		return -ERANGE;
+	}
+	prog->files_per_dir = tb[FSLOAD_A_JOB_FILES_PER_DIR] ?
+			      nla_get_u32(tb[FSLOAD_A_JOB_FILES_PER_DIR]) :
+			      1000;
+	if (DIV_ROUND_UP(prog->files, prog->files_per_dir) > FSLOAD_DIRS_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES_PER_DIR],
+				    "files_per_dir: files need more than 100000 subdirectories");
+		return -ERANGE;
+	}
+	prog->flags = tb[FSLOAD_A_JOB_FLAGS] ?
+		      nla_get_u32(tb[FSLOAD_A_JOB_FLAGS]) : 0;
+	prog->seed = tb[FSLOAD_A_JOB_SEED] ?
+		     nla_get_u64(tb[FSLOAD_A_JOB_SEED]) : 1;
+	prog->progress_ms = tb[FSLOAD_A_JOB_PROGRESS_MS] ?
+			    nla_get_u32(tb[FSLOAD_A_JOB_PROGRESS_MS]) : 1000;
+	if (prog->progress_ms && prog->progress_ms < 10) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_PROGRESS_MS],
+				    "progress_ms: 0 (none) or at least 10");
+		return -ERANGE;
+	}
+	if (tb[FSLOAD_A_JOB_PROFILE])
+		nla_strscpy(prog->profile, tb[FSLOAD_A_JOB_PROFILE],
+			    sizeof(prog->profile));
+
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(a) == FSLOAD_A_JOB_PHASE)
+			n++;
+	}
+	if (!n) {
+		NL_SET_ERR_ATTR_MISS(extack, NULL, FSLOAD_A_JOB_PHASE);
+		NL_SET_ERR_MSG(extack, "phase: at least one phase is required");
+		return -EINVAL;
+	}
+	if (n > FSLOAD_PHASES_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_PHASE],
+				    "phase: more than FSLOAD_PHASES_MAX phases");
+		return -E2BIG;
+	}
+	prog->phases = kcalloc(n, sizeof(*prog->phases), GFP_KERNEL);
+	if (!prog->phases)
+		return -ENOMEM;
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(a) != FSLOAD_A_JOB_PHASE)
+			continue;
+		err = fsload_parse_phase(prog, &prog->phases[prog->nphases++],
+					 a, extack);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Resolve the target directory in the sender's context and pin it. */
+static int fsload_resolve_dir(struct fsload_job *job, struct genl_info *info)
+{
+	const struct nlattr *a = info->attrs[FSLOAD_A_JOB_DIR];
+	char *buf, *p;
+	int err;
+
+	err = kern_path(nla_data(a), LOOKUP_FOLLOW | LOOKUP_DIRECTORY,
+			&job->parent);
+	if (err) {
+		if (err == -ENOTDIR)
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "dir: not a directory");
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "dir: cannot resolve the path");
+		return err;
+	}
+	buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	p = d_path(&job->parent, buf, PATH_MAX);
+	job->dir_str = kstrdup(IS_ERR(p) ? (char *)nla_data(a) : p,
+			       GFP_KERNEL);
+	kfree(buf);
+	return job->dir_str ? 0 : -ENOMEM;
+}
+
+static int fsload_put_u64(struct sk_buff *skb, int type, u64 v, int pad)
+{
+	return nla_put_u64_64bit(skb, type, v, pad);
+}
+
+static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
+{
+	const struct fsload_program *prog = &job->prog;
+	enum fsload_job_state state;
+	char errmsg[sizeof(job->errmsg)];
+	u64 ops, bytes, end;
+	int err, phase;
+	unsigned int i;
+
+	spin_lock(&job->lock);
+	state = job->state;
+	err = job->err;
+	phase = job->cur_phase;
+	end = job->end_ns;
+	strscpy(errmsg, job->errmsg, sizeof(errmsg));
+	spin_unlock(&job->lock);
+	fsload_job_progress(job, &ops, &bytes);
+
+	if (nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id) ||
+	    nla_put_string(skb, FSLOAD_A_JOB_DIR, job->dir_str) ||
+	    nla_put_u32(skb, FSLOAD_A_JOB_FLAGS, prog->flags) ||
+	    nla_put_u32(skb, FSLOAD_A_JOB_THREADS, prog->threads) ||
+	    fsload_put_u64(skb, FSLOAD_A_JOB_FILES, prog->files,
+			   FSLOAD_A_JOB_PAD) ||
+	    nla_put_u32(skb, FSLOAD_A_JOB_FILES_PER_DIR, prog->files_per_dir) ||
+	    fsload_put_u64(skb, FSLOAD_A_JOB_SEED, prog->seed,
+			   FSLOAD_A_JOB_PAD) ||
+	    nla_put_string(skb, FSLOAD_A_JOB_PROFILE, prog->profile) ||
+	    nla_put_u32(skb, FSLOAD_A_JOB_PROGRESS_MS, prog->progress_ms) ||
+	    nla_put_u8(skb, FSLOAD_A_JOB_STATE, state) ||
+	    nla_put_u32(skb, FSLOAD_A_JOB_PHASES, prog->nphases) ||
+	    nla_put_u32(skb, FSLOAD_A_JOB_OWNER_PORTID, job->owner_portid) ||
+	    fsload_put_u64(skb, FSLOAD_A_JOB_ELAPSED_NS,
+			   (end ? end : ktime_get_ns()) - job->start_ns,
+			   FSLOAD_A_JOB_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_JOB_OPS, ops, FSLOAD_A_JOB_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_JOB_BYTES, bytes, FSLOAD_A_JOB_PAD))
+		return -EMSGSIZE;
+	if (phase >= 0 && nla_put_u32(skb, FSLOAD_A_JOB_PHASE_INDEX, phase))
+		return -EMSGSIZE;
+	if (err && (nla_put_u32(skb, FSLOAD_A_JOB_ERRNO, -err) ||
+		    nla_put_string(skb, FSLOAD_A_JOB_ERROR_MSG, errmsg)))
+		return -EMSGSIZE;
+	for (i = 0; i < prog->threads; i++) {
+		/* Thread ids stay valid as numbers after the workers end. */
+		if (nla_put_u32(skb, FSLOAD_A_JOB_WORKER_PID,
+				job->workers[i].pid))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
+static struct sk_buff *fsload_job_msg(struct fsload_job *job, u32 portid,
+				      u32 seq, int flags, u8 cmd)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return ERR_PTR(-ENOMEM);
+	hdr = genlmsg_put(skb, portid, seq, &fsload_family, flags, cmd);
+	if (!hdr || fsload_fill_job(skb, job)) {
+		nlmsg_free(skb);
+		return ERR_PTR(-EMSGSIZE);
+	}
+	genlmsg_end(skb, hdr);
+	return skb;
+}
+
+/**
+ * fsload_nl_notify() - multicast @job's status on the events group
+ * @job: the job
+ * @cmd: FSLOAD_CMD_JOB_PROGRESS_NTF or FSLOAD_CMD_JOB_DONE_NTF
+ *
+ * Context: process context.
+ */
+void fsload_nl_notify(struct fsload_job *job, u8 cmd)
+{
+	struct sk_buff *skb;
+
+	if (!genl_has_listeners(&fsload_family, &init_net,
+				FSLOAD_MCGRP_EVENTS_IDX))
+		return;
+	skb = fsload_job_msg(job, 0, 0, 0, cmd);
+	if (IS_ERR(skb))
+		return;
+	genlmsg_multicast(&fsload_family, skb, 0, FSLOAD_MCGRP_EVENTS_IDX,
+			  GFP_KERNEL);
+}
+
+static int fsload_check_admin(struct sk_buff *skb, struct genl_info *info)
+{
+	/* The opener's credentials and the sender's, initial namespace. */
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(info->extack, "CAP_SYS_ADMIN is required");
+	return -EPERM;
+}
+
+static int fsload_nl_start(struct sk_buff *skb, struct genl_info *info)
+{
+	struct fsload_job *job;
+	struct sk_buff *reply;
+	int err;
+
+	err = fsload_check_admin(skb, info);
+	if (err)
+		return err;
+	if (GENL_REQ_ATTR_CHECK(info, FSLOAD_A_JOB_DIR))
+		return -EINVAL;
+	job = fsload_job_alloc();
+	if (!job)
+		return -ENOMEM;
+	err = fsload_parse_program(&job->prog, info);
+	if (err)
+		goto out;
+	err = fsload_resolve_dir(job, info);
+	if (err)
+		goto out;
+	if (!(job->prog.flags & FSLOAD_JOB_F_DETACH))
+		job->owner_portid = info->snd_portid;
+	err = fsload_job_start(job, info->extack);
+	if (err)
+		goto out;
+	reply = fsload_job_msg(job, info->snd_portid, info->snd_seq, 0,
+			       FSLOAD_CMD_JOB_START);
+	if (IS_ERR(reply)) {
+		/* The job runs; the caller can still find it by listing. */
+		err = PTR_ERR(reply);
+		goto out;
+	}
+	err = genlmsg_reply(reply, info);
+out:
+	fsload_job_put(job);
+	return err;
+}
+
+static struct fsload_job *fsload_nl_job(struct genl_info *info)
+{
+	struct fsload_job *job;
+
+	if (GENL_REQ_ATTR_CHECK(info, FSLOAD_A_JOB_ID))
+		return ERR_PTR(-EINVAL);
+	job = fsload_job_get(nla_get_u32(info->attrs[FSLOAD_A_JOB_ID]));
+	if (!job) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FSLOAD_A_JOB_ID],
+				    "id: no such job");
+		return ERR_PTR(-ENOENT);
+	}
+	return job;
+}
+
+static int fsload_nl_stop(struct sk_buff *skb, struct genl_info *info)
+{
+	struct fsload_job *job;
+	bool ended;
+	int err;
+
+	err = fsload_check_admin(skb, info);
+	if (err)
+		return err;
+	job = fsload_nl_job(info);
+	if (IS_ERR(job))
+		return PTR_ERR(job);
+	spin_lock(&job->lock);
+	ended = job->state != FSLOAD_JOB_RUNNING &&
+		job->state != FSLOAD_JOB_STOPPING;
+	spin_unlock(&job->lock);
+	if (ended) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FSLOAD_A_JOB_ID],
+				    "id: the job has already ended");
+		err = -EALREADY;
+	} else {
+		fsload_job_stop(job);
+	}
+	fsload_job_put(job);
+	return err;
+}
+
+static int fsload_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct fsload_job *job;
+	struct sk_buff *reply;
+
+	job = fsload_nl_job(info);
+	if (IS_ERR(job))
+		return PTR_ERR(job);
+	reply = fsload_job_msg(job, info->snd_portid, info->snd_seq, 0,
+			       FSLOAD_CMD_JOB_GET);
+	fsload_job_put(job);
+	if (IS_ERR(reply))
+		return PTR_ERR(reply);
+	return genlmsg_reply(reply, info);
+}
+
+/* Dump position: the next job id to report. */
+struct fsload_dump_ctx {
+	u32 next_id;
+	u32 next_phase;
+};
+
+static int fsload_nl_get_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	struct fsload_dump_ctx *ctx = (void *)cb->ctx;
+	struct fsload_job *job;
+	void *hdr;
+	int err;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+	if (!ctx->next_id)
+		ctx->next_id = 1;
+	while ((job = fsload_job_get_next(&ctx->next_id))) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &fsload_family,
+				  NLM_F_MULTI, FSLOAD_CMD_JOB_GET);
+		err = hdr ? fsload_fill_job(skb, job) : -EMSGSIZE;
+		fsload_job_put(job);
+		if (err) {
+			if (hdr)
+				genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		ctx->next_id++;
+	}
+	return skb->len;
+}
+
+static int fsload_fill_opstat(struct sk_buff *skb, unsigned int type,
+			      const struct fsload_opstat *s)
+{
+	struct nlattr *nest = nla_nest_start(skb, FSLOAD_A_RES_OPSTAT);
+
+	if (!nest ||
+	    nla_put_u8(skb, FSLOAD_A_OPSTAT_TYPE, type) ||
+	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_OPS, s->ops,
+			   FSLOAD_A_OPSTAT_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_ERRORS, s->errors,
+			   FSLOAD_A_OPSTAT_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_BYTES, s->bytes,
+			   FSLOAD_A_OPSTAT_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_LAT_SUM_NS, s->lat_sum,
+			   FSLOAD_A_OPSTAT_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_LAT_MIN_NS, s->lat_min,
+			   FSLOAD_A_OPSTAT_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_LAT_MAX_NS, s->lat_max,
+			   FSLOAD_A_OPSTAT_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
+			      unsigned int p)
+{
+	const struct fsload_result *src = &job->res[p];
+	struct fsload_result *r;
+	struct nlattr *nest;
+	u64 ops = 0, errors = 0, bytes = 0;
+	unsigned int t;
+	int err = -EMSGSIZE;
+
+	/* Copy under the lock, then format without it. */
+	r = kmalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	spin_lock(&job->lock);
+	*r = *src;
+	spin_unlock(&job->lock);
+	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
+		ops += r->op[t].ops;
+		errors += r->op[t].errors;
+		bytes += r->op[t].bytes;
+	}
+
+	if (nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id))
+		goto out;
+	nest = nla_nest_start(skb, FSLOAD_A_JOB_RESULT);
+	if (!nest ||
+	    nla_put_u32(skb, FSLOAD_A_RES_PHASE_INDEX, p) ||
+	    nla_put_string(skb, FSLOAD_A_RES_PHASE_NAME,
+			   job->prog.phases[p].name) ||
+	    nla_put_u32(skb, FSLOAD_A_RES_THREADS, r->threads) ||
+	    nla_put_u8(skb, FSLOAD_A_RES_COMPLETE,
+		       r->complete == job->prog.threads) ||
+	    fsload_put_u64(skb, FSLOAD_A_RES_ELAPSED_NS,
+			   r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0,
+			   FSLOAD_A_RES_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_RES_OPS, ops, FSLOAD_A_RES_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_RES_ERRORS, errors, FSLOAD_A_RES_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_RES_BYTES, bytes, FSLOAD_A_RES_PAD))
+		goto out;
+	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
+		if (!r->op[t].ops && !r->op[t].errors)
+			continue;
+		if (fsload_fill_opstat(skb, t, &r->op[t]))
+			goto out;
+	}
+	nla_nest_end(skb, nest);
+	err = 0;
+out:
+	kfree(r);
+	return err;
+}
+
+static int fsload_nl_result_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct fsload_dump_ctx *ctx = (void *)cb->ctx;
+	struct nlattr *id = info->attrs[FSLOAD_A_JOB_ID];
+	struct fsload_job *job;
+	void *hdr;
+	int err = 0;
+
+	if (!id) {
+		NL_SET_ERR_ATTR_MISS(cb->extack, NULL, FSLOAD_A_JOB_ID);
+		NL_SET_ERR_MSG(cb->extack, "id: required");
+		return -EINVAL;
+	}
+	job = fsload_job_get(nla_get_u32(id));
+	if (!job) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, id, "id: no such job");
+		return -ENOENT;
+	}
+	for (; ctx->next_phase < job->prog.nphases; ctx->next_phase++) {
+		bool started;
+
+		spin_lock(&job->lock);
+		started = job->res[ctx->next_phase].started;
+		spin_unlock(&job->lock);
+		if (!started)
+			break;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &fsload_family,
+				  NLM_F_MULTI, FSLOAD_CMD_RESULT_GET);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		err = fsload_fill_result(skb, job, ctx->next_phase);
+		if (err) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	fsload_job_put(job);
+	/* A phase too big for an empty message would loop forever. */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+static const struct genl_ops fsload_ops[] = {
+	{
+		.cmd = FSLOAD_CMD_JOB_START,
+		.doit = fsload_nl_start,
+		.policy = fsload_start_policy,
+		.maxattr = FSLOAD_A_JOB_MAX,
+	},
+	{
+		.cmd = FSLOAD_CMD_JOB_STOP,
+		.doit = fsload_nl_stop,
+		.policy = fsload_id_policy,
+		.maxattr = FSLOAD_A_JOB_ID,
+	},
+	{
+		.cmd = FSLOAD_CMD_JOB_GET,
+		.doit = fsload_nl_get_doit,
+		.dumpit = fsload_nl_get_dumpit,
+		.policy = fsload_id_policy,
+		.maxattr = FSLOAD_A_JOB_ID,
+	},
+	{
+		.cmd = FSLOAD_CMD_RESULT_GET,
+		.dumpit = fsload_nl_result_dumpit,
+		.policy = fsload_id_policy,
+		.maxattr = FSLOAD_A_JOB_ID,
+	},
+};
+
+static struct genl_family fsload_family __ro_after_init = {
+	.name = FSLOAD_FAMILY_NAME,
+	.version = FSLOAD_FAMILY_VERSION,
+	.module = THIS_MODULE,
+	.parallel_ops = true,
+	.ops = fsload_ops,
+	.n_ops = ARRAY_SIZE(fsload_ops),
+	.resv_start_op = 0,	/* strict validation for every command */
+	.mcgrps = fsload_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(fsload_mcgrps),
+};
+
+static int fsload_nl_event(struct notifier_block *nb, unsigned long event,
+			   void *ptr)
+{
+	struct netlink_notify *n = ptr;
+
+	if (event == NETLINK_URELEASE && n->protocol == NETLINK_GENERIC &&
+	    net_eq(n->net, &init_net))
+		fsload_job_owner_gone(n->portid);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block fsload_nl_notifier = {
+	.notifier_call = fsload_nl_event,
+};
+
+/**
+ * fsload_nl_init() - register the family and the socket-release notifier
+ *
+ * The notifier goes first so that no job can be started whose owner's
+ * socket closing would go unnoticed.
+ *
+ * Context: module init.
+ * Return: 0 or a negative errno.
+ */
+int fsload_nl_init(void)
+{
+	int err;
+
+	err = netlink_register_notifier(&fsload_nl_notifier);
+	if (err)
+		return err;
+	err = genl_register_family(&fsload_family);
+	if (err)
+		netlink_unregister_notifier(&fsload_nl_notifier);
+	return err;
+}
+
+/**
+ * fsload_nl_exit() - unregister, in the reverse order of fsload_nl_init()
+ *
+ * Context: module exit.  Returns once no request handler runs.
+ */
+void fsload_nl_exit(void)
+{
+	genl_unregister_family(&fsload_family);
+	netlink_unregister_notifier(&fsload_nl_notifier);
+}
