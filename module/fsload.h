@@ -145,6 +145,7 @@ void fsload_job_owner_gone(u32 portid);
 void fsload_job_progress(struct fsload_job *job, u64 *ops, u64 *bytes);
 void fsload_job_worker_done(struct fsload_job *job);
 int fsload_jobs_init(void);
+void fsload_jobs_quiesce(void);
 void fsload_jobs_exit(void);
 
 /* ops.c */

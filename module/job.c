@@ -249,6 +249,9 @@ static void fsload_job_reap(struct work_struct *work)
 		kvfree(job->workers[p].buf);
 		job->workers[p].buf = NULL;
 	}
+	spin_lock(&job->lock);
+	job->end_ns = ktime_get_ns();
+	spin_unlock(&job->lock);
 	/* The job directory is unpinned first, so that it can go. */
 	path_put(&job->dir);
 	job->dir.mnt = NULL;
@@ -260,7 +263,6 @@ static void fsload_job_reap(struct work_struct *work)
 		if (job->res[p].complete != job->prog.threads)
 			complete = false;
 	}
-	job->end_ns = ktime_get_ns();
 	if (job->err)
 		job->state = FSLOAD_JOB_FAILED;
 	else if (complete)
@@ -269,9 +271,10 @@ static void fsload_job_reap(struct work_struct *work)
 		job->state = FSLOAD_JOB_STOPPED;
 	spin_unlock(&job->lock);
 
-	if (!READ_ONCE(fsload_unloading))
-		fsload_nl_notify(job, FSLOAD_CMD_JOB_DONE_NTF);
-
+	/*
+	 * The job stops counting against max_jobs before it is announced, so
+	 * that a start sent on hearing of its end cannot be refused.
+	 */
 	mutex_lock(&fsload_mutex);
 	WRITE_ONCE(fsload_nr_running, fsload_nr_running - 1);
 	list_add_tail(&job->done_node, &fsload_done_list);
@@ -285,6 +288,8 @@ static void fsload_job_reap(struct work_struct *work)
 		fsload_job_put(old);
 	}
 	mutex_unlock(&fsload_mutex);
+	if (!READ_ONCE(fsload_unloading))
+		fsload_nl_notify(job, FSLOAD_CMD_JOB_DONE_NTF);
 	wake_up_all(&fsload_reaped_wq);
 	/* The reference the job held while running. */
 	fsload_job_put(job);
@@ -437,6 +442,19 @@ int fsload_jobs_init(void)
 }
 
 /**
+ * fsload_jobs_quiesce() - no more notifications; module exit begins
+ *
+ * Called before the netlink family goes away, so that no reaper sends on
+ * a family that is being unregistered.
+ *
+ * Context: module exit.
+ */
+void fsload_jobs_quiesce(void)
+{
+	WRITE_ONCE(fsload_unloading, true);
+}
+
+/**
  * fsload_jobs_exit() - stop every job, wait for them, forget them all
  *
  * Waits for workers to notice the stop: a worker sleeping in the
@@ -450,7 +468,7 @@ void fsload_jobs_exit(void)
 	struct fsload_job *job;
 	int id;
 
-	WRITE_ONCE(fsload_unloading, true);
+	fsload_jobs_quiesce();
 	mutex_lock(&fsload_mutex);
 	idr_for_each_entry(&fsload_jobs, job, id)
 		fsload_job_stop(job);

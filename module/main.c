@@ -59,7 +59,8 @@ err_jobs:
 
 static void __exit fsload_exit(void)
 {
-	/* No new requests first; then stop and forget every job. */
+	/* No notifications, no new requests; then stop every job. */
+	fsload_jobs_quiesce();
 	fsload_nl_exit();
 	fsload_jobs_exit();
 }

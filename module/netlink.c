@@ -412,8 +412,10 @@ static int fsload_nl_start(struct sk_buff *skb, struct genl_info *info)
 	err = fsload_check_admin(skb, info);
 	if (err)
 		return err;
-	if (GENL_REQ_ATTR_CHECK(info, FSLOAD_A_JOB_DIR))
+	if (GENL_REQ_ATTR_CHECK(info, FSLOAD_A_JOB_DIR)) {
+		NL_SET_ERR_MSG(info->extack, "dir: required");
 		return -EINVAL;
+	}
 	job = fsload_job_alloc();
 	if (!job)
 		return -ENOMEM;
@@ -445,8 +447,10 @@ static struct fsload_job *fsload_nl_job(struct genl_info *info)
 {
 	struct fsload_job *job;
 
-	if (GENL_REQ_ATTR_CHECK(info, FSLOAD_A_JOB_ID))
+	if (GENL_REQ_ATTR_CHECK(info, FSLOAD_A_JOB_ID)) {
+		NL_SET_ERR_MSG(info->extack, "id: required");
 		return ERR_PTR(-EINVAL);
+	}
 	job = fsload_job_get(nla_get_u32(info->attrs[FSLOAD_A_JOB_ID]));
 	if (!job) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FSLOAD_A_JOB_ID],
@@ -548,8 +552,8 @@ static int fsload_fill_opstat(struct sk_buff *skb, unsigned int type,
 			   FSLOAD_A_OPSTAT_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_LAT_SUM_NS, s->lat_sum,
 			   FSLOAD_A_OPSTAT_PAD) ||
-	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_LAT_MIN_NS, s->lat_min,
-			   FSLOAD_A_OPSTAT_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_LAT_MIN_NS,
+			   s->ops ? s->lat_min : 0, FSLOAD_A_OPSTAT_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_LAT_MAX_NS, s->lat_max,
 			   FSLOAD_A_OPSTAT_PAD))
 		return -EMSGSIZE;

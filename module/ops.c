@@ -454,6 +454,9 @@ static bool fsload_barrier(struct fsload_worker *w, unsigned int p)
 	struct fsload_result *res = &job->res[p];
 
 	if (atomic_inc_return(&job->arrived) == job->prog.threads * (p + 1)) {
+		/* A stopping job opens no more phases. */
+		if (READ_ONCE(job->stop))
+			return false;
 		spin_lock(&job->lock);
 		res->started = true;
 		res->start_ns = ktime_get_ns();

@@ -41,7 +41,8 @@
  *	job attributes. Reply: the new job, as for @FSLOAD_CMD_JOB_GET.
  * @FSLOAD_CMD_JOB_STOP: ask a job to stop (do, CAP_SYS_ADMIN). Request:
  *	%FSLOAD_A_JOB_ID. Returns at once; the job reports
- *	%FSLOAD_CMD_JOB_DONE_NTF when its workers have stopped.
+ *	%FSLOAD_CMD_JOB_DONE_NTF when its workers have stopped. EALREADY
+ *	when the job has already ended.
  * @FSLOAD_CMD_JOB_GET: status of one job (do, %FSLOAD_A_JOB_ID) or of
  *	all jobs (dump).
  * @FSLOAD_CMD_RESULT_GET: results of one job (dump, %FSLOAD_A_JOB_ID
@@ -51,7 +52,14 @@
  *	every %FSLOAD_A_JOB_PROGRESS_MS; status attributes as for
  *	@FSLOAD_CMD_JOB_GET.
  * @FSLOAD_CMD_JOB_DONE_NTF: multicast on "events" once a job has ended
- *	(done, stopped or failed) and its results are final.
+ *	(done, stopped or failed) and its results are final.  For a short
+ *	job it may arrive before the reply to @FSLOAD_CMD_JOB_START.  Not
+ *	sent for jobs ended by module unload.
+ *
+ * Jobs are global (not per network namespace; the family is in the
+ * initial one only). An ended job's status and results stay available
+ * until it is one of more than max_finished (module parameter) ended
+ * jobs, oldest first; then its id gives ENOENT.
  */
 enum fsload_cmd {
 	FSLOAD_CMD_JOB_START = 1,
@@ -162,9 +170,12 @@ enum {
 	FSLOAD_A_JOB_STATE,		/* u8: enum fsload_job_state */
 	FSLOAD_A_JOB_ERRNO,		/* u32: positive errno of a failure */
 	FSLOAD_A_JOB_ERROR_MSG,		/* string: what failed, where */
-	FSLOAD_A_JOB_PHASE_INDEX,	/* u32: current (or last) phase */
+	FSLOAD_A_JOB_PHASE_INDEX,	/* u32: current or last phase, from 0 */
 	FSLOAD_A_JOB_PHASES,		/* u32: number of phases */
-	FSLOAD_A_JOB_ELAPSED_NS,	/* u64: since start (or total) */
+	FSLOAD_A_JOB_ELAPSED_NS,	/* u64: from start to now, or to the
+					 * end of the last worker (the job
+					 * directory's removal not included)
+					 */
 	FSLOAD_A_JOB_OPS,		/* u64: operations done, all phases */
 	FSLOAD_A_JOB_BYTES,		/* u64: bytes moved, all phases */
 	FSLOAD_A_JOB_WORKER_PID,	/* u32: worker thread id, repeated */
@@ -208,7 +219,7 @@ enum {
  * finished every iteration.
  */
 enum {
-	FSLOAD_A_RES_PHASE_INDEX = 1,	/* u32 */
+	FSLOAD_A_RES_PHASE_INDEX = 1,	/* u32: from 0, as in the request */
 	FSLOAD_A_RES_PHASE_NAME,	/* string */
 	FSLOAD_A_RES_THREADS,		/* u32: workers that ran the phase */
 	FSLOAD_A_RES_COMPLETE,		/* u8: 1 if the phase ran to its end */

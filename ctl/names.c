@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl: names of states, operations, errnos and attributes; checked
+ * attribute getters.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libmnl/libmnl.h>
+
+#include "fsloadctl.h"
+#include "attrs.h"
+
+static const char *const state_names[] = {
+	[FSLOAD_JOB_RUNNING]	= "running",
+	[FSLOAD_JOB_STOPPING]	= "stopping",
+	[FSLOAD_JOB_DONE]	= "done",
+	[FSLOAD_JOB_STOPPED]	= "stopped",
+	[FSLOAD_JOB_FAILED]	= "failed",
+};
+
+const char *state_name(unsigned int state)
+{
+	if (state < ARRAY_SIZE(state_names) && state_names[state])
+		return state_names[state];
+	return "unknown";
+}
+
+bool state_is_final(unsigned int state)
+{
+	return state == FSLOAD_JOB_DONE || state == FSLOAD_JOB_STOPPED ||
+	       state == FSLOAD_JOB_FAILED;
+}
+
+int state_exit_code(unsigned int state)
+{
+	return state == FSLOAD_JOB_DONE ? EXIT_OK : EXIT_JOB;
+}
+
+static const char *const op_names[] = {
+	[FSLOAD_OP_NULL]	= "null",
+	[FSLOAD_OP_CREATE]	= "create",
+	[FSLOAD_OP_STAT]	= "stat",
+	[FSLOAD_OP_READ]	= "read",
+	[FSLOAD_OP_UNLINK]	= "unlink",
+};
+
+const char *op_name(unsigned int op)
+{
+	if (op < ARRAY_SIZE(op_names) && op_names[op])
+		return op_names[op];
+	return "unknown";
+}
+
+const char *errno_name(int err, char *buf, size_t len)
+{
+	const char *name = strerrorname_np(err);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "errno %d", err);
+	return buf;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Attribute sets.  Names follow the command line where there is one. */
+
+static const char *const op_attr_names[FSLOAD_A_OP_MAX + 1] = {
+	[FSLOAD_A_OP_TYPE]		= "type",
+	[FSLOAD_A_OP_WEIGHT]		= "weight",
+	[FSLOAD_A_OP_SIZE_BYTES]	= "size",
+	[FSLOAD_A_OP_BLOCK_BYTES]	= "block",
+	[FSLOAD_A_OP_FLAGS]		= "flags",
+	[FSLOAD_A_OP_PAD]		= "pad",
+};
+
+const struct attr_set op_attrs = {
+	.name = "op",
+	.max = FSLOAD_A_OP_MAX,
+	.names = op_attr_names,
+};
+
+static const char *const phase_attr_names[FSLOAD_A_PHASE_MAX + 1] = {
+	[FSLOAD_A_PHASE_NAME]		= "name",
+	[FSLOAD_A_PHASE_ORDER]		= "order",
+	[FSLOAD_A_PHASE_ITERATIONS]	= "iterations",
+	[FSLOAD_A_PHASE_OP]		= "op",
+	[FSLOAD_A_PHASE_PAD]		= "pad",
+};
+
+static const struct attr_set *const phase_nested[FSLOAD_A_PHASE_MAX + 1] = {
+	[FSLOAD_A_PHASE_OP]		= &op_attrs,
+};
+
+const struct attr_set phase_attrs = {
+	.name = "phase",
+	.max = FSLOAD_A_PHASE_MAX,
+	.names = phase_attr_names,
+	.nested = phase_nested,
+	.label_attr = FSLOAD_A_PHASE_NAME,
+};
+
+static const char *const opstat_attr_names[FSLOAD_A_OPSTAT_MAX + 1] = {
+	[FSLOAD_A_OPSTAT_TYPE]		= "type",
+	[FSLOAD_A_OPSTAT_OPS]		= "ops",
+	[FSLOAD_A_OPSTAT_ERRORS]	= "errors",
+	[FSLOAD_A_OPSTAT_BYTES]		= "bytes",
+	[FSLOAD_A_OPSTAT_LAT_SUM_NS]	= "lat-sum-ns",
+	[FSLOAD_A_OPSTAT_LAT_MIN_NS]	= "lat-min-ns",
+	[FSLOAD_A_OPSTAT_LAT_MAX_NS]	= "lat-max-ns",
+	[FSLOAD_A_OPSTAT_PAD]		= "pad",
+};
+
+const struct attr_set opstat_attrs = {
+	.name = "opstat",
+	.max = FSLOAD_A_OPSTAT_MAX,
+	.names = opstat_attr_names,
+};
+
+static const char *const res_attr_names[FSLOAD_A_RES_MAX + 1] = {
+	[FSLOAD_A_RES_PHASE_INDEX]	= "phase-index",
+	[FSLOAD_A_RES_PHASE_NAME]	= "phase-name",
+	[FSLOAD_A_RES_THREADS]		= "threads",
+	[FSLOAD_A_RES_COMPLETE]		= "complete",
+	[FSLOAD_A_RES_ELAPSED_NS]	= "elapsed-ns",
+	[FSLOAD_A_RES_OPS]		= "ops",
+	[FSLOAD_A_RES_ERRORS]		= "errors",
+	[FSLOAD_A_RES_BYTES]		= "bytes",
+	[FSLOAD_A_RES_OPSTAT]		= "opstat",
+	[FSLOAD_A_RES_PAD]		= "pad",
+};
+
+static const struct attr_set *const res_nested[FSLOAD_A_RES_MAX + 1] = {
+	[FSLOAD_A_RES_OPSTAT]		= &opstat_attrs,
+};
+
+const struct attr_set res_attrs = {
+	.name = "result",
+	.max = FSLOAD_A_RES_MAX,
+	.names = res_attr_names,
+	.nested = res_nested,
+};
+
+static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_ID]		= "id",
+	[FSLOAD_A_JOB_DIR]		= "dir",
+	[FSLOAD_A_JOB_FLAGS]		= "flags",
+	[FSLOAD_A_JOB_THREADS]		= "threads",
+	[FSLOAD_A_JOB_FILES]		= "files",
+	[FSLOAD_A_JOB_FILES_PER_DIR]	= "files-per-dir",
+	[FSLOAD_A_JOB_SEED]		= "seed",
+	[FSLOAD_A_JOB_PROFILE]		= "profile",
+	[FSLOAD_A_JOB_PROGRESS_MS]	= "progress-ms",
+	[FSLOAD_A_JOB_PHASE]		= "phase",
+	[FSLOAD_A_JOB_STATE]		= "state",
+	[FSLOAD_A_JOB_ERRNO]		= "errno",
+	[FSLOAD_A_JOB_ERROR_MSG]	= "error-msg",
+	[FSLOAD_A_JOB_PHASE_INDEX]	= "phase-index",
+	[FSLOAD_A_JOB_PHASES]		= "phases",
+	[FSLOAD_A_JOB_ELAPSED_NS]	= "elapsed-ns",
+	[FSLOAD_A_JOB_OPS]		= "ops",
+	[FSLOAD_A_JOB_BYTES]		= "bytes",
+	[FSLOAD_A_JOB_WORKER_PID]	= "worker-pid",
+	[FSLOAD_A_JOB_OWNER_PORTID]	= "owner-portid",
+	[FSLOAD_A_JOB_RESULT]		= "result",
+	[FSLOAD_A_JOB_PAD]		= "pad",
+};
+
+static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_PHASE]		= &phase_attrs,
+	[FSLOAD_A_JOB_RESULT]		= &res_attrs,
+};
+
+const struct attr_set job_attrs = {
+	.name = "job",
+	.max = FSLOAD_A_JOB_MAX,
+	.names = job_attr_names,
+	.nested = job_nested,
+};
+
+const char *attr_name(const struct attr_set *set, unsigned int type,
+		      char *buf, size_t len)
+{
+	if (type <= set->max && set->names[type])
+		return set->names[type];
+	snprintf(buf, len, "%s attribute %u", set->name, type);
+	return buf;
+}
+
+/* Malformed attributes are reported, a few times at most, and ignored. */
+static bool attr_bad(const struct nlattr *a, const struct attr_set *set)
+{
+	static unsigned int warned;
+	char buf[48];
+
+	if (warned++ < 8)
+		warnmsg("ignoring malformed %s attribute %s (%u bytes)",
+			set->name,
+			attr_name(set, mnl_attr_get_type(a), buf, sizeof(buf)),
+			mnl_attr_get_payload_len(a));
+	return false;
+}
+
+bool attr_get_u8(const struct nlattr *a, const struct attr_set *set,
+		 uint8_t *v)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
+		return attr_bad(a, set);
+	*v = mnl_attr_get_u8(a);
+	return true;
+}
+
+bool attr_get_u32(const struct nlattr *a, const struct attr_set *set,
+		  uint32_t *v)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+		return attr_bad(a, set);
+	*v = mnl_attr_get_u32(a);
+	return true;
+}
+
+bool attr_get_u64(const struct nlattr *a, const struct attr_set *set,
+		  uint64_t *v)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+		return attr_bad(a, set);
+	*v = mnl_attr_get_u64(a);
+	return true;
+}
+
+/* A string attribute: non-empty payload; the NUL, if any, ends it. */
+static bool attr_str_span(const struct nlattr *a, const struct attr_set *set,
+			  const char **s, size_t *n)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_STRING) < 0)
+		return attr_bad(a, set);
+	*s = mnl_attr_get_payload(a);
+	*n = strnlen(*s, mnl_attr_get_payload_len(a));
+	return true;
+}
+
+bool attr_get_str(const struct nlattr *a, const struct attr_set *set,
+		  char *buf, size_t len)
+{
+	const char *s;
+	size_t n;
+
+	if (!len || !attr_str_span(a, set, &s, &n))
+		return false;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return true;
+}
+
+char *attr_dup_str(const struct nlattr *a, const struct attr_set *set)
+{
+	const char *s;
+	size_t n;
+
+	if (!attr_str_span(a, set, &s, &n))
+		return NULL;
+	return strndup(s, n);
+}
+
+bool attr_is_nest(const struct nlattr *a, const struct attr_set *set)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+		return attr_bad(a, set);
+	return true;
+}

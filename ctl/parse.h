@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsloadctl: table-driven command line parsing.
+ */
+#ifndef FSLOADCTL_PARSE_H
+#define FSLOADCTL_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum arg_type {
+	ARG_FLAG,	/* bool, no value */
+	ARG_U32,	/* uint32_t */
+	ARG_U64,	/* uint64_t */
+	ARG_SIZE32,	/* uint32_t, K/M/G suffixes (KiB multiples) */
+	ARG_SIZE64,	/* uint64_t, K/M/G/T suffixes */
+	ARG_STR,	/* const char *, points into argv */
+	ARG_SECONDS,	/* double, seconds, >= 0 */
+};
+
+/**
+ * struct arg_desc - one "--name [VALUE]" option
+ * @name: long name without the dashes
+ * @type: type of the value and of the destination field
+ * @offset: offset of the destination in the options structure
+ * @metavar: value placeholder in the help text
+ * @help: one-line description
+ */
+struct arg_desc {
+	const char *name;
+	enum arg_type type;
+	size_t offset;
+	const char *metavar;
+	const char *help;
+};
+
+/**
+ * struct cmd_desc - a subcommand
+ * @name: the subcommand
+ * @fn: runs it; argv[0] is the subcommand; returns an exit code
+ * @synopsis: arguments after the name, for the help text
+ * @desc: what it does
+ * @args: its options, ending with a zeroed entry, or NULL
+ */
+struct cmd_desc {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *synopsis;
+	const char *desc;
+	const struct arg_desc *args;
+};
+
+/*
+ * Parse argv[1..argc-1] of @cmd into @opts.  --json (-j) sets the global
+ * JSON flag, --help (-h) prints the command's help and exits 0.
+ * @seen[i] is set when option i was given (may be NULL).  Positional
+ * arguments are stored in @pos (at most @max_pos) and counted in @npos.
+ * Returns 0, or EXIT_USAGE after printing why.
+ */
+int parse_args(const struct cmd_desc *cmd, void *opts, bool *seen,
+	       int argc, char **argv, char **pos, int max_pos, int *npos);
+
+/* Was option @name given?  (Looks it up in @cmd->args.) */
+bool arg_seen(const struct cmd_desc *cmd, const bool *seen, const char *name);
+
+int parse_u64(const char *s, uint64_t *v);
+int parse_u32(const char *s, uint32_t *v);
+/* Number with an optional K, M, G or T suffix (1024 multiples). */
+int parse_size(const char *s, uint64_t *v);
+
+/* A job id argument; prints a usage error. */
+int parse_job_id(const char *s, uint32_t *id);
+
+void cmd_usage(FILE *f, const struct cmd_desc *cmd);
+/* Usage error: message, pointer to help, returns EXIT_USAGE. */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* FSLOADCTL_PARSE_H */

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl: results: "fsloadctl results ID" and the report printed by
+ * start and wait.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+
+#include "fsloadctl.h"
+#include "attrs.h"
+#include "nl.h"
+#include "parse.h"
+#include "print.h"
+#include "results.h"
+#include "status.h"
+
+#define HAS(s, attr)	(!!((s)->have & (1ULL << (attr))))
+
+static int opstat_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct attr_set *set = &opstat_attrs;
+	unsigned int type = mnl_attr_get_type(a);
+	struct opstat *os = data;
+	bool ok = false;
+
+	switch (type) {
+	case FSLOAD_A_OPSTAT_TYPE:
+		ok = attr_get_u8(a, set, &os->type);
+		break;
+	case FSLOAD_A_OPSTAT_OPS:
+		ok = attr_get_u64(a, set, &os->ops);
+		break;
+	case FSLOAD_A_OPSTAT_ERRORS:
+		ok = attr_get_u64(a, set, &os->errors);
+		break;
+	case FSLOAD_A_OPSTAT_BYTES:
+		ok = attr_get_u64(a, set, &os->bytes);
+		break;
+	case FSLOAD_A_OPSTAT_LAT_SUM_NS:
+		ok = attr_get_u64(a, set, &os->lat_sum_ns);
+		break;
+	case FSLOAD_A_OPSTAT_LAT_MIN_NS:
+		ok = attr_get_u64(a, set, &os->lat_min_ns);
+		break;
+	case FSLOAD_A_OPSTAT_LAT_MAX_NS:
+		ok = attr_get_u64(a, set, &os->lat_max_ns);
+		break;
+	}
+	if (ok && type < 64)
+		os->have |= 1ULL << type;
+	return MNL_CB_OK;
+}
+
+static int res_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct attr_set *set = &res_attrs;
+	unsigned int type = mnl_attr_get_type(a);
+	struct phase_result *pr = data;
+	struct opstat os = { 0 }, *tmp;
+	bool ok = false;
+
+	switch (type) {
+	case FSLOAD_A_RES_PHASE_INDEX:
+		ok = attr_get_u32(a, set, &pr->index);
+		break;
+	case FSLOAD_A_RES_PHASE_NAME:
+		ok = attr_get_str(a, set, pr->name, sizeof(pr->name));
+		break;
+	case FSLOAD_A_RES_THREADS:
+		ok = attr_get_u32(a, set, &pr->threads);
+		break;
+	case FSLOAD_A_RES_COMPLETE:
+		ok = attr_get_u8(a, set, &pr->complete);
+		break;
+	case FSLOAD_A_RES_ELAPSED_NS:
+		ok = attr_get_u64(a, set, &pr->elapsed_ns);
+		break;
+	case FSLOAD_A_RES_OPS:
+		ok = attr_get_u64(a, set, &pr->ops);
+		break;
+	case FSLOAD_A_RES_ERRORS:
+		ok = attr_get_u64(a, set, &pr->errors);
+		break;
+	case FSLOAD_A_RES_BYTES:
+		ok = attr_get_u64(a, set, &pr->bytes);
+		break;
+	case FSLOAD_A_RES_OPSTAT:
+		if (!attr_is_nest(a, set))
+			break;
+		mnl_attr_parse_nested(a, opstat_attr_cb, &os);
+		if (!HAS(&os, FSLOAD_A_OPSTAT_TYPE))
+			break;	/* unusable without its type */
+		tmp = realloc(pr->opstats,
+			      (pr->nopstats + 1) * sizeof(*tmp));
+		if (!tmp)
+			return MNL_CB_ERROR;
+		pr->opstats = tmp;
+		pr->opstats[pr->nopstats++] = os;
+		ok = true;
+		break;
+	}
+	if (ok && type < 64)
+		pr->have |= 1ULL << type;
+	return MNL_CB_OK;
+}
+
+struct results_ctx {
+	uint32_t id;
+	struct results *r;
+};
+
+static int results_msg_attr_cb(const struct nlattr *a, void *data)
+{
+	struct phase_result pr = { 0 }, *tmp;
+	struct results_ctx *ctx = data;
+
+	if (mnl_attr_get_type(a) != FSLOAD_A_JOB_RESULT ||
+	    !attr_is_nest(a, &job_attrs))
+		return MNL_CB_OK;
+	if (mnl_attr_parse_nested(a, res_attr_cb, &pr) == MNL_CB_ERROR)
+		goto oom;
+	tmp = realloc(ctx->r->phases, (ctx->r->nphases + 1) * sizeof(*tmp));
+	if (!tmp)
+		goto oom;
+	ctx->r->phases = tmp;
+	ctx->r->phases[ctx->r->nphases++] = pr;
+	return MNL_CB_OK;
+oom:
+	free(pr.opstats);
+	return MNL_CB_ERROR;
+}
+
+static int job_id_attr_cb(const struct nlattr *a, void *data)
+{
+	uint32_t *id = data;
+
+	if (mnl_attr_get_type(a) == FSLOAD_A_JOB_ID)
+		attr_get_u32(a, &job_attrs, id);
+	return MNL_CB_OK;
+}
+
+static int results_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct results_ctx *ctx = data;
+	uint32_t id = ctx->id;
+
+	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
+		return 0;
+	/* each message names its job: skip any other */
+	mnl_attr_parse(nlh, GENL_HDRLEN, job_id_attr_cb, &id);
+	if (id != ctx->id)
+		return 0;
+	if (mnl_attr_parse(nlh, GENL_HDRLEN, results_msg_attr_cb, ctx) ==
+	    MNL_CB_ERROR) {
+		errmsg("out of memory");
+		return EXIT_SYSERR;
+	}
+	return 0;
+}
+
+static int phase_cmp(const void *a, const void *b)
+{
+	const struct phase_result *pa = a, *pb = b;
+
+	return (pa->index > pb->index) - (pa->index < pb->index);
+}
+
+int results_get(struct nl_ctx *nl, uint32_t id, struct results *r)
+{
+	struct results_ctx ctx = { .id = id, .r = r };
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	nl_msg_new(nl, FSLOAD_CMD_RESULT_GET, true);
+	nl_put_u32(nl, FSLOAD_A_JOB_ID, id);
+	ret = nl_request(nl, results_msg_cb, &ctx, 0);
+	if (ret) {
+		results_free(r);
+		return ret;
+	}
+	qsort(r->phases, r->nphases, sizeof(*r->phases), phase_cmp);
+	return 0;
+}
+
+void results_free(struct results *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nphases; i++)
+		free(r->phases[i].opstats);
+	free(r->phases);
+	memset(r, 0, sizeof(*r));
+}
+
+static int status_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return job_status_parse(nlh, data);
+}
+
+int job_get(struct nl_ctx *nl, uint32_t id, struct job_status *js,
+	    unsigned int flags)
+{
+	int ret;
+
+	nl_msg_new(nl, FSLOAD_CMD_JOB_GET, false);
+	nl_put_u32(nl, FSLOAD_A_JOB_ID, id);
+	ret = nl_request(nl, status_cb, js, flags);
+	if (!ret && !JS_HAS(js, FSLOAD_A_JOB_ID) && !(flags & NL_POLL)) {
+		/* acked, but the reply was dropped (receive buffer full) */
+		errmsg("the kernel's reply was lost (receive buffer overrun)");
+		ret = EXIT_SYSERR;
+	}
+	return ret;
+}
+
+/* The table */
+
+#define MIB		(1024.0 * 1024.0)
+
+/* Column widths after the name column. */
+#define W_THREADS	7
+#define W_OPS		11
+#define W_ERRORS	7
+#define W_MIB		10
+#define W_ELAPSED	11
+#define W_OPSS		11
+#define W_MIBS		9
+#define W_LAT		10
+#define W_COMPLETE	9
+
+static double per_sec(double v, uint64_t ns)
+{
+	return ns ? v * 1e9 / (double)ns : NAN;
+}
+
+static void print_rate(enum output_type t, const char *key, int width,
+		       int prec, double v)
+{
+	char fmt[16];
+
+	if (isfinite(v)) {
+		snprintf(fmt, sizeof(fmt), " %%%d.%df", width, prec);
+		print_float(t, key, fmt, v);
+	} else {
+		snprintf(fmt, sizeof(fmt), " %%%ds", width);
+		print_null(t, key, fmt);
+	}
+}
+
+/* A latency column, in microseconds; JSON gets nanoseconds. */
+static void print_lat(enum output_type t, const char *key, bool valid,
+		      double ns)
+{
+	char fmt[16];
+
+	if (valid) {
+		snprintf(fmt, sizeof(fmt), " %%%d.3f", W_LAT);
+		if (t & PRINT_FP)
+			print_float(PRINT_FP, NULL, fmt, ns / 1000.0);
+		if (t & PRINT_JSON)
+			print_float(PRINT_JSON, key, NULL, ns);
+	} else {
+		snprintf(fmt, sizeof(fmt), " %%%ds", W_LAT);
+		print_null(t, key, fmt);
+	}
+}
+
+static void print_blank(bool text, int width)
+{
+	if (text)
+		print_fp(" %*s", width, "");
+}
+
+/* One ops_by_type member; a text row too when @text. */
+static void print_opstat(const struct opstat *os, uint64_t elapsed_ns,
+			 int name_w, bool text)
+{
+	enum output_type t = text ? PRINT_ANY : PRINT_JSON;
+	uint64_t n = os->ops + os->errors;
+	char fmt[32];
+
+	open_json_object(NULL);
+	snprintf(fmt, sizeof(fmt), "  %%-%ds", name_w - 2);
+	print_string(t, "op", fmt, op_name(os->type));
+	print_blank(text, W_THREADS);
+	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_OPS);
+	print_uint(t, "ops", fmt, os->ops);
+	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_ERRORS);
+	print_uint(t, "errors", fmt, os->errors);
+	if (text)
+		print_fp(" %*.2f", W_MIB, os->bytes / MIB);
+	print_uint(PRINT_JSON, "bytes", NULL, os->bytes);
+	print_blank(text, W_ELAPSED);
+	if (text) {
+		print_rate(PRINT_FP, NULL, W_OPSS, 1,
+			   per_sec((double)os->ops, elapsed_ns));
+		print_rate(PRINT_FP, NULL, W_MIBS, 2,
+			   per_sec(os->bytes / MIB, elapsed_ns));
+	}
+	print_uint(PRINT_JSON, "lat_sum_ns", NULL, os->lat_sum_ns);
+	if (n) {
+		print_uint(PRINT_JSON, "lat_min_ns", NULL, os->lat_min_ns);
+		print_uint(PRINT_JSON, "lat_max_ns", NULL, os->lat_max_ns);
+	} else {
+		print_null(PRINT_JSON, "lat_min_ns", NULL);
+		print_null(PRINT_JSON, "lat_max_ns", NULL);
+	}
+	print_lat(t, "lat_avg_ns", n > 0, n ? (double)os->lat_sum_ns / n : 0);
+	if (text) {
+		print_lat(PRINT_FP, NULL, n > 0, (double)os->lat_min_ns);
+		print_lat(PRINT_FP, NULL, n > 0, (double)os->lat_max_ns);
+		print_fp("\n");
+	}
+	close_json_object();
+}
+
+static void print_phase(const struct phase_result *pr, int name_w)
+{
+	uint64_t n = 0, lat_sum = 0, lat_min = UINT64_MAX, lat_max = 0;
+	char fmt[32], nbuf[24];
+	const char *name = pr->name;
+	unsigned int i;
+
+	for (i = 0; i < pr->nopstats; i++) {
+		const struct opstat *os = &pr->opstats[i];
+
+		if (!(os->ops + os->errors))
+			continue;
+		n += os->ops + os->errors;
+		lat_sum += os->lat_sum_ns;
+		if (os->lat_min_ns < lat_min)
+			lat_min = os->lat_min_ns;
+		if (os->lat_max_ns > lat_max)
+			lat_max = os->lat_max_ns;
+	}
+	if (!HAS(pr, FSLOAD_A_RES_PHASE_NAME)) {
+		snprintf(nbuf, sizeof(nbuf), "#%" PRIu32, pr->index);
+		name = nbuf;
+	}
+
+	open_json_object(NULL);
+	print_uint(PRINT_JSON, "index", NULL, pr->index);
+	snprintf(fmt, sizeof(fmt), "%%-%ds", name_w);
+	print_string(PRINT_ANY, "name", fmt,
+		     HAS(pr, FSLOAD_A_RES_PHASE_NAME) ? name : NULL);
+	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_THREADS);
+	print_uint(PRINT_ANY, "threads", fmt, pr->threads);
+	print_bool(PRINT_JSON, "complete", NULL, pr->complete);
+	print_uint(PRINT_JSON, "elapsed_ns", NULL, pr->elapsed_ns);
+	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_OPS);
+	print_uint(PRINT_ANY, "ops", fmt, pr->ops);
+	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_ERRORS);
+	print_uint(PRINT_ANY, "errors", fmt, pr->errors);
+	print_uint(PRINT_JSON, "bytes", NULL, pr->bytes);
+	print_fp(" %*.2f", W_MIB, pr->bytes / MIB);
+	print_fp(" %*.1f", W_ELAPSED, pr->elapsed_ns / 1e6);
+	print_rate(PRINT_ANY, "ops_per_sec", W_OPSS, 1,
+		   per_sec((double)pr->ops, pr->elapsed_ns));
+	print_rate(PRINT_ANY, "mib_per_sec", W_MIBS, 2,
+		   per_sec(pr->bytes / MIB, pr->elapsed_ns));
+	print_lat(PRINT_FP, NULL, n > 0, n ? (double)lat_sum / n : 0);
+	print_lat(PRINT_FP, NULL, n > 0, (double)lat_min);
+	print_lat(PRINT_FP, NULL, n > 0, (double)lat_max);
+	print_fp(" %*s\n", W_COMPLETE, pr->complete ? "yes" : "no");
+
+	open_json_array("ops_by_type");
+	for (i = 0; i < pr->nopstats; i++)
+		print_opstat(&pr->opstats[i], pr->elapsed_ns, name_w,
+			     pr->nopstats > 1);
+	close_json_array();
+	close_json_object();
+}
+
+static void print_results(const struct results *r)
+{
+	int name_w = 5;
+	unsigned int i, j;
+
+	for (i = 0; i < r->nphases; i++) {
+		int w = (int)strlen(r->phases[i].name);
+
+		if (w > name_w)
+			name_w = w;
+		for (j = 0; r->phases[i].nopstats > 1 &&
+			    j < r->phases[i].nopstats; j++) {
+			w = 2 + (int)strlen(op_name(r->phases[i].opstats[j].type));
+			if (w > name_w)
+				name_w = w;
+		}
+	}
+
+	print_fp("\n");
+	if (!r->nphases)
+		print_fp("no phase has started\n");
+	else
+		print_fp("%-*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s\n",
+			 name_w, "phase", W_THREADS, "threads", W_OPS, "ops",
+			 W_ERRORS, "errors", W_MIB, "MiB", W_ELAPSED,
+			 "elapsed_ms", W_OPSS, "ops/s", W_MIBS, "MiB/s",
+			 W_LAT, "avg_us", W_LAT, "min_us", W_LAT, "max_us",
+			 W_COMPLETE, "complete");
+	open_json_array("phases");
+	for (i = 0; i < r->nphases; i++)
+		print_phase(&r->phases[i], name_w);
+	close_json_array();
+}
+
+int show_job_results(struct nl_ctx *nl, uint32_t id,
+		     const struct job_status *final,
+		     const struct job_extra *x)
+{
+	struct job_status js = { 0 };
+	const struct job_status *use = &js;
+	struct results r;
+	int ret;
+
+	ret = job_get(nl, id, &js, NL_QUIET);
+	if (ret == EXIT_KERNEL && final && nl->err == ENOENT) {
+		use = final;	/* the job is gone; its DONE status is final */
+	} else if (ret) {
+		if (ret == EXIT_KERNEL)
+			nl_print_error(nl);
+		goto out;
+	}
+	ret = results_get(nl, id, &r);
+	if (ret)
+		goto out;
+
+	print_begin(opt_json);
+	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
+	print_job("job", use, x, JOB_VIEW_HEADER);
+	print_results(&r);
+	print_end();
+	results_free(&r);
+
+	ret = state_is_final(use->state) ? state_exit_code(use->state) :
+		EXIT_OK;
+out:
+	job_status_free(&js);
+	return ret;
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl: job status parsing and printing.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+
+#include "fsloadctl.h"
+#include "attrs.h"
+#include "print.h"
+#include "status.h"
+
+static int status_attr_cb(const struct nlattr *a, void *data)
+{
+	struct job_status *js = data;
+	unsigned int type = mnl_attr_get_type(a);
+	const struct attr_set *set = &job_attrs;
+	bool ok = false;
+	uint32_t pid, *pids;
+	char *s;
+
+	switch (type) {
+	case FSLOAD_A_JOB_ID:
+		ok = attr_get_u32(a, set, &js->id);
+		break;
+	case FSLOAD_A_JOB_DIR:
+		s = attr_dup_str(a, set);
+		if (s) {
+			free(js->dir);
+			js->dir = s;
+			ok = true;
+		}
+		break;
+	case FSLOAD_A_JOB_FLAGS:
+		ok = attr_get_u32(a, set, &js->flags);
+		break;
+	case FSLOAD_A_JOB_THREADS:
+		ok = attr_get_u32(a, set, &js->threads);
+		break;
+	case FSLOAD_A_JOB_FILES:
+		ok = attr_get_u64(a, set, &js->files);
+		break;
+	case FSLOAD_A_JOB_FILES_PER_DIR:
+		ok = attr_get_u32(a, set, &js->files_per_dir);
+		break;
+	case FSLOAD_A_JOB_SEED:
+		ok = attr_get_u64(a, set, &js->seed);
+		break;
+	case FSLOAD_A_JOB_PROFILE:
+		ok = attr_get_str(a, set, js->profile, sizeof(js->profile));
+		break;
+	case FSLOAD_A_JOB_PROGRESS_MS:
+		ok = attr_get_u32(a, set, &js->progress_ms);
+		break;
+	case FSLOAD_A_JOB_STATE:
+		ok = attr_get_u8(a, set, &js->state);
+		break;
+	case FSLOAD_A_JOB_ERRNO:
+		ok = attr_get_u32(a, set, &js->err);
+		break;
+	case FSLOAD_A_JOB_ERROR_MSG:
+		s = attr_dup_str(a, set);
+		if (s) {
+			free(js->error_msg);
+			js->error_msg = s;
+			ok = true;
+		}
+		break;
+	case FSLOAD_A_JOB_PHASE_INDEX:
+		ok = attr_get_u32(a, set, &js->phase_index);
+		break;
+	case FSLOAD_A_JOB_PHASES:
+		ok = attr_get_u32(a, set, &js->phases);
+		break;
+	case FSLOAD_A_JOB_ELAPSED_NS:
+		ok = attr_get_u64(a, set, &js->elapsed_ns);
+		break;
+	case FSLOAD_A_JOB_OPS:
+		ok = attr_get_u64(a, set, &js->ops);
+		break;
+	case FSLOAD_A_JOB_BYTES:
+		ok = attr_get_u64(a, set, &js->bytes);
+		break;
+	case FSLOAD_A_JOB_WORKER_PID:
+		if (!attr_get_u32(a, set, &pid))
+			break;
+		pids = realloc(js->pids, (js->npids + 1) * sizeof(*pids));
+		if (!pids)
+			return MNL_CB_ERROR;
+		js->pids = pids;
+		js->pids[js->npids++] = pid;
+		ok = true;
+		break;
+	case FSLOAD_A_JOB_OWNER_PORTID:
+		ok = attr_get_u32(a, set, &js->owner_portid);
+		break;
+	default:
+		/* a request-only attribute, or one from a newer module */
+		break;
+	}
+	if (ok && type < 64)
+		js->have |= 1ULL << type;
+	return MNL_CB_OK;
+}
+
+int job_status_parse(const struct nlmsghdr *nlh, struct job_status *js)
+{
+	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
+		return 0;
+	if (mnl_attr_parse(nlh, GENL_HDRLEN, status_attr_cb, js) ==
+	    MNL_CB_ERROR) {
+		errmsg("out of memory");
+		return EXIT_SYSERR;
+	}
+	return 0;
+}
+
+void job_status_free(struct job_status *js)
+{
+	free(js->dir);
+	free(js->error_msg);
+	free(js->pids);
+	memset(js, 0, sizeof(*js));
+}
+
+void job_status_move(struct job_status *dst, struct job_status *src)
+{
+	job_status_free(dst);
+	*dst = *src;
+	memset(src, 0, sizeof(*src));
+}
+
+/*
+ * The uapi does not say whether FSLOAD_A_JOB_PHASE_INDEX counts from 0
+ * or 1; fsload counts phases from 0 (as FSLOAD_A_RES_PHASE_INDEX), and
+ * people from 1.
+ */
+const char *job_phase_str(const struct job_status *js, char *buf, size_t len)
+{
+	if (!JS_HAS(js, FSLOAD_A_JOB_PHASE_INDEX) ||
+	    !JS_HAS(js, FSLOAD_A_JOB_PHASES))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%" PRIu32 "/%" PRIu32,
+			 js->phase_index + 1, js->phases);
+	return buf;
+}
+
+/* Format for @view, NULL when the field is not in that text view. */
+#define VIEW(hdr, detail, row) \
+	(view == JOB_VIEW_HEADER ? (hdr) : view == JOB_VIEW_DETAIL ? (detail) : (row))
+
+static void print_attr_uint(const struct job_status *js, unsigned int attr,
+			   const char *key, const char *fmt, uint64_t v)
+{
+	if (JS_HAS(js, attr))
+		print_uint(PRINT_ANY, key, fmt, v);
+	else
+		print_null(PRINT_JSON, key, NULL);
+}
+
+void print_job_row_titles(void)
+{
+	print_fp("%5s  %-9s  %-12s  %7s  %12s  %9s  %s\n", "id", "state",
+		 "profile", "phase", "ops", "elapsed_s", "dir");
+}
+
+void print_job(const char *key, const struct job_status *js,
+	       const struct job_extra *x, enum job_view view)
+{
+	char ebuf[32], pbuf[32];
+	unsigned int i;
+
+	open_json_object(key);
+	print_attr_uint(js, FSLOAD_A_JOB_ID, "id",
+		       VIEW("job %" PRIu64 ":", "job %" PRIu64 ":",
+			    "%5" PRIu64), js->id);
+	if (view == JOB_VIEW_ROW)
+		print_string(PRINT_ANY, "state", "  %-9s",
+			     JS_HAS(js, FSLOAD_A_JOB_STATE) ?
+			     state_name(js->state) : NULL);
+	print_string(PRINT_ANY, "profile",
+		     VIEW(" profile %s,", " profile %s,", "  %-12s"),
+		     js->have & (1ULL << FSLOAD_A_JOB_PROFILE) ?
+		     js->profile : NULL);
+	if (view == JOB_VIEW_ROW) {
+		print_fp("  %7s", job_phase_str(js, pbuf, sizeof(pbuf)));
+		print_fp("  %12" PRIu64, js->ops);
+		print_fp("  %9.1f", js->elapsed_ns / 1e9);
+	}
+	print_string(PRINT_ANY, "dir", VIEW(" dir %s,", " dir %s,", "  %s\n"),
+		     js->dir);
+
+	open_json_object("flags");
+	print_bool(PRINT_JSON, "keep", NULL, js->flags & FSLOAD_JOB_F_KEEP);
+	print_bool(PRINT_JSON, "detach", NULL,
+		   js->flags & FSLOAD_JOB_F_DETACH);
+	close_json_object();
+
+	print_attr_uint(js, FSLOAD_A_JOB_THREADS, "threads",
+		       VIEW(" threads %" PRIu64 ",", " threads %" PRIu64 ",",
+			    NULL), js->threads);
+	print_attr_uint(js, FSLOAD_A_JOB_FILES, "files_per_thread",
+		       VIEW(" files/thread %" PRIu64 ",",
+			    " files/thread %" PRIu64 ",", NULL), js->files);
+	print_attr_uint(js, FSLOAD_A_JOB_FILES_PER_DIR, "files_per_dir",
+		       VIEW(" files/dir %" PRIu64 ",",
+			    " files/dir %" PRIu64 ",", NULL),
+		       js->files_per_dir);
+	if (x && x->has_size && view != JOB_VIEW_ROW) {
+		print_uint(PRINT_FP, NULL, " size %" PRIu64 ",", x->size);
+		print_string(PRINT_FP, NULL, " fsync %s,",
+			     x->fsync ? "on" : "off");
+	}
+	print_attr_uint(js, FSLOAD_A_JOB_SEED, "seed",
+		       VIEW(" seed %" PRIu64 ",", " seed %" PRIu64 ",", NULL),
+		       js->seed);
+	if (view != JOB_VIEW_ROW) {
+		if (js->flags & FSLOAD_JOB_F_KEEP)
+			print_fp(" keep,");
+		if (js->flags & FSLOAD_JOB_F_DETACH)
+			print_fp(" detached,");
+		print_string(PRINT_ANY, "state", " state %s\n",
+			     JS_HAS(js, FSLOAD_A_JOB_STATE) ?
+			     state_name(js->state) : NULL);
+	}
+
+	print_uint(PRINT_JSON, "errno", NULL, js->err);
+	print_string(PRINT_JSON, "error", NULL, js->error_msg);
+	if (view != JOB_VIEW_ROW &&
+	    (js->err || js->error_msg || js->state == FSLOAD_JOB_FAILED))
+		print_fp("error: %s: %s\n",
+			 js->err ? errno_name((int)js->err, ebuf, sizeof(ebuf)) :
+			 "-", js->error_msg ? js->error_msg : "-");
+
+	if (view == JOB_VIEW_DETAIL) {
+		print_fp("phase %s", job_phase_str(js, pbuf, sizeof(pbuf)));
+		if (x && js->phase_index < x->nphases &&
+		    JS_HAS(js, FSLOAD_A_JOB_PHASE_INDEX))
+			print_fp(" (%s)", x->phase_names[js->phase_index]);
+		print_fp(",");
+	}
+	print_attr_uint(js, FSLOAD_A_JOB_ELAPSED_NS, "elapsed_ns", NULL,
+		       js->elapsed_ns);
+	print_attr_uint(js, FSLOAD_A_JOB_OPS, "ops", NULL, js->ops);
+	print_attr_uint(js, FSLOAD_A_JOB_BYTES, "bytes", NULL, js->bytes);
+	if (view != JOB_VIEW_ROW)
+		print_fp("%selapsed %.3f s, %" PRIu64 " ops, %.2f MiB\n",
+			 view == JOB_VIEW_DETAIL ? " " : "",
+			 js->elapsed_ns / 1e9, js->ops,
+			 js->bytes / (1024.0 * 1024.0));
+
+	open_json_array("worker_pids");
+	if (view != JOB_VIEW_ROW)
+		print_fp("workers:");
+	for (i = 0; i < js->npids; i++)
+		print_uint(view != JOB_VIEW_ROW ? PRINT_ANY : PRINT_JSON,
+			   NULL, " %" PRIu64, js->pids[i]);
+	if (view != JOB_VIEW_ROW)
+		print_fp("%s\n", js->npids ? "" : " -");
+	close_json_array();
+
+	if (view != JOB_VIEW_HEADER) {
+		print_attr_uint(js, FSLOAD_A_JOB_PHASE_INDEX, "phase_index",
+			       NULL, js->phase_index);
+		print_attr_uint(js, FSLOAD_A_JOB_PHASES, "phases", NULL,
+			       js->phases);
+		print_attr_uint(js, FSLOAD_A_JOB_PROGRESS_MS, "progress_ms",
+			       NULL, js->progress_ms);
+		print_attr_uint(js, FSLOAD_A_JOB_OWNER_PORTID, "owner_portid",
+			       view == JOB_VIEW_DETAIL && js->owner_portid ?
+			       "owner: netlink port %" PRIu64
+			       " (the job stops when it closes)\n" : NULL,
+			       js->owner_portid);
+	}
+	close_json_object();
+}
