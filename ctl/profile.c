@@ -22,6 +22,7 @@ struct phase_tmpl {
 	const char *name;	/* NULL ends the list */
 	uint8_t order;
 	struct op_tmpl ops[FSLOAD_PHASE_OPS_MAX];
+	bool removes;		/* removes the file set: left out by --keep */
 };
 
 struct profile {
@@ -35,23 +36,28 @@ struct profile {
 static const struct profile profiles[] = {
 	{
 		.name = "smallfiles",
-		.desc = "fs_mark-style: create, stat, read, unlink each file",
+		.desc = "fs_mark-style: create, stat, read, unlink each file (--keep: no unlink)",
 		.phases = (const struct phase_tmpl[]) {
-			{ "create", SEQ, {
+			{ .name = "create", .order = SEQ, .ops = {
 				{ FSLOAD_OP_CREATE, 1,
 				  OPP_SIZE | OPP_BLOCK | OPP_FSYNC } } },
-			{ "stat", SEQ, { { FSLOAD_OP_STAT, 1, 0 } } },
-			{ "read", SEQ, { { FSLOAD_OP_READ, 1, OPP_BLOCK } } },
-			{ "unlink", SEQ, { { FSLOAD_OP_UNLINK, 1, 0 } } },
-			{ NULL },
+			{ .name = "stat", .order = SEQ,
+			  .ops = { { FSLOAD_OP_STAT, 1, 0 } } },
+			{ .name = "read", .order = SEQ,
+			  .ops = { { FSLOAD_OP_READ, 1, OPP_BLOCK } } },
+			{ .name = "unlink", .order = SEQ,
+			  .ops = { { FSLOAD_OP_UNLINK, 1, 0 } },
+			  .removes = true },
+			{ .name = NULL },
 		},
 	},
 	{
 		.name = "null",
 		.desc = "no-op operations: the engine's own per-op cost",
 		.phases = (const struct phase_tmpl[]) {
-			{ "null", SEQ, { { FSLOAD_OP_NULL, 1, 0 } } },
-			{ NULL },
+			{ .name = "null", .order = SEQ,
+			  .ops = { { FSLOAD_OP_NULL, 1, 0 } } },
+			{ .name = NULL },
 		},
 	},
 };
@@ -75,6 +81,8 @@ int profile_build(const char *name, const struct profile_params *pp,
 	     pt++) {
 		struct prog_phase *ph = &prog->phases[prog->nphases];
 
+		if (pt->removes && pp->keep)
+			continue;
 		prog->phase_names[prog->nphases++] = pt->name;
 		ph->name = pt->name;
 		ph->order = pt->order;

@@ -47,6 +47,7 @@ struct profile_params {
 	uint64_t size;		/* bytes per file written */
 	uint32_t block;		/* bytes per read/write call */
 	bool fsync;
+	bool keep;		/* --keep: leave the files; no removing phase */
 };
 
 /* Build profile @name's program; -1 if there is no such profile. */

@@ -156,6 +156,7 @@ int cmd_start(int argc, char **argv)
 	pp.size = o.size;
 	pp.block = o.block;
 	pp.fsync = o.fsync;
+	pp.keep = o.keep;
 	if (profile_build(o.profile, &pp, &prog)) {
 		fprintf(stderr, "fsloadctl: start: unknown profile '%s' (one of: ",
 			o.profile);

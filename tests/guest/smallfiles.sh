@@ -1,0 +1,195 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The smallfiles profile end to end through fsloadctl, in a guest with
+# fsload.ko loaded and a scratch filesystem at $FSLOAD_DIR (scripts/vm-run).
+# Counts reported by the kernel are checked against what is on disk.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../ktap.sh"
+
+[ -n "${FSLOAD_DIR:-}" ] || { echo "1..0 # SKIP FSLOAD_DIR not set"; exit 4; }
+[ -d /sys/module/fsload ] || { echo "1..0 # SKIP fsload not loaded"; exit 4; }
+
+work=$(mktemp -d)
+cleanup() {
+	local id
+
+	for id in $(fsloadctl --json list 2>/dev/null | jget 'ids_running'); do
+		fsloadctl stop "$id" >/dev/null 2>&1 || true
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# jget EXPR [FILE]: evaluate a Python expression over JSON (as `j`).
+jget() {
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[2]) if len(sys.argv) > 2 else sys.stdin)
+if isinstance(j, dict) and "jobs" in j:
+    ids_running = [x["id"] for x in j["jobs"]
+                   if x.get("state") in ("running", "stopping")]
+v = eval(sys.argv[1])
+print(" ".join(map(str, v)) if isinstance(v, list) else v)
+' "$@"
+}
+
+no_job_dirs() {
+	local left
+
+	left=$(find "$FSLOAD_DIR" -maxdepth 1 -name 'fsload-*' | head -5)
+	[ -z "$left" ] || fail "left behind: $left"
+}
+
+wait_state() {	# ID STATE TIMEOUT
+	local i state
+
+	for ((i = 0; i < $3 * 10; i++)); do
+		state=$(fsloadctl --json status "$1" | jget 'j["job"]["state"]')
+		[ "$state" = "$2" ] && return 0
+		sleep 0.1
+	done
+	fail "job $1: state $state, wanted $2"
+}
+
+t_run() {
+	local out=$work/run.json
+
+	fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR" --threads 2 \
+		--files 300 --files-per-dir 100 --json >"$out" ||
+		fail "fsloadctl exited $?"
+	[ "$(jget 'j["job"]["state"]' "$out")" = done ] || fail "state"
+	[ "$(jget '[p["name"] for p in j["phases"]]' "$out")" = \
+		"create stat read unlink" ] || fail "phases"
+	[ "$(jget '[p["ops"] for p in j["phases"]]' "$out")" = \
+		"600 600 600 600" ] || fail "ops per phase"
+	[ "$(jget 'sum(p["errors"] for p in j["phases"])' "$out")" = 0 ] ||
+		fail "errors"
+	[ "$(jget '[p["bytes"] for p in j["phases"]]' "$out")" = \
+		"2457600 0 2457600 0" ] || fail "bytes per phase"
+	[ "$(jget 'all(p["complete"] and p["threads"] == 2 and
+		p["elapsed_ns"] > 0 for p in j["phases"])' "$out")" = True ] ||
+		fail "complete/threads/elapsed"
+	[ "$(jget 'len(j["job"]["worker_pids"])' "$out")" = 2 ] ||
+		fail "worker pids"
+	no_job_dirs
+}
+
+t_keep_on_disk() {
+	local out=$work/keep.json id dir n bad ndirs
+
+	fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR" --threads 3 \
+		--files 250 --files-per-dir 100 --size 10000 --block 4096 \
+		--keep --json >"$out" || fail "fsloadctl exited $?"
+	id=$(jget 'j["job"]["id"]' "$out")
+	dir=$FSLOAD_DIR/fsload-$id
+	[ -d "$dir" ] || fail "$dir missing"
+	# --keep skips the unlink phase: every created file is on disk.
+	[ "$(jget '[p["name"] for p in j["phases"]]' "$out")" = \
+		"create stat read" ] || fail "phases with --keep"
+	n=$(find "$dir" -type f | wc -l)
+	[ "$n" -eq 750 ] || fail "$n files on disk, the kernel said 750"
+	[ "$(jget 'j["phases"][0]["ops"]' "$out")" = 750 ] || fail "create ops"
+	bad=$(find "$dir" -type f ! -size 10000c | wc -l)
+	[ "$bad" -eq 0 ] || fail "$bad files are not 10000 bytes"
+	ndirs=$(find "$dir" -mindepth 2 -maxdepth 2 -type d -name 'd*' | wc -l)
+	[ "$ndirs" -eq 9 ] || fail "$ndirs subdirectories, wanted 3 x 3"
+	[ -f "$dir/t002/d00002/f00000249" ] || fail "last file's name"
+	[ "$(jget 'j["phases"][2]["bytes"]' "$out")" = 7500000 ] ||
+		fail "read bytes"
+	rm -rf "$dir"
+}
+
+t_stop() {
+	local out=$work/stop.json id ops
+
+	id=$(fsloadctl --json start --profile smallfiles --dir "$FSLOAD_DIR" \
+		--files 1000000 --files-per-dir 1000 --detach |
+		jget 'j["job"]["id"] if "job" in j else j["id"]')
+	[ -n "$id" ] || fail "no job id"
+	sleep 2
+	wait_state "$id" running 10
+	fsloadctl stop "$id" || fail "stop exited $?"
+	fsloadctl --json wait "$id" >"$out"
+	[ "$(jget 'j["job"]["state"]' "$out")" = stopped ] || fail "not stopped"
+	ops=$(jget 'j["phases"][0]["ops"]' "$out")
+	[ "$ops" -gt 0 ] || fail "no partial result"
+	[ "$(jget 'j["phases"][0]["complete"]' "$out")" = False ] ||
+		fail "phase marked complete"
+	no_job_dirs
+}
+
+t_ctl_killed() {
+	local pid id
+
+	fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR" \
+		--files 1000000 --quiet >/dev/null 2>&1 &
+	pid=$!
+	sleep 3
+	id=$(fsloadctl --json list | jget 'ids_running')
+	[ -n "$id" ] || fail "no running job"
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	wait_state "$id" stopped 60
+	no_job_dirs
+}
+
+t_bad_input() {
+	local err rc
+
+	err=$(fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR" \
+		--threads 0 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq 3 ] || fail "threads 0: exit $rc, wanted 3"
+	echo "$err" | grep -q threads || fail "threads 0: '$err'"
+	err=$(fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR/nope" \
+		2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq 3 ] || fail "missing dir: exit $rc, wanted 3"
+	echo "$err" | grep -q dir || fail "missing dir: '$err'"
+	err=$(fsloadctl stop 99999 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq 3 ] || fail "stop 99999: exit $rc, wanted 3"
+	echo "$err" | grep -q 'no such job' || fail "stop 99999: '$err'"
+	no_job_dirs
+}
+
+t_relative_dir() {
+	local out=$work/rel.json
+
+	(cd "$FSLOAD_DIR" && mkdir -p sub &&
+		fsloadctl start --profile smallfiles --dir sub --files 20 \
+			--keep --json) >"$out" || fail "fsloadctl exited $?"
+	[ "$(jget 'j["job"]["dir"]' "$out")" = "$FSLOAD_DIR/sub" ] ||
+		fail "resolved dir: $(jget 'j["job"]["dir"]' "$out")"
+	[ -d "$FSLOAD_DIR/sub/fsload-$(jget 'j["job"]["id"]' "$out")" ] ||
+		fail "job directory not in sub/"
+	rm -rf "$FSLOAD_DIR/sub"
+}
+
+t_rmmod_midrun() {
+	local id
+
+	id=$(fsloadctl --json start --profile smallfiles --dir "$FSLOAD_DIR" \
+		--files 1000000 --threads 2 --detach |
+		jget 'j["job"]["id"] if "job" in j else j["id"]')
+	sleep 3
+	wait_state "$id" running 10
+	timeout 120 rmmod fsload || fail "rmmod failed or hung"
+	[ ! -d /sys/module/fsload ] || fail "still loaded"
+	insmod "$FSLOAD_MODULE" || fail "reload failed"
+	# Unload leaves the tree (documented): remove it here.
+	rm -rf "$FSLOAD_DIR"/fsload-*
+}
+
+ktap_plan 7
+ktap_run smallfiles_counts t_run
+ktap_run keep_counts_on_disk t_keep_on_disk
+ktap_run relative_dir t_relative_dir
+ktap_run bad_input_cli t_bad_input
+ktap_run stop_midrun t_stop
+ktap_run ctl_killed_stops_job t_ctl_killed
+ktap_run rmmod_midrun t_rmmod_midrun
+ktap_finish

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The default test suite (`make check`): every suite runs in its own QEMU
+# guest through scripts/vm-run, one guest per filesystem set-up, and
+# prints KTAP.  A guest whose kernel log shows a WARNING, BUG, Oops or
+# lockdep report fails (vm-run checks dmesg).  The last line is
+# "N passed, N failed"; the exit status is non-zero on any failure.
+#
+#   tests/run-all.sh [SUITE...]     default: all; SUITE from the table below
+#   VM_ARGS="--kernel 6.12..."      extra scripts/vm-run options
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+
+# name | vm-run options | guest command
+suites=(
+	"ext4|--fs ext4 --size 512|tests/guest/module.sh; r1=\$?; tests/guest/smallfiles.sh; r2=\$?; tests/build/fsload_nl_test; r3=\$?; [ \$r1\$r2\$r3 = 000 ]"
+	"xfs|--fs xfs --size 512|tests/guest/smallfiles.sh"
+	"enospc|--fs ext4 --size 16|tests/guest/enospc.sh"
+)
+
+want=("$@")
+pass=0
+fail=0
+skip=0
+logdir=$repo/build/test-logs
+mkdir -p "$logdir"
+
+selected() {
+	local w
+
+	[ ${#want[@]} -eq 0 ] && return 0
+	for w in "${want[@]}"; do
+		[ "$w" = "$1" ] && return 0
+	done
+	return 1
+}
+
+for s in "${suites[@]}"; do
+	IFS='|' read -r name opts cmd <<<"$s"
+	selected "$name" || continue
+	log=$logdir/$name.log
+	echo "# suite $name: scripts/vm-run $opts ${VM_ARGS:-}"
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	scripts/vm-run --timeout 900 --out "$logdir/$name.out" $opts \
+		${VM_ARGS:-} -- "$cmd" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	p=$(grep -cE '^ok [0-9]+ ' "$log" | tr -d ' ')
+	k=$(grep -cE '^ok [0-9]+ .*# SKIP' "$log" | tr -d ' ')
+	f=$(grep -cE '^not ok [0-9]+ ' "$log" | tr -d ' ')
+	p=$((p - k))
+	# A guest that crashed, hung or logged a kernel warning is a failure
+	# even when every test it ran passed.
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - suite $name: vm-run exited $rc (see $log)"
+		f=1
+	fi
+	echo "# suite $name: $p passed, $f failed, $k skipped in $(( $(date +%s) - start )) s"
+	pass=$((pass + p))
+	fail=$((fail + f))
+	skip=$((skip + k))
+done
+
+echo "# skipped: $skip"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
