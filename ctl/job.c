@@ -160,7 +160,7 @@ static int wait_job(uint32_t id, const struct wait_opts *o, bool stop)
 	ret = nl_open(&nl, true);
 	if (ret)
 		return ret;
-	waiter_init(&w, &nl, !o->quiet && isatty(STDERR_FILENO), NULL);
+	waiter_init(&w, &nl, !o->quiet && progress_wanted(), NULL);
 	waiter_set_id(&w, id);
 	ret = nl_subscribe(&nl);
 	if (ret)

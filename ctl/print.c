@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fsloadctl.h"
 #include "print.h"
@@ -294,4 +297,12 @@ void print_fp(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(out, fmt, ap);
 	va_end(ap);
+}
+
+bool progress_wanted(void)
+{
+	const char *term = getenv("TERM");
+
+	/* A serial console is a tty too, but cannot redraw a line. */
+	return isatty(STDERR_FILENO) && term && *term && strcmp(term, "dumb");
 }

@@ -50,4 +50,7 @@ void print_fp(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Write @s as a JSON string literal (quoted, escaped, valid UTF-8). */
 void json_write_string(FILE *f, const char *s);
 
+/* Live progress on stderr: a terminal that can redraw a line. */
+bool progress_wanted(void);
+
 #endif /* FSLOADCTL_PRINT_H */

@@ -180,7 +180,7 @@ int cmd_start(int argc, char **argv)
 	ret = nl_open(&nl, true);
 	if (ret)
 		return ret;
-	waiter_init(&w, &nl, !o.quiet && !o.detach && isatty(STDERR_FILENO),
+	waiter_init(&w, &nl, !o.quiet && !o.detach && progress_wanted(),
 		    &x);
 	if (!o.detach) {
 		/* before the job exists: its end cannot be missed */

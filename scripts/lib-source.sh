@@ -4,7 +4,7 @@
 # Files from Debian's linux-source package (checkpatch, the kselftest
 # headers), extracted on demand into a cache outside the source tree.
 
-LINUX_SOURCE_TARBALL=${LINUX_SOURCE_TARBALL:-$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -1)}
+LINUX_SOURCE_TARBALL=${LINUX_SOURCE_TARBALL:-$(printf '%s\n' /usr/src/linux-source-*.tar.xz | sort -V | tail -1)}
 FSLOAD_CACHE=${FSLOAD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fsload}
 
 # linux_source_extract FILE... : prints the directory holding FILE...

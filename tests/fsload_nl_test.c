@@ -2871,7 +2871,6 @@ struct seen {
 struct child_report {
 	int setup_err;		/* errno of a failed step, 0 if fine */
 	char setup_step[64];
-	bool left_chroot;
 	bool userns_mapped;
 	uint32_t uid;
 	uint64_t cap_eff;
@@ -2931,25 +2930,6 @@ static int write_file(int dirfd, const char *path, const char *s)
 	return ok ? 0 : -EIO;
 }
 
-/*
- * scripts/vm-run runs the tests chrooted, and a chrooted process may not
- * create a user namespace (EPERM).  Leave the chroot for the root of the
- * mount namespace: chroot into a directory that does not hold the working
- * directory, climb out with "..", and chroot there.  Needs root.
- */
-static int leave_chroot(const char *dir)
-{
-	int i;
-
-	if (chdir("/") || chroot(dir))
-		return -errno;
-	for (i = 0; i < 256; i++) {
-		if (chdir(".."))
-			return -errno;
-	}
-	return chroot(".") ? -errno : 0;
-}
-
 #define CHILD_FAIL(rep, step) do {					\
 	(rep)->setup_err = errno ? errno : EIO;				\
 	snprintf((rep)->setup_step, sizeof((rep)->setup_step), "%s", step); \
@@ -2981,10 +2961,6 @@ child_run(struct child_report *rep, const char *dir, uint32_t id,
 		if (dirfd < 0 || procfd < 0)
 			CHILD_FAIL(rep, "open $FSLOAD_DIR and /proc");
 		ret = unshare(CLONE_NEWUSER);
-		if (ret && errno == EPERM && !leave_chroot(dir)) {
-			rep->left_chroot = true;
-			ret = unshare(CLONE_NEWUSER);
-		}
 		if (ret)
 			CHILD_FAIL(rep, "unshare(CLONE_NEWUSER)");
 		/* Be uid 0 in there; all capabilities either way. */
@@ -3153,10 +3129,9 @@ TEST_F_TIMEOUT(job, user_namespace, 180)
 		TH_LOG("child failed: %s: %s", rep->setup_step,
 		       strerror(rep->setup_err));
 	}
-	TH_LOG("in the namespace: uid %u (mapped: %s), CapEff %#llx%s",
+	TH_LOG("in the namespace: uid %u (mapped: %s), CapEff %#llx",
 	       rep->uid, rep->userns_mapped ? "yes" : "no",
-	       (unsigned long long)rep->cap_eff,
-	       rep->left_chroot ? ", out of vm-run's chroot" : "");
+	       (unsigned long long)rep->cap_eff);
 	check_denied(_metadata, "START from a user namespace", &rep->start);
 	check_denied(_metadata, "START from a user namespace, socket opened before",
 		     &rep->start_old);

@@ -6,6 +6,7 @@
 # ktap_run NAME FUNCTION (0 pass, 4 skip, anything else fail), then
 # ktap_finish, which prints the totals and exits 0 only if nothing failed.
 
+# shellcheck disable=SC2034 # for the test files
 KSFT_PASS=0
 KSFT_FAIL=1
 KSFT_SKIP=4

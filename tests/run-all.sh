@@ -12,7 +12,7 @@
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-cd "$repo"
+cd "$repo" || exit 1
 
 # name | vm-run options | guest command
 suites=(

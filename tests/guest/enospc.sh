@@ -7,6 +7,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/ktap.sh
 . "$here/../ktap.sh"
 
 [ -n "${FSLOAD_DIR:-}" ] || { echo "1..0 # SKIP FSLOAD_DIR not set"; exit 4; }
@@ -41,7 +42,7 @@ check(ph[0]["errors"] >= 1, "the failed op counted")
 check(not ph[0]["complete"], "create phase not complete")
 print("# created", ph[0]["ops"], "files before ENOSPC:", job["error"])
 PY
-	[ -z "$(ls -A "$FSLOAD_DIR" | grep fsload-)" ] ||
+	[ -z "$(find "$FSLOAD_DIR" -maxdepth 1 -name 'fsload-*')" ] ||
 		fail "job directory left behind"
 }
 

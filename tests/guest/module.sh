@@ -6,6 +6,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/ktap.sh
 . "$here/../ktap.sh"
 
 [ -n "${FSLOAD_MODULE:-}" ] || { echo "1..0 # SKIP FSLOAD_MODULE not set"; exit 4; }

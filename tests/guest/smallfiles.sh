@@ -7,6 +7,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/ktap.sh
 . "$here/../ktap.sh"
 
 [ -n "${FSLOAD_DIR:-}" ] || { echo "1..0 # SKIP FSLOAD_DIR not set"; exit 4; }
@@ -60,7 +61,7 @@ t_run() {
 	fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR" --threads 2 \
 		--files 300 --files-per-dir 100 --json >"$out" ||
 		fail "fsloadctl exited $?"
-	[ "$(jget 'j["job"]["state"]' "$out")" = done ] || fail "state"
+	[ "$(jget 'j["job"]["state"]' "$out")" = "done" ] || fail "state"
 	[ "$(jget '[p["name"] for p in j["phases"]]' "$out")" = \
 		"create stat read unlink" ] || fail "phases"
 	[ "$(jget '[p["ops"] for p in j["phases"]]' "$out")" = \
