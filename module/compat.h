@@ -2,10 +2,11 @@
 /*
  * fsload: every kernel-version difference, and nowhere else.
  *
- * Branch points (see the project's kernel-compat notes): 6.3 (idmapped
- * mounts take a struct mnt_idmap), 6.12 (vfs_path_lookup in namei.h),
- * 6.15 (vfs_mkdir returns a dentry), 6.16 (lookup_one takes a qstr),
- * 6.19 (delegated_inode argument on rmdir).  Only 6.1 is verified by the
+ * Branch points (see the project's kernel-compat notes): 6.2
+ * (genl_dumpit_info carries a genl_info), 6.3 (idmapped mounts take a
+ * struct mnt_idmap), 6.12 (vfs_path_lookup in namei.h), 6.15 (vfs_mkdir
+ * returns a dentry), 6.16 (lookup_one takes a qstr), 6.19
+ * (delegated_inode argument on rmdir).  Only 6.1 is verified by the
  * test suite so far; the other branches follow the kernel's porting notes.
  */
 #ifndef _FSLOAD_COMPAT_H
@@ -16,6 +17,7 @@
 #include <linux/file.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
+#include <net/genetlink.h>
 
 #define FSLOAD_KV_GE(a, b) (LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, 0))
 
@@ -106,6 +108,16 @@ static inline void fsload_close_sync(struct file *file)
 	get_file(file);
 	filp_close(file, NULL);
 	__fput_sync(file);
+}
+
+/* The request attributes of a dump, parsed with the command's policy. */
+static inline struct nlattr **fsload_dump_attrs(struct netlink_callback *cb)
+{
+#if FSLOAD_KV_GE(6, 2)
+	return genl_dumpit_info(cb)->info.attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
 }
 
 #endif /* _FSLOAD_COMPAT_H */

@@ -617,9 +617,8 @@ out:
 static int fsload_nl_result_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct fsload_dump_ctx *ctx = (void *)cb->ctx;
-	struct nlattr *id = info->attrs[FSLOAD_A_JOB_ID];
+	struct nlattr *id = fsload_dump_attrs(cb)[FSLOAD_A_JOB_ID];
 	struct fsload_job *job;
 	void *hdr;
 	int err = 0;
