@@ -47,6 +47,12 @@ static const char *const op_names[] = {
 	[FSLOAD_OP_STAT]	= "stat",
 	[FSLOAD_OP_READ]	= "read",
 	[FSLOAD_OP_UNLINK]	= "unlink",
+	[FSLOAD_OP_APPEND]	= "append",
+	[FSLOAD_OP_WRITE_RANDOM] = "write_random",
+	[FSLOAD_OP_READ_RANDOM]	= "read_random",
+	[FSLOAD_OP_FSYNC]	= "fsync",
+	[FSLOAD_OP_MKDIR]	= "mkdir",
+	[FSLOAD_OP_RMDIR]	= "rmdir",
 };
 
 const char *op_name(unsigned int op)
@@ -97,6 +103,9 @@ static const char *const phase_attr_names[FSLOAD_A_PHASE_MAX + 1] = {
 	[FSLOAD_A_PHASE_ITERATIONS]	= "iterations",
 	[FSLOAD_A_PHASE_OP]		= "op",
 	[FSLOAD_A_PHASE_PAD]		= "pad",
+	[FSLOAD_A_PHASE_DURATION_MS]	= "duration-ms",
+	[FSLOAD_A_PHASE_FLAGS]		= "flags",
+	[FSLOAD_A_PHASE_PREFIX]		= "prefix",
 };
 
 static const struct attr_set *const phase_nested[FSLOAD_A_PHASE_MAX + 1] = {
@@ -139,6 +148,7 @@ static const char *const res_attr_names[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_BYTES]		= "bytes",
 	[FSLOAD_A_RES_OPSTAT]		= "opstat",
 	[FSLOAD_A_RES_PAD]		= "pad",
+	[FSLOAD_A_RES_STONEWALLED]	= "stonewalled",
 };
 
 static const struct attr_set *const res_nested[FSLOAD_A_RES_MAX + 1] = {

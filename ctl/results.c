@@ -79,6 +79,9 @@ static int res_attr_cb(const struct nlattr *a, void *data)
 	case FSLOAD_A_RES_COMPLETE:
 		ok = attr_get_u8(a, set, &pr->complete);
 		break;
+	case FSLOAD_A_RES_STONEWALLED:
+		ok = attr_get_u8(a, set, &pr->stonewalled);
+		break;
 	case FSLOAD_A_RES_ELAPSED_NS:
 		ok = attr_get_u64(a, set, &pr->elapsed_ns);
 		break;
@@ -353,6 +356,7 @@ static void print_phase(const struct phase_result *pr, int name_w)
 	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_THREADS);
 	print_uint(PRINT_ANY, "threads", fmt, pr->threads);
 	print_bool(PRINT_JSON, "complete", NULL, pr->complete);
+	print_bool(PRINT_JSON, "stonewalled", NULL, pr->stonewalled);
 	print_uint(PRINT_JSON, "elapsed_ns", NULL, pr->elapsed_ns);
 	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_OPS);
 	print_uint(PRINT_ANY, "ops", fmt, pr->ops);
@@ -368,7 +372,8 @@ static void print_phase(const struct phase_result *pr, int name_w)
 	print_lat(PRINT_FP, NULL, n > 0, n ? (double)lat_sum / n : 0);
 	print_lat(PRINT_FP, NULL, n > 0, (double)lat_min);
 	print_lat(PRINT_FP, NULL, n > 0, (double)lat_max);
-	print_fp(" %*s\n", W_COMPLETE, pr->complete ? "yes" : "no");
+	print_fp(" %*s\n", W_COMPLETE, !pr->complete ? "no" :
+		 pr->stonewalled ? "time" : "yes");
 
 	open_json_array("ops_by_type");
 	for (i = 0; i < pr->nopstats; i++)

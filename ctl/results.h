@@ -31,6 +31,7 @@ struct phase_result {
 	char name[FSLOAD_NAME_MAX];
 	uint32_t threads;
 	uint8_t complete;
+	uint8_t stonewalled;
 	uint64_t elapsed_ns;
 	uint64_t ops;
 	uint64_t errors;

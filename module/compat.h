@@ -110,6 +110,25 @@ static inline void fsload_close_sync(struct file *file)
 	__fput_sync(file);
 }
 
+/*
+ * Write from an iov_iter as write(2) does.  vfs_iter_write() takes the
+ * filesystem's write reference itself from 6.8 on.
+ */
+static inline ssize_t fsload_iter_write(struct file *file,
+					struct iov_iter *iter, loff_t *pos)
+{
+#if FSLOAD_KV_GE(6, 8)
+	return vfs_iter_write(file, iter, pos, 0);
+#else
+	ssize_t ret;
+
+	file_start_write(file);
+	ret = vfs_iter_write(file, iter, pos, 0);
+	file_end_write(file);
+	return ret;
+#endif
+}
+
 /* The request attributes of a dump, parsed with the command's policy. */
 static inline struct nlattr **fsload_dump_attrs(struct netlink_callback *cb)
 {

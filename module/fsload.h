@@ -14,6 +14,7 @@
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/prandom.h>
+#include <linux/bvec.h>
 #include <uapi/linux/fsload.h>
 
 /* Module parameters (main.c). */
@@ -35,6 +36,9 @@ struct fsload_opdesc {
 struct fsload_phase {
 	char name[FSLOAD_NAME_MAX];
 	u8 order;		/* enum fsload_phase_order */
+	char prefix;		/* first letter of file names */
+	u32 flags;		/* enum fsload_phase_flags */
+	u64 duration_ns;	/* stonewall; 0 = none */
 	u64 iterations;		/* per thread */
 	unsigned int nops;
 	u32 weight_total;
@@ -70,6 +74,7 @@ struct fsload_result {
 	bool started;
 	u32 threads;		/* workers that merged into this result */
 	u32 complete;		/* workers that finished every iteration */
+	u32 stonewalled;	/* workers stopped by the time limit */
 	u64 start_ns;		/* ktime_get_ns() when the barrier opened */
 	u64 end_ns;		/* latest end of any worker's last op */
 	struct fsload_opstat op[FSLOAD_OP_MAX + 1];
@@ -89,7 +94,9 @@ struct fsload_worker {
 	struct task_struct *task;	/* pinned with get_task_struct() */
 	pid_t pid;			/* thread id, kept after the end */
 	unsigned int index;
-	void *buf;			/* I/O buffer, prog.max_block bytes */
+	struct page **pages;		/* I/O buffer, prog.max_block bytes */
+	struct bio_vec *bvec;		/* the same pages, for iov_iters */
+	unsigned int npages;
 	struct rnd_state rnd;
 	u64 ops_done;			/* all phases; READ_ONCE by others */
 	u64 bytes_done;			/* all phases; READ_ONCE by others */

@@ -54,13 +54,52 @@ struct fsload_job *fsload_job_alloc(void)
 	return job;
 }
 
+static void fsload_worker_free_buf(struct fsload_worker *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->npages; i++)
+		__free_page(w->pages[i]);
+	kvfree(w->pages);
+	kvfree(w->bvec);
+	w->pages = NULL;
+	w->bvec = NULL;
+	w->npages = 0;
+}
+
+/*
+ * The I/O buffer is pages described by a bio_vec array: the same buffer
+ * serves buffered and O_DIRECT I/O through bvec iterators.
+ */
+static int fsload_worker_alloc_buf(struct fsload_worker *w, u32 bytes)
+{
+	unsigned int n = DIV_ROUND_UP(bytes, PAGE_SIZE), i;
+
+	w->pages = kvcalloc(n, sizeof(*w->pages), GFP_KERNEL);
+	w->bvec = kvcalloc(n, sizeof(*w->bvec), GFP_KERNEL);
+	if (!w->pages || !w->bvec)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		w->pages[i] = alloc_page(GFP_KERNEL);
+		if (!w->pages[i])
+			return -ENOMEM;
+		w->npages++;
+		/* Data that no filesystem can compress or dedupe away. */
+		get_random_bytes(page_address(w->pages[i]), PAGE_SIZE);
+		w->bvec[i].bv_page = w->pages[i];
+		w->bvec[i].bv_len = PAGE_SIZE;
+		w->bvec[i].bv_offset = 0;
+	}
+	return 0;
+}
+
 static void fsload_job_free(struct fsload_job *job)
 {
 	unsigned int i;
 
 	if (job->workers) {
 		for (i = 0; i < job->prog.threads; i++)
-			kvfree(job->workers[i].buf);
+			fsload_worker_free_buf(&job->workers[i]);
 	}
 	kfree(job->workers);
 	kfree(job->res);
@@ -245,10 +284,8 @@ static void fsload_job_reap(struct work_struct *work)
 
 	fsload_job_stop_workers(job);
 	cancel_delayed_work_sync(&job->progress_work);
-	for (p = 0; p < job->prog.threads; p++) {
-		kvfree(job->workers[p].buf);
-		job->workers[p].buf = NULL;
-	}
+	for (p = 0; p < job->prog.threads; p++)
+		fsload_worker_free_buf(&job->workers[p]);
 	spin_lock(&job->lock);
 	job->end_ns = ktime_get_ns();
 	spin_unlock(&job->lock);
@@ -323,11 +360,8 @@ static int fsload_job_alloc_workers(struct fsload_job *job)
 
 		w->job = job;
 		w->index = i;
-		w->buf = kvmalloc(job->prog.max_block, GFP_KERNEL);
-		if (!w->buf)
+		if (fsload_worker_alloc_buf(w, job->prog.max_block))
 			return -ENOMEM;
-		/* Data that no filesystem can compress or dedupe away. */
-		get_random_bytes(w->buf, job->prog.max_block);
 		prandom_seed_state(&w->rnd, job->prog.seed + i);
 	}
 	return 0;

@@ -71,3 +71,4 @@ module_exit(fsload_exit);
 MODULE_DESCRIPTION("In-kernel filesystem and block workload generator");
 MODULE_AUTHOR("fsload developers");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(FSLOAD_VERSION);

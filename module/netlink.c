@@ -56,6 +56,9 @@ static const struct nla_policy fsload_phase_policy[FSLOAD_A_PHASE_MAX + 1] = {
 						  FSLOAD_ORDER_RANDOM),
 	[FSLOAD_A_PHASE_ITERATIONS] = { .type = NLA_U64 },
 	[FSLOAD_A_PHASE_OP] = NLA_POLICY_NESTED(fsload_op_policy),
+	[FSLOAD_A_PHASE_DURATION_MS] = { .type = NLA_U32 },
+	[FSLOAD_A_PHASE_FLAGS] = NLA_POLICY_MASK(NLA_U32, FSLOAD_PHASE_F_ALL),
+	[FSLOAD_A_PHASE_PREFIX] = NLA_POLICY_RANGE(NLA_U8, 'a', 'z'),
 };
 
 static const struct nla_policy fsload_start_policy[FSLOAD_A_JOB_MAX + 1] = {
@@ -86,10 +89,32 @@ static const struct genl_multicast_group fsload_mcgrps[] = {
 	[FSLOAD_MCGRP_EVENTS_IDX] = { .name = FSLOAD_MCGRP_EVENTS },
 };
 
+/* What each op type takes besides a block size. */
+#define FSLOAD_OPP_SIZE		BIT(0)	/* size_bytes is meaningful */
+#define FSLOAD_OPP_NEED_SIZE	BIT(1)	/* size_bytes > 0 is required */
+#define FSLOAD_OPP_FILE_SIZE	BIT(2)	/* size_bytes is the file size */
+
+static const u8 fsload_op_params[FSLOAD_OP_MAX + 1] = {
+	[FSLOAD_OP_CREATE] = FSLOAD_OPP_SIZE,
+	[FSLOAD_OP_APPEND] = FSLOAD_OPP_SIZE | FSLOAD_OPP_NEED_SIZE,
+	[FSLOAD_OP_WRITE_RANDOM] = FSLOAD_OPP_SIZE | FSLOAD_OPP_FILE_SIZE,
+	[FSLOAD_OP_READ_RANDOM] = FSLOAD_OPP_SIZE | FSLOAD_OPP_FILE_SIZE,
+};
+
+static const u32 fsload_op_flags[FSLOAD_OP_MAX + 1] = {
+	[FSLOAD_OP_CREATE] = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_FALLOCATE |
+			     FSLOAD_OP_F_DIRECT,
+	[FSLOAD_OP_APPEND] = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_DIRECT,
+	[FSLOAD_OP_WRITE_RANDOM] = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_DIRECT,
+	[FSLOAD_OP_READ_RANDOM] = FSLOAD_OP_F_DIRECT,
+	[FSLOAD_OP_READ] = FSLOAD_OP_F_DIRECT,
+};
+
 static int fsload_parse_op(struct fsload_opdesc *od, const struct nlattr *nla,
 			   struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[FSLOAD_A_OP_MAX + 1];
+	u32 rem = 0;
 	int err;
 
 	err = nla_parse_nested(tb, FSLOAD_A_OP_MAX, nla, fsload_op_policy,
@@ -120,9 +145,32 @@ static int fsload_parse_op(struct fsload_opdesc *od, const struct nlattr *nla,
 				    "block_bytes: larger than the module parameter max_block_bytes");
 		return -ERANGE;
 	}
-	if (od->type != FSLOAD_OP_CREATE && (od->size || od->flags)) {
+	if (od->size && !(fsload_op_params[od->type] & FSLOAD_OPP_SIZE)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],
+				    "size_bytes: not a parameter of this op type");
+		return -EINVAL;
+	}
+	if (od->flags & ~fsload_op_flags[od->type]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_FLAGS],
+				    "flags: not valid for this op type");
+		return -EINVAL;
+	}
+	if ((fsload_op_params[od->type] & FSLOAD_OPP_FILE_SIZE) &&
+	    od->size < od->block) {
 		NL_SET_ERR_MSG_ATTR(extack, nla,
-				    "op: size_bytes and flags apply to create only");
+				    "size_bytes: the file size, at least one block, is required");
+		return -EINVAL;
+	}
+	if ((fsload_op_params[od->type] & FSLOAD_OPP_NEED_SIZE) && !od->size) {
+		NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_OP_SIZE_BYTES);
+		NL_SET_ERR_MSG(extack, "size_bytes: required by this op type");
+		return -EINVAL;
+	}
+	if (od->flags & FSLOAD_OP_F_DIRECT)
+		div_u64_rem(od->size, od->block, &rem);
+	if ((od->flags & FSLOAD_OP_F_DIRECT) && (od->block % 512 || rem)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "flags: direct I/O needs 512-byte multiples and whole blocks");
 		return -EINVAL;
 	}
 	return 0;
@@ -151,6 +199,19 @@ static int fsload_parse_phase(struct fsload_program *prog,
 	ph->order = tb[FSLOAD_A_PHASE_ORDER] ?
 		    nla_get_u8(tb[FSLOAD_A_PHASE_ORDER]) :
 		    FSLOAD_ORDER_SEQUENTIAL;
+	ph->prefix = tb[FSLOAD_A_PHASE_PREFIX] ?
+		     nla_get_u8(tb[FSLOAD_A_PHASE_PREFIX]) : 'f';
+	if (ph->prefix == 'd' || ph->prefix == 't') {
+		/* Would collide with the names of the job's directories. */
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_PREFIX],
+				    "prefix: 'd' and 't' name directories");
+		return -EINVAL;
+	}
+	ph->flags = tb[FSLOAD_A_PHASE_FLAGS] ?
+		    nla_get_u32(tb[FSLOAD_A_PHASE_FLAGS]) : 0;
+	ph->duration_ns = tb[FSLOAD_A_PHASE_DURATION_MS] ?
+			  nla_get_u32(tb[FSLOAD_A_PHASE_DURATION_MS]) *
+			  (u64)NSEC_PER_MSEC : 0;
 	ph->iterations = tb[FSLOAD_A_PHASE_ITERATIONS] ?
 			 nla_get_u64(tb[FSLOAD_A_PHASE_ITERATIONS]) :
 			 prog->files;
@@ -594,6 +655,7 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	    nla_put_u32(skb, FSLOAD_A_RES_THREADS, r->threads) ||
 	    nla_put_u8(skb, FSLOAD_A_RES_COMPLETE,
 		       r->complete == job->prog.threads) ||
+	    nla_put_u8(skb, FSLOAD_A_RES_STONEWALLED, !!r->stonewalled) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ELAPSED_NS,
 			   r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0,
 			   FSLOAD_A_RES_PAD) ||

@@ -304,31 +304,125 @@ int fsload_tree_remove(const struct path *parent, const char *name)
 	return fsload_rm_entry(parent, name, DT_DIR, 0);
 }
 
+/* Point @it at the first @len bytes of the worker's buffer. */
+static void fsload_iter(struct fsload_worker *w, struct iov_iter *it,
+			unsigned int dir, size_t len)
+{
+	iov_iter_bvec(it, dir, w->bvec, DIV_ROUND_UP(len, PAGE_SIZE), len);
+}
+
+static ssize_t fsload_write(struct fsload_worker *w, struct file *f,
+			    size_t len, loff_t *pos)
+{
+	struct iov_iter it;
+
+	fsload_iter(w, &it, ITER_SOURCE, len);
+	return fsload_iter_write(f, &it, pos);
+}
+
+static ssize_t fsload_read(struct fsload_worker *w, struct file *f,
+			   size_t len, loff_t *pos)
+{
+	struct iov_iter it;
+
+	fsload_iter(w, &it, ITER_DEST, len);
+	return vfs_iter_read(f, &it, pos, 0);
+}
+
+static int fsload_open_flags(const struct fsload_opdesc *op, int flags)
+{
+	if (op->flags & FSLOAD_OP_F_DIRECT)
+		flags |= O_DIRECT;
+	return flags | O_LARGEFILE;
+}
+
+/* Write @bytes from *@pos in blocks; fsync if asked. */
+static int fsload_write_all(struct fsload_worker *w, struct file *f,
+			    const struct fsload_opdesc *op, u64 bytes,
+			    loff_t *pos)
+{
+	ssize_t n;
+
+	while (bytes) {
+		n = fsload_write(w, f, min_t(u64, bytes, op->block), pos);
+		if (n <= 0)
+			return n ? n : -EIO;
+		bytes -= n;
+	}
+	if (op->flags & FSLOAD_OP_F_FSYNC)
+		return vfs_fsync(f, 0);
+	return 0;
+}
+
 static s64 fsload_op_create(struct fsload_worker *w,
 			    const struct fsload_opdesc *op)
 {
-	u64 left = op->size;
 	struct file *f;
 	loff_t pos = 0;
+	int err = 0;
+
+	f = file_open_root(&w->job->dir, w->name,
+			   fsload_open_flags(op, O_CREAT | O_EXCL | O_WRONLY),
+			   0644);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	if ((op->flags & FSLOAD_OP_F_FALLOCATE) && op->size)
+		err = vfs_fallocate(f, 0, 0, op->size);
+	if (!err)
+		err = fsload_write_all(w, f, op, op->size, &pos);
+	fsload_close_sync(f);
+	return err ? err : op->size;
+}
+
+static s64 fsload_op_append(struct fsload_worker *w,
+			    const struct fsload_opdesc *op)
+{
+	struct file *f;
+	loff_t pos;
+	int err;
+
+	f = file_open_root(&w->job->dir, w->name,
+			   fsload_open_flags(op, O_WRONLY | O_APPEND), 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	pos = i_size_read(file_inode(f));
+	err = fsload_write_all(w, f, op, op->size, &pos);
+	fsload_close_sync(f);
+	return err ? err : op->size;
+}
+
+/* A random block-aligned offset of a block inside op->size bytes. */
+static loff_t fsload_random_offset(struct fsload_worker *w,
+				   const struct fsload_opdesc *op)
+{
+	u64 nblocks = div_u64(op->size, op->block);
+	u32 r = prandom_u32_state(&w->rnd);
+
+	/* Multiply-shift: uniform over nblocks < 2^32 without a divide. */
+	return (loff_t)((nblocks * r) >> 32) * op->block;
+}
+
+static s64 fsload_op_random(struct fsload_worker *w,
+			    const struct fsload_opdesc *op, bool write)
+{
+	loff_t pos = fsload_random_offset(w, op);
+	struct file *f;
 	ssize_t n;
 	int err = 0;
 
 	f = file_open_root(&w->job->dir, w->name,
-			   O_CREAT | O_EXCL | O_WRONLY | O_LARGEFILE, 0644);
+			   fsload_open_flags(op, write ? O_WRONLY : O_RDONLY),
+			   0);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	while (left) {
-		n = kernel_write(f, w->buf, min_t(u64, left, op->block), &pos);
-		if (n <= 0) {
-			err = n ? n : -EIO;
-			break;
-		}
-		left -= n;
-	}
-	if (!err && (op->flags & FSLOAD_OP_F_FSYNC))
+	n = write ? fsload_write(w, f, op->block, &pos) :
+		    fsload_read(w, f, op->block, &pos);
+	if (n < 0)
+		err = n;
+	else if (write && (op->flags & FSLOAD_OP_F_FSYNC))
 		err = vfs_fsync(f, 0);
 	fsload_close_sync(f);
-	return err ? err : op->size;
+	return err ? err : n;
 }
 
 static s64 fsload_op_read(struct fsload_worker *w,
@@ -339,16 +433,30 @@ static s64 fsload_op_read(struct fsload_worker *w,
 	s64 total = 0;
 	ssize_t n;
 
-	f = file_open_root(&w->job->dir, w->name, O_RDONLY | O_LARGEFILE, 0);
+	f = file_open_root(&w->job->dir, w->name,
+			   fsload_open_flags(op, O_RDONLY), 0);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	do {
-		n = kernel_read(f, w->buf, op->block, &pos);
+		n = fsload_read(w, f, op->block, &pos);
 		if (n > 0)
 			total += n;
 	} while (n > 0);
 	fsload_close_sync(f);
 	return n < 0 ? n : total;
+}
+
+static s64 fsload_op_fsync(struct fsload_worker *w)
+{
+	struct file *f;
+	int err;
+
+	f = file_open_root(&w->job->dir, w->name, O_RDONLY | O_LARGEFILE, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	err = vfs_fsync(f, 0);
+	fsload_close_sync(f);
+	return err;
 }
 
 static s64 fsload_op_stat(struct fsload_worker *w)
@@ -366,20 +474,28 @@ static s64 fsload_op_stat(struct fsload_worker *w)
 	return err;
 }
 
-static s64 fsload_op_unlink(struct fsload_worker *w)
+/*
+ * unlink, rmdir or mkdir the file's name: walk to its directory, as the
+ * system calls' parent walk does, then act on the last component.
+ */
+static s64 fsload_op_dirent(struct fsload_worker *w, u8 type)
 {
+	const char *last = &w->name[FSLOAD_NAME_FILE_OFF];
+	int len = FSLOAD_NAME_LEN - FSLOAD_NAME_FILE_OFF;
 	struct path parent;
 	int err;
 
-	/* Walk to the file's directory, as unlinkat()'s parent walk does. */
 	w->name[FSLOAD_NAME_DIR_LEN] = '\0';
 	err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt, w->name, 0,
 			      &parent);
 	w->name[FSLOAD_NAME_DIR_LEN] = '/';
 	if (err)
 		return err;
-	err = fsload_remove_at(&parent, &w->name[FSLOAD_NAME_FILE_OFF],
-			       FSLOAD_NAME_LEN - FSLOAD_NAME_FILE_OFF, false);
+	if (type == FSLOAD_OP_MKDIR)
+		err = fsload_mkdir(&parent, last, len, NULL);
+	else
+		err = fsload_remove_at(&parent, last, len,
+				       type == FSLOAD_OP_RMDIR);
 	path_put(&parent);
 	return err;
 }
@@ -390,6 +506,12 @@ static const char *const fsload_op_names[FSLOAD_OP_MAX + 1] = {
 	[FSLOAD_OP_STAT] = "stat",
 	[FSLOAD_OP_READ] = "read",
 	[FSLOAD_OP_UNLINK] = "unlink",
+	[FSLOAD_OP_APPEND] = "append",
+	[FSLOAD_OP_WRITE_RANDOM] = "write_random",
+	[FSLOAD_OP_READ_RANDOM] = "read_random",
+	[FSLOAD_OP_FSYNC] = "fsync",
+	[FSLOAD_OP_MKDIR] = "mkdir",
+	[FSLOAD_OP_RMDIR] = "rmdir",
 };
 
 /* Returns bytes moved (>= 0) or a negative errno. */
@@ -404,8 +526,18 @@ static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
 		return fsload_op_stat(w);
 	case FSLOAD_OP_READ:
 		return fsload_op_read(w, op);
+	case FSLOAD_OP_APPEND:
+		return fsload_op_append(w, op);
+	case FSLOAD_OP_WRITE_RANDOM:
+		return fsload_op_random(w, op, true);
+	case FSLOAD_OP_READ_RANDOM:
+		return fsload_op_random(w, op, false);
+	case FSLOAD_OP_FSYNC:
+		return fsload_op_fsync(w);
 	case FSLOAD_OP_UNLINK:
-		return fsload_op_unlink(w);
+	case FSLOAD_OP_MKDIR:
+	case FSLOAD_OP_RMDIR:
+		return fsload_op_dirent(w, op->type);
 	}
 	return -EOPNOTSUPP;
 }
@@ -475,7 +607,7 @@ static bool fsload_barrier(struct fsload_worker *w, unsigned int p)
 }
 
 static void fsload_merge(struct fsload_worker *w, unsigned int p,
-			 bool complete, u64 end_ns)
+			 bool complete, bool stonewalled, u64 end_ns)
 {
 	struct fsload_job *job = w->job;
 	struct fsload_result *res = &job->res[p];
@@ -485,6 +617,8 @@ static void fsload_merge(struct fsload_worker *w, unsigned int p,
 	res->threads++;
 	if (complete)
 		res->complete++;
+	if (stonewalled)
+		res->stonewalled++;
 	res->end_ns = max(res->end_ns, end_ns);
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
 		struct fsload_opstat *d = &res->op[t], *s = &w->st[t];
@@ -503,16 +637,27 @@ static void fsload_merge(struct fsload_worker *w, unsigned int p,
 	spin_unlock(&job->lock);
 }
 
-/* Run phase @p; returns true when every iteration was done. */
+/* Errors that weighted operations on one file set make normal. */
+static bool fsload_tolerable(int err)
+{
+	return err == -ENOENT || err == -EEXIST || err == -ENOTEMPTY ||
+	       err == -ENOTDIR || err == -EISDIR;
+}
+
+/*
+ * Run phase @p; returns true when every iteration was done or the phase's
+ * time limit was reached.
+ */
 static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 {
 	struct fsload_job *job = w->job;
 	const struct fsload_phase *ph = &job->prog.phases[p];
 	u32 files = job->prog.files, idx = 0;
 	const struct fsload_opdesc *op;
+	bool stonewalled = false;
 	struct fsload_opstat *st;
 	struct fsload_perm perm;
-	u64 i, t0, t1, lat;
+	u64 i, t0, t1, lat, deadline;
 	s64 ret;
 
 	memset(w->st, 0, sizeof(w->st));
@@ -521,11 +666,19 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 	if (ph->order == FSLOAD_ORDER_RANDOM)
 		fsload_perm_init(&perm, files,
 				 job->prog.seed ^ ((u64)w->index << 32 | p));
+	w->name[FSLOAD_NAME_FILE_OFF] = ph->prefix;
+	/* No phase lasts 2^64 ns: a deadline of U64_MAX never comes. */
+	deadline = ph->duration_ns ? job->res[p].start_ns + ph->duration_ns :
+				     U64_MAX;
 
 	t0 = ktime_get_ns();
 	for (i = 0; i < ph->iterations; i++) {
 		if (READ_ONCE(job->stop))
 			break;
+		if (t0 >= deadline) {
+			stonewalled = true;
+			break;
+		}
 		if (ph->order == FSLOAD_ORDER_RANDOM) {
 			fsload_name_set(w, fsload_perm_next(&perm));
 		} else {
@@ -542,7 +695,12 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 		st = &w->st[op->type];
 		if (ret < 0) {
 			st->errors++;
-			fsload_merge(w, p, false, t1);
+			if ((ph->flags & FSLOAD_PHASE_F_CONTINUE) &&
+			    fsload_tolerable(ret)) {
+				cond_resched();
+				continue;
+			}
+			fsload_merge(w, p, false, false, t1);
 			fsload_fail(w, ph->name, fsload_op_names[op->type],
 				    (int)ret);
 			return false;
@@ -558,8 +716,9 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 		WRITE_ONCE(w->bytes_done, w->bytes_done + ret);
 		cond_resched();
 	}
-	fsload_merge(w, p, i == ph->iterations, t0);
-	return i == ph->iterations;
+	fsload_merge(w, p, i == ph->iterations || stonewalled, stonewalled,
+		     t0);
+	return i == ph->iterations || stonewalled;
 }
 
 /* Make the worker's directories: t<index>/d<n> for its file set. */

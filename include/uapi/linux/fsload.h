@@ -114,6 +114,17 @@ enum fsload_job_flags {
  * @FSLOAD_OP_READ: open(O_RDONLY), read to EOF in
  *	%FSLOAD_A_OP_BLOCK_BYTES blocks, close
  * @FSLOAD_OP_UNLINK: unlink the file
+ * @FSLOAD_OP_APPEND: open(O_WRONLY|O_APPEND), write
+ *	%FSLOAD_A_OP_SIZE_BYTES in %FSLOAD_A_OP_BLOCK_BYTES blocks, fsync if
+ *	%FSLOAD_OP_F_FSYNC, close
+ * @FSLOAD_OP_WRITE_RANDOM: open(O_WRONLY), write one block at a random
+ *	block-aligned offset below %FSLOAD_A_OP_SIZE_BYTES (the file size),
+ *	fsync if %FSLOAD_OP_F_FSYNC, close
+ * @FSLOAD_OP_READ_RANDOM: open(O_RDONLY), read one block at a random
+ *	block-aligned offset below %FSLOAD_A_OP_SIZE_BYTES, close
+ * @FSLOAD_OP_FSYNC: open(O_RDONLY), fsync, close
+ * @FSLOAD_OP_MKDIR: make a directory with the file's name
+ * @FSLOAD_OP_RMDIR: remove the (empty) directory with the file's name
  */
 enum fsload_op {
 	FSLOAD_OP_NULL = 1,
@@ -121,6 +132,12 @@ enum fsload_op {
 	FSLOAD_OP_STAT,
 	FSLOAD_OP_READ,
 	FSLOAD_OP_UNLINK,
+	FSLOAD_OP_APPEND,
+	FSLOAD_OP_WRITE_RANDOM,
+	FSLOAD_OP_READ_RANDOM,
+	FSLOAD_OP_FSYNC,
+	FSLOAD_OP_MKDIR,
+	FSLOAD_OP_RMDIR,
 
 	__FSLOAD_OP_MAX,
 	FSLOAD_OP_MAX = __FSLOAD_OP_MAX - 1
@@ -128,13 +145,35 @@ enum fsload_op {
 
 /**
  * enum fsload_op_flags - %FSLOAD_A_OP_FLAGS bits
- * @FSLOAD_OP_F_FSYNC: fsync a written file before closing it
+ * @FSLOAD_OP_F_FSYNC: fsync a written file before closing it (create,
+ *	append, write_random)
+ * @FSLOAD_OP_F_FALLOCATE: create: allocate %FSLOAD_A_OP_SIZE_BYTES with
+ *	fallocate() before writing
+ * @FSLOAD_OP_F_DIRECT: open with O_DIRECT (create, append, read,
+ *	write_random, read_random); blocks and sizes must be multiples of
+ *	512 bytes and sizes multiples of the block
  */
 enum fsload_op_flags {
 	FSLOAD_OP_F_FSYNC	= 1U << 0,
+	FSLOAD_OP_F_FALLOCATE	= 1U << 1,
+	FSLOAD_OP_F_DIRECT	= 1U << 2,
 };
 
-#define FSLOAD_OP_F_ALL		FSLOAD_OP_F_FSYNC
+#define FSLOAD_OP_F_ALL		(FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_FALLOCATE | \
+				 FSLOAD_OP_F_DIRECT)
+
+/**
+ * enum fsload_phase_flags - %FSLOAD_A_PHASE_FLAGS bits
+ * @FSLOAD_PHASE_F_CONTINUE: an operation failing with ENOENT, EEXIST,
+ *	ENOTEMPTY or ENOTDIR (expected when weighted operations meet on one
+ *	file set) is counted as an error and the phase goes on; any other
+ *	error still ends the job
+ */
+enum fsload_phase_flags {
+	FSLOAD_PHASE_F_CONTINUE	= 1U << 0,
+};
+
+#define FSLOAD_PHASE_F_ALL	FSLOAD_PHASE_F_CONTINUE
 
 /**
  * enum fsload_phase_order - %FSLOAD_A_PHASE_ORDER
@@ -194,6 +233,15 @@ enum {
 	FSLOAD_A_PHASE_ITERATIONS,	/* u64: per thread; default FILES */
 	FSLOAD_A_PHASE_OP,		/* nest: FSLOAD_A_OP_*, repeated */
 	FSLOAD_A_PHASE_PAD,
+	FSLOAD_A_PHASE_DURATION_MS,	/* u32: stonewall: the phase ends for
+					 * every thread this long after it
+					 * started; 0 = no limit
+					 */
+	FSLOAD_A_PHASE_FLAGS,		/* u32: enum fsload_phase_flags */
+	FSLOAD_A_PHASE_PREFIX,		/* u8: first letter of the file names
+					 * in this phase, 'a'..'z' except 'd'
+					 * and 't'; default 'f'
+					 */
 
 	__FSLOAD_A_PHASE_MAX,
 	FSLOAD_A_PHASE_MAX = __FSLOAD_A_PHASE_MAX - 1
@@ -216,7 +264,7 @@ enum {
  * Result of one phase (FSLOAD_CMD_RESULT_GET).  ELAPSED_NS runs from the
  * moment the last worker arrived at the phase's start barrier to the end
  * of the last worker's last operation.  COMPLETE is 1 when every worker
- * finished every iteration.
+ * finished every iteration, or ran until the phase's time limit.
  */
 enum {
 	FSLOAD_A_RES_PHASE_INDEX = 1,	/* u32: from 0, as in the request */
@@ -229,6 +277,7 @@ enum {
 	FSLOAD_A_RES_BYTES,		/* u64: bytes written and read */
 	FSLOAD_A_RES_OPSTAT,		/* nest: FSLOAD_A_OPSTAT_*, repeated */
 	FSLOAD_A_RES_PAD,
+	FSLOAD_A_RES_STONEWALLED,	/* u8: 1 if its time limit ended it */
 
 	__FSLOAD_A_RES_MAX,
 	FSLOAD_A_RES_MAX = __FSLOAD_A_RES_MAX - 1
