@@ -11,7 +11,10 @@
 
 #include <linux/fsload.h>
 
-#define FSLOADCTL_VERSION	"0.1"
+/* From the top-level VERSION file, through the Makefile. */
+#ifndef FSLOADCTL_VERSION
+#error "FSLOADCTL_VERSION is not defined: build with ctl/Makefile"
+#endif
 
 /* Exit codes; keep in sync with the help text in main.c and OUTPUT.md. */
 enum {
