@@ -53,6 +53,8 @@ static const char *const op_names[] = {
 	[FSLOAD_OP_FSYNC]	= "fsync",
 	[FSLOAD_OP_MKDIR]	= "mkdir",
 	[FSLOAD_OP_RMDIR]	= "rmdir",
+	[FSLOAD_OP_RENAME]	= "rename",
+	[FSLOAD_OP_SYNCFS]	= "syncfs",
 };
 
 const char *op_name(unsigned int op)
@@ -89,6 +91,7 @@ static const char *const op_attr_names[FSLOAD_A_OP_MAX + 1] = {
 	[FSLOAD_A_OP_BLOCK_BYTES]	= "block",
 	[FSLOAD_A_OP_FLAGS]		= "flags",
 	[FSLOAD_A_OP_PAD]		= "pad",
+	[FSLOAD_A_OP_PREFIX]		= "prefix",
 };
 
 const struct attr_set op_attrs = {
@@ -106,6 +109,7 @@ static const char *const phase_attr_names[FSLOAD_A_PHASE_MAX + 1] = {
 	[FSLOAD_A_PHASE_DURATION_MS]	= "duration-ms",
 	[FSLOAD_A_PHASE_FLAGS]		= "flags",
 	[FSLOAD_A_PHASE_PREFIX]		= "prefix",
+	[FSLOAD_A_PHASE_FIRST]		= "first",
 };
 
 static const struct attr_set *const phase_nested[FSLOAD_A_PHASE_MAX + 1] = {

@@ -98,6 +98,34 @@ static inline int fsload_vfs_unlink(const struct path *parent,
 			  dentry, NULL);
 }
 
+/* Rename @old to @new, both in the directory @parent (locked). */
+static inline int fsload_vfs_rename(const struct path *parent,
+				    struct dentry *old, struct dentry *new)
+{
+	struct renamedata rd = {
+#if FSLOAD_KV_GE(6, 18)
+		.mnt_idmap = FSLOAD_IDMAP(parent->mnt),
+#elif FSLOAD_KV_GE(6, 3)
+		.old_mnt_idmap = FSLOAD_IDMAP(parent->mnt),
+		.new_mnt_idmap = FSLOAD_IDMAP(parent->mnt),
+#else
+		.old_mnt_userns = FSLOAD_IDMAP(parent->mnt),
+		.new_mnt_userns = FSLOAD_IDMAP(parent->mnt),
+#endif
+#if FSLOAD_KV_GE(6, 17)
+		.old_parent = parent->dentry,
+		.new_parent = parent->dentry,
+#else
+		.old_dir = d_inode(parent->dentry),
+		.new_dir = d_inode(parent->dentry),
+#endif
+		.old_dentry = old,
+		.new_dentry = new,
+	};
+
+	return vfs_rename(&rd);
+}
+
 /*
  * Close @file now, in the calling kthread, as close(2) would: flush, then
  * the final fput.  A kthread's plain fput() would defer ->release and the

@@ -31,6 +31,7 @@ struct fsload_opdesc {
 	u64 size;		/* bytes written per file */
 	u32 block;		/* bytes per read/write call */
 	u32 flags;		/* enum fsload_op_flags */
+	char prefix;		/* rename: the new name's first letter */
 };
 
 struct fsload_phase {
@@ -39,6 +40,7 @@ struct fsload_phase {
 	char prefix;		/* first letter of file names */
 	u32 flags;		/* enum fsload_phase_flags */
 	u64 duration_ns;	/* stonewall; 0 = none */
+	u64 first;		/* first file index, sequential order */
 	u64 iterations;		/* per thread */
 	unsigned int nops;
 	u32 weight_total;
@@ -100,6 +102,7 @@ struct fsload_worker {
 	struct rnd_state rnd;
 	u64 ops_done;			/* all phases; READ_ONCE by others */
 	u64 bytes_done;			/* all phases; READ_ONCE by others */
+	u32 file_base;			/* first file index (shared dir) */
 	u64 name_idx;			/* file index that name[] holds */
 	u32 name_dir_left;		/* files left in name[]'s subdir */
 	char name[FSLOAD_NAME_LEN + 1];

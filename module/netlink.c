@@ -46,6 +46,7 @@ static const struct nla_policy fsload_op_policy[FSLOAD_A_OP_MAX + 1] = {
 	[FSLOAD_A_OP_BLOCK_BYTES] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							  &fsload_block_range),
 	[FSLOAD_A_OP_FLAGS] = NLA_POLICY_MASK(NLA_U32, FSLOAD_OP_F_ALL),
+	[FSLOAD_A_OP_PREFIX] = NLA_POLICY_RANGE(NLA_U8, 'a', 'z'),
 };
 
 static const struct nla_policy fsload_phase_policy[FSLOAD_A_PHASE_MAX + 1] = {
@@ -59,6 +60,7 @@ static const struct nla_policy fsload_phase_policy[FSLOAD_A_PHASE_MAX + 1] = {
 	[FSLOAD_A_PHASE_DURATION_MS] = { .type = NLA_U32 },
 	[FSLOAD_A_PHASE_FLAGS] = NLA_POLICY_MASK(NLA_U32, FSLOAD_PHASE_F_ALL),
 	[FSLOAD_A_PHASE_PREFIX] = NLA_POLICY_RANGE(NLA_U8, 'a', 'z'),
+	[FSLOAD_A_PHASE_FIRST] = { .type = NLA_U64 },
 };
 
 static const struct nla_policy fsload_start_policy[FSLOAD_A_JOB_MAX + 1] = {
@@ -145,6 +147,23 @@ static int fsload_parse_op(struct fsload_opdesc *od, const struct nlattr *nla,
 				    "block_bytes: larger than the module parameter max_block_bytes");
 		return -ERANGE;
 	}
+	if (od->type == FSLOAD_OP_RENAME) {
+		if (!tb[FSLOAD_A_OP_PREFIX]) {
+			NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_OP_PREFIX);
+			NL_SET_ERR_MSG(extack, "prefix: required by rename");
+			return -EINVAL;
+		}
+		od->prefix = nla_get_u8(tb[FSLOAD_A_OP_PREFIX]);
+		if (od->prefix == 'd' || od->prefix == 't') {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_PREFIX],
+					    "prefix: 'd' and 't' name directories");
+			return -EINVAL;
+		}
+	} else if (tb[FSLOAD_A_OP_PREFIX]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_PREFIX],
+				    "prefix: applies to rename only");
+		return -EINVAL;
+	}
 	if (od->size && !(fsload_op_params[od->type] & FSLOAD_OPP_SIZE)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],
 				    "size_bytes: not a parameter of this op type");
@@ -209,6 +228,8 @@ static int fsload_parse_phase(struct fsload_program *prog,
 	}
 	ph->flags = tb[FSLOAD_A_PHASE_FLAGS] ?
 		    nla_get_u32(tb[FSLOAD_A_PHASE_FLAGS]) : 0;
+	ph->first = tb[FSLOAD_A_PHASE_FIRST] ?
+		    nla_get_u64(tb[FSLOAD_A_PHASE_FIRST]) : 0;
 	ph->duration_ns = tb[FSLOAD_A_PHASE_DURATION_MS] ?
 			  nla_get_u32(tb[FSLOAD_A_PHASE_DURATION_MS]) *
 			  (u64)NSEC_PER_MSEC : 0;
@@ -264,6 +285,7 @@ static int fsload_parse_program(struct fsload_program *prog,
 	struct nlattr **tb = info->attrs;
 	const struct nlattr *a;
 	unsigned int n = 0;
+	u64 tree_files;
 	int rem, err;
 
 	prog->threads = tb[FSLOAD_A_JOB_THREADS] ?
@@ -283,13 +305,22 @@ static int fsload_parse_program(struct fsload_program *prog,
 	prog->files_per_dir = tb[FSLOAD_A_JOB_FILES_PER_DIR] ?
 			      nla_get_u32(tb[FSLOAD_A_JOB_FILES_PER_DIR]) :
 			      1000;
-	if (DIV_ROUND_UP(prog->files, prog->files_per_dir) > FSLOAD_DIRS_MAX) {
+	prog->flags = tb[FSLOAD_A_JOB_FLAGS] ?
+		      nla_get_u32(tb[FSLOAD_A_JOB_FLAGS]) : 0;
+	/* A shared tree numbers every thread's files in one range. */
+	tree_files = prog->files;
+	if (prog->flags & FSLOAD_JOB_F_SHARED_DIR)
+		tree_files *= prog->threads;
+	if (tree_files > FSLOAD_FILES_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES],
+				    "files: threads x files in a shared tree exceeds 100000000");
+		return -ERANGE;
+	}
+	if (DIV_ROUND_UP(tree_files, prog->files_per_dir) > FSLOAD_DIRS_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES_PER_DIR],
 				    "files_per_dir: files need more than 100000 subdirectories");
 		return -ERANGE;
 	}
-	prog->flags = tb[FSLOAD_A_JOB_FLAGS] ?
-		      nla_get_u32(tb[FSLOAD_A_JOB_FLAGS]) : 0;
 	prog->seed = tb[FSLOAD_A_JOB_SEED] ?
 		     nla_get_u64(tb[FSLOAD_A_JOB_SEED]) : 1;
 	prog->progress_ms = tb[FSLOAD_A_JOB_PROGRESS_MS] ?

@@ -446,6 +446,56 @@ static s64 fsload_op_read(struct fsload_worker *w,
 	return n < 0 ? n : total;
 }
 
+/* Rename the file within its directory to the op's new first letter. */
+static int fsload_rename_at(const struct path *parent, const char *name,
+			    int len, char prefix)
+{
+	struct inode *pdir = d_inode(parent->dentry);
+	struct dentry *old, *new;
+	char nname[FSLOAD_NAME_LEN];
+	int err;
+
+	memcpy(nname, name, len);
+	nname[0] = prefix;
+	err = mnt_want_write(parent->mnt);
+	if (err)
+		return err;
+	inode_lock_nested(pdir, I_MUTEX_PARENT);
+	old = fsload_lookup_locked(parent, name, len);
+	if (IS_ERR(old)) {
+		err = PTR_ERR(old);
+		goto out_unlock;
+	}
+	new = fsload_lookup_locked(parent, nname, len);
+	if (IS_ERR(new)) {
+		err = PTR_ERR(new);
+		goto out_old;
+	}
+	if (d_really_is_negative(old))
+		err = -ENOENT;
+	else
+		err = fsload_vfs_rename(parent, old, new);
+	dput(new);
+out_old:
+	dput(old);
+out_unlock:
+	inode_unlock(pdir);
+	mnt_drop_write(parent->mnt);
+	return err;
+}
+
+static s64 fsload_op_syncfs(struct fsload_worker *w)
+{
+	struct super_block *sb = w->job->dir.dentry->d_sb;
+	int err;
+
+	/* As syncfs(2). */
+	down_read(&sb->s_umount);
+	err = sync_filesystem(sb);
+	up_read(&sb->s_umount);
+	return err;
+}
+
 static s64 fsload_op_fsync(struct fsload_worker *w)
 {
 	struct file *f;
@@ -475,10 +525,11 @@ static s64 fsload_op_stat(struct fsload_worker *w)
 }
 
 /*
- * unlink, rmdir or mkdir the file's name: walk to its directory, as the
+ * unlink, rmdir, mkdir or rename the file's name: walk to its directory, as the
  * system calls' parent walk does, then act on the last component.
  */
-static s64 fsload_op_dirent(struct fsload_worker *w, u8 type)
+static s64 fsload_op_dirent(struct fsload_worker *w,
+			    const struct fsload_opdesc *op)
 {
 	const char *last = &w->name[FSLOAD_NAME_FILE_OFF];
 	int len = FSLOAD_NAME_LEN - FSLOAD_NAME_FILE_OFF;
@@ -491,11 +542,13 @@ static s64 fsload_op_dirent(struct fsload_worker *w, u8 type)
 	w->name[FSLOAD_NAME_DIR_LEN] = '/';
 	if (err)
 		return err;
-	if (type == FSLOAD_OP_MKDIR)
+	if (op->type == FSLOAD_OP_MKDIR)
 		err = fsload_mkdir(&parent, last, len, NULL);
+	else if (op->type == FSLOAD_OP_RENAME)
+		err = fsload_rename_at(&parent, last, len, op->prefix);
 	else
 		err = fsload_remove_at(&parent, last, len,
-				       type == FSLOAD_OP_RMDIR);
+				       op->type == FSLOAD_OP_RMDIR);
 	path_put(&parent);
 	return err;
 }
@@ -512,6 +565,8 @@ static const char *const fsload_op_names[FSLOAD_OP_MAX + 1] = {
 	[FSLOAD_OP_FSYNC] = "fsync",
 	[FSLOAD_OP_MKDIR] = "mkdir",
 	[FSLOAD_OP_RMDIR] = "rmdir",
+	[FSLOAD_OP_RENAME] = "rename",
+	[FSLOAD_OP_SYNCFS] = "syncfs",
 };
 
 /* Returns bytes moved (>= 0) or a negative errno. */
@@ -537,7 +592,10 @@ static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
 	case FSLOAD_OP_UNLINK:
 	case FSLOAD_OP_MKDIR:
 	case FSLOAD_OP_RMDIR:
-		return fsload_op_dirent(w, op->type);
+	case FSLOAD_OP_RENAME:
+		return fsload_op_dirent(w, op);
+	case FSLOAD_OP_SYNCFS:
+		return fsload_op_syncfs(w);
 	}
 	return -EOPNOTSUPP;
 }
@@ -652,7 +710,7 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 {
 	struct fsload_job *job = w->job;
 	const struct fsload_phase *ph = &job->prog.phases[p];
-	u32 files = job->prog.files, idx = 0;
+	u32 files = job->prog.files, idx;
 	const struct fsload_opdesc *op;
 	bool stonewalled = false;
 	struct fsload_opstat *st;
@@ -666,6 +724,7 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 	if (ph->order == FSLOAD_ORDER_RANDOM)
 		fsload_perm_init(&perm, files,
 				 job->prog.seed ^ ((u64)w->index << 32 | p));
+	div_u64_rem(ph->first, files, &idx);
 	w->name[FSLOAD_NAME_FILE_OFF] = ph->prefix;
 	/* No phase lasts 2^64 ns: a deadline of U64_MAX never comes. */
 	deadline = ph->duration_ns ? job->res[p].start_ns + ph->duration_ns :
@@ -680,9 +739,10 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 			break;
 		}
 		if (ph->order == FSLOAD_ORDER_RANDOM) {
-			fsload_name_set(w, fsload_perm_next(&perm));
+			fsload_name_set(w, w->file_base +
+					   fsload_perm_next(&perm));
 		} else {
-			fsload_name_set(w, idx);
+			fsload_name_set(w, w->file_base + idx);
 			if (++idx == files)
 				idx = 0;
 		}
@@ -721,24 +781,39 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 	return i == ph->iterations || stonewalled;
 }
 
-/* Make the worker's directories: t<index>/d<n> for its file set. */
+/*
+ * Make the worker's directories: t<index>/d<n> for its file set; in a
+ * shared tree, t000 and the subdirectories its own files need (another
+ * worker may have made them first).
+ */
 static int fsload_worker_prepare(struct fsload_worker *w)
 {
 	const struct fsload_program *prog = &w->job->prog;
-	u32 ndirs = DIV_ROUND_UP(prog->files, prog->files_per_dir), d;
+	bool shared = prog->flags & FSLOAD_JOB_F_SHARED_DIR;
+	u32 fpd = prog->files_per_dir;
+	u32 d = w->file_base / fpd;
+	u32 dend = (w->file_base + (u32)prog->files - 1) / fpd;
 	struct path tdir;
 	char name[8];
 	int err;
 
 	err = fsload_mkdir(&w->job->dir, w->name, FSLOAD_NAME_TDIR_LEN, &tdir);
+	if (err == -EEXIST && shared) {
+		w->name[FSLOAD_NAME_TDIR_LEN] = '\0';
+		err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt,
+				      w->name, 0, &tdir);
+		w->name[FSLOAD_NAME_TDIR_LEN] = '/';
+	}
 	if (err)
 		return err;
-	for (d = 0; d < ndirs && !err; d++) {
+	for (; d <= dend && !err; d++) {
 		if (READ_ONCE(w->job->stop))
 			break;
 		name[0] = 'd';
 		fsload_put_dec(name + 1, 5, d);
 		err = fsload_mkdir(&tdir, name, 6, NULL);
+		if (err == -EEXIST && shared)
+			err = 0;
 		cond_resched();
 	}
 	path_put(&tdir);
@@ -762,10 +837,15 @@ int fsload_worker_fn(void *data)
 	struct fsload_job *job = w->job;
 	const struct cred *old;
 	unsigned int p;
+	bool shared;
 	int err;
 
 	old = override_creds(job->cred);
-	snprintf(w->name, sizeof(w->name), "t%03u/d00000/f00000000", w->index);
+	shared = job->prog.flags & FSLOAD_JOB_F_SHARED_DIR;
+	if (shared)
+		w->file_base = w->index * (u32)job->prog.files;
+	snprintf(w->name, sizeof(w->name), "t%03u/d00000/f00000000",
+		 shared ? 0 : w->index);
 	err = fsload_worker_prepare(w);
 	if (err) {
 		w->name[FSLOAD_NAME_DIR_LEN] = '\0';

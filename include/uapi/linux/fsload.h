@@ -96,13 +96,18 @@ enum fsload_job_state {
  * @FSLOAD_JOB_F_KEEP: leave the job directory and its files in place
  * @FSLOAD_JOB_F_DETACH: keep running when the starting socket closes
  *	(by default a job stops when the socket that started it is closed)
+ * @FSLOAD_JOB_F_SHARED_DIR: all threads work in one directory tree (t000):
+ *	thread i's files are numbered from i x %FSLOAD_A_JOB_FILES; by
+ *	default each thread has its own tree
  */
 enum fsload_job_flags {
 	FSLOAD_JOB_F_KEEP	= 1U << 0,
 	FSLOAD_JOB_F_DETACH	= 1U << 1,
+	FSLOAD_JOB_F_SHARED_DIR	= 1U << 2,
 };
 
-#define FSLOAD_JOB_F_ALL	(FSLOAD_JOB_F_KEEP | FSLOAD_JOB_F_DETACH)
+#define FSLOAD_JOB_F_ALL	(FSLOAD_JOB_F_KEEP | FSLOAD_JOB_F_DETACH | \
+				 FSLOAD_JOB_F_SHARED_DIR)
 
 /**
  * enum fsload_op - primitive operations, each applied to one file
@@ -125,6 +130,9 @@ enum fsload_job_flags {
  * @FSLOAD_OP_FSYNC: open(O_RDONLY), fsync, close
  * @FSLOAD_OP_MKDIR: make a directory with the file's name
  * @FSLOAD_OP_RMDIR: remove the (empty) directory with the file's name
+ * @FSLOAD_OP_RENAME: rename the file (or directory) within its directory
+ *	to the same name with first letter %FSLOAD_A_OP_PREFIX
+ * @FSLOAD_OP_SYNCFS: syncfs() of the job's filesystem
  */
 enum fsload_op {
 	FSLOAD_OP_NULL = 1,
@@ -138,6 +146,8 @@ enum fsload_op {
 	FSLOAD_OP_FSYNC,
 	FSLOAD_OP_MKDIR,
 	FSLOAD_OP_RMDIR,
+	FSLOAD_OP_RENAME,
+	FSLOAD_OP_SYNCFS,
 
 	__FSLOAD_OP_MAX,
 	FSLOAD_OP_MAX = __FSLOAD_OP_MAX - 1
@@ -242,6 +252,9 @@ enum {
 					 * in this phase, 'a'..'z' except 'd'
 					 * and 't'; default 'f'
 					 */
+	FSLOAD_A_PHASE_FIRST,		/* u64: sequential order starts at
+					 * this file index (mod FILES)
+					 */
 
 	__FSLOAD_A_PHASE_MAX,
 	FSLOAD_A_PHASE_MAX = __FSLOAD_A_PHASE_MAX - 1
@@ -255,6 +268,7 @@ enum {
 	FSLOAD_A_OP_BLOCK_BYTES,	/* u32: bytes per read/write call */
 	FSLOAD_A_OP_FLAGS,		/* u32: enum fsload_op_flags */
 	FSLOAD_A_OP_PAD,
+	FSLOAD_A_OP_PREFIX,		/* u8: rename: the new first letter */
 
 	__FSLOAD_A_OP_MAX,
 	FSLOAD_A_OP_MAX = __FSLOAD_A_OP_MAX - 1
