@@ -298,6 +298,10 @@ fi
 km=/sys/kernel/debug/kmemleak
 leaks=
 if [ -w "$km" ]; then
+	# An object is reported once it is older than 5 s and unreferenced
+	# in two scans in a row.
+	echo scan >"$km" 2>/dev/null
+	sleep 6
 	echo scan >"$km" 2>/dev/null
 	leaks=$(cat "$km" 2>/dev/null)
 fi
