@@ -1,0 +1,165 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install fsload the way out-of-tree modules are installed; used by
+# `make install`, `make uninstall` and `make dkms-src`, which build first.
+#
+#   scripts/install.sh install      the module, fsloadctl, its man page and
+#                                   bash completion, the uapi header
+#   scripts/install.sh uninstall    remove exactly those files
+#   scripts/install.sh list         print the paths install writes
+#   scripts/install.sh dkms-src     the module's sources, for dkms, to
+#                                   DESTDIR/usr/src/fsload-VERSION
+#
+# Environment (the Makefile passes its variables): DESTDIR (staging root,
+# default none), PREFIX (default /usr/local), KDIR (kernel build tree),
+# KRELEASE (its release).  The module goes to
+# DESTDIR/lib/modules/KRELEASE/updates/ through kbuild's modules_install;
+# depmod runs only when DESTDIR is empty.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DESTDIR=${DESTDIR:-}
+PREFIX=${PREFIX:-/usr/local}
+VERSION=$(cat "$repo/VERSION")
+
+say() { echo "install.sh: $*" >&2; }
+die() {
+	say "$*"
+	exit 1
+}
+
+usage() { sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; }
+
+# A kernel configuration option of KDIR ("" when unset).
+kconfig() {
+	sed -n "s/^$1=//p" "$KDIR/include/config/auto.conf" 2>/dev/null | tr -d '"'
+}
+
+need_kernel() {
+	[ -n "${KDIR:-}" ] || die "KDIR is not set (run through make)"
+	[ -n "${KRELEASE:-}" ] || die "KRELEASE is not set (run through make)"
+	if [ ! -f "$KDIR/include/config/auto.conf" ]; then
+		[ -z "${KERNEL:-}" ] ||
+			die "KERNEL=$KERNEL is not the host's: make install installs for a kernel whose headers are in /usr/src (dkms builds for the others)"
+		die "$KDIR is not a configured kernel build tree"
+	fi
+}
+
+# kbuild compresses installed modules as the kernel's configuration says.
+module_suffix() {
+	if [ "$(kconfig CONFIG_MODULE_COMPRESS_GZIP)" = y ]; then
+		echo .gz
+	elif [ "$(kconfig CONFIG_MODULE_COMPRESS_XZ)" = y ]; then
+		echo .xz
+	elif [ "$(kconfig CONFIG_MODULE_COMPRESS_ZSTD)" = y ]; then
+		echo .zst
+	fi
+}
+
+# The installed files, one a line: the module first.
+files() {
+	local p=$DESTDIR$PREFIX
+
+	echo "$DESTDIR/lib/modules/$KRELEASE/updates/fsload.ko$(module_suffix)"
+	echo "$p/sbin/fsloadctl"
+	echo "$p/share/man/man8/fsloadctl.8"
+	echo "$p/share/bash-completion/completions/fsloadctl"
+	echo "$p/include/linux/fsload.h"
+}
+
+depmod_if_live() {
+	if [ -z "$DESTDIR" ] && [ -d "/lib/modules/$KRELEASE" ]; then
+		depmod -a "$KRELEASE"
+	fi
+}
+
+install_module() {
+	local key sign=()
+
+	[ -f "$repo/module/fsload.ko" ] || die "module/fsload.ko is not built (make module)"
+	# Debian's headers carry no signing key: sign only where kbuild can
+	# (a kernel built locally); elsewhere sign-file would just fail noisily.
+	if [ "$(kconfig CONFIG_MODULE_SIG_ALL)" = y ]; then
+		key=$(kconfig CONFIG_MODULE_SIG_KEY)
+		case $key in
+		pkcs11:*) ;;
+		/*) [ -r "$key" ] || sign=(CONFIG_MODULE_SIG_ALL=) ;;
+		*) [ -r "$KDIR/$key" ] || sign=(CONFIG_MODULE_SIG_ALL=) ;;
+		esac
+		[ ${#sign[@]} -eq 0 ] || [ -n "$DESTDIR" ] ||
+			say "not signing fsload.ko: $KDIR has no signing key (with Secure Boot, sign it with your MOK)"
+	fi
+	# M=module/: the module lands in updates/ itself, not updates/module/.
+	# kbuild's depmod is skipped (DEPMOD=true; we run depmod below); its
+	# warning that distribution headers have no System.map is noise.
+	${MAKE:-make} -C "$KDIR" M="$repo/module" modules_install \
+		INSTALL_MOD_PATH="$DESTDIR" INSTALL_MOD_DIR=updates DEPMOD=true \
+		"${sign[@]}" 2> >(grep -v "missing 'System.map' file. Skipping depmod." >&2)
+	depmod_if_live
+}
+
+do_install() {
+	local p=$DESTDIR$PREFIX f
+
+	need_kernel
+	[ -x "$repo/ctl/fsloadctl" ] || die "ctl/fsloadctl is not built (make ctl)"
+	install_module
+	install -D -m 0755 "$repo/ctl/fsloadctl" "$p/sbin/fsloadctl"
+	install -D -m 0644 "$repo/ctl/fsloadctl.8" "$p/share/man/man8/fsloadctl.8"
+	install -D -m 0644 "$repo/ctl/fsloadctl.bash-completion" \
+		"$p/share/bash-completion/completions/fsloadctl"
+	install -D -m 0644 "$repo/include/uapi/linux/fsload.h" \
+		"$p/include/linux/fsload.h"
+	while read -r f; do
+		[ -f "$f" ] || die "$f was not installed"
+	done < <(files)
+	say "installed fsload $VERSION (module for $KRELEASE) under ${DESTDIR:-/}"
+}
+
+do_uninstall() {
+	local f
+
+	need_kernel
+	while read -r f; do
+		rm -f "$f"
+	done < <(files)
+	depmod_if_live
+	say "removed fsload $VERSION (module for $KRELEASE) from ${DESTDIR:-/}"
+}
+
+# What dkms needs to build the module: no build products, no tests.
+do_dkms_src() {
+	local dest=$DESTDIR/usr/src/fsload-$VERSION f
+
+	rm -rf "$dest"
+	mkdir -p "$dest/module"
+	install -m 0644 "$repo/dkms.conf" "$repo/VERSION" "$repo/Kbuild" "$dest/"
+	(cd "$repo" && find include -name '*.h' -print0) |
+		while IFS= read -r -d '' f; do
+			install -D -m 0644 "$repo/$f" "$dest/$f"
+		done
+	install -m 0644 "$repo/module/Kbuild" "$dest/module/"
+	for f in "$repo"/module/*.[ch]; do
+		case $f in
+		*.mod.c) ;; # generated by modpost
+		*) install -m 0644 "$f" "$dest/module/" ;;
+		esac
+	done
+	say "module sources in $dest; now: dkms install fsload/$VERSION"
+}
+
+case ${1:-} in
+install) do_install ;;
+uninstall) do_uninstall ;;
+list)
+	need_kernel
+	files
+	;;
+dkms-src) do_dkms_src ;;
+-h | --help) usage ;;
+*)
+	usage >&2
+	exit 2
+	;;
+esac

@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# fsloadctl(8) (ctl/fsloadctl.8): renders without a warning, and documents
+# what fsloadctl says it has, so that the two cannot drift: every command
+# and every long option of `fsloadctl help [COMMAND]`, every profile and
+# exit status of `fsloadctl help`, every results column of ctl/OUTPUT.md
+# and every environment variable that ctl/ reads.  Host-side, no module.
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/ktap.sh
+. "$repo/tests/ktap.sh"
+
+page=$repo/ctl/fsloadctl.8
+tool=$repo/ctl/fsloadctl
+
+command -v man >/dev/null || { echo "1..0 # SKIP man not installed (scripts/deps.sh)"; exit 4; }
+command -v groff >/dev/null || { echo "1..0 # SKIP groff not installed (scripts/deps.sh)"; exit 4; }
+if [ ! -x "$tool" ]; then
+	make -s -C "$repo/ctl" >/dev/null || { echo "1..0 # SKIP cannot build ctl/fsloadctl"; exit 4; }
+fi
+
+export LC_ALL=C MANWIDTH=80
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The page as a reader sees it, plain ASCII.
+man -l "$page" 2>/dev/null | col -bx >"$tmp/page.txt"
+
+# section NAME: the rendered lines of section NAME (up to the next one).
+section() {
+	awk -v s="$1" '/^[A-Z]/ { on = ($0 == s); next } on' "$tmp/page.txt"
+}
+
+# has_item SECTION WORD: WORD starts a tagged paragraph of SECTION, or
+# is one of the tag's comma-separated alternatives ("--json, -j").
+has_item() {
+	local w
+
+	w=$(printf '%s' "$2" | sed 's/[][\.*^$/+?(){}|]/\\&/g')
+	section "$1" | grep -qE "^ +([^ ,]+, )*$w(,| |$)"
+}
+
+# The lines of `fsloadctl help` between a header line and a blank line.
+help_block() {
+	"$tool" help | awk -v h="$1" '$0 == h { on = 1; next } /^$/ { on = 0 } on'
+}
+
+t_render() {
+	local out
+
+	out=$(man --warnings -l "$page" 2>&1 >/dev/null)
+	[ -z "$out" ] || fail "man --warnings: $out"
+	out=$(groff -man -ww -z "$page" 2>&1)
+	[ -z "$out" ] || fail "groff -man -ww: $out"
+	[ -s "$tmp/page.txt" ] || fail "man rendered nothing"
+	out=$(awk 'length > 80' "$tmp/page.txt")
+	[ -z "$out" ] || fail "lines wider than 80 columns: $out"
+}
+
+t_commands() {
+	local c n=0
+
+	for c in $(help_block "commands:" | awk '{ print $1 }'); do
+		n=$((n + 1))
+		has_item COMMANDS "$c" || fail "command '$c' is not an item of COMMANDS"
+		section SYNOPSIS | grep -qE "fsloadctl( \[--json\])? $c( |$)" ||
+			fail "command '$c' is not in the SYNOPSIS"
+	done
+	[ "$n" -ge 8 ] || fail "only $n commands in 'fsloadctl help'"
+}
+
+t_options() {
+	local c o sec n=0
+
+	for o in $(help_block "global options:" | grep -oE -- '--?[a-zA-Z]+'); do
+		has_item "GLOBAL OPTIONS" "$o" || fail "global option $o is not in GLOBAL OPTIONS"
+	done
+	grep -q -- '"--version"' "$repo/ctl/main.c" && ! has_item "GLOBAL OPTIONS" --version &&
+		fail "--version (ctl/main.c) is not in GLOBAL OPTIONS"
+	for c in $(help_block "commands:" | awk '{ print $1 }'); do
+		# start's options have a section of their own; the others'
+		# are items under their command
+		sec=COMMANDS
+		[ "$c" = start ] && sec="START OPTIONS"
+		for o in $("$tool" help "$c" | sed -n '/^options:/,$p' |
+			grep -oE -- '^  --[a-z][a-z0-9-]*'); do
+			n=$((n + 1))
+			has_item "$sec" "$o" || fail "$c $o is not an item of $sec"
+		done
+	done
+	[ "$n" -ge 14 ] || fail "only $n options found in 'fsloadctl help COMMAND'"
+}
+
+t_profiles() {
+	local p n=0
+
+	# profile names; "(start --job FILE)" is not one
+	for p in $(help_block "profiles (start --profile):" | awk '$1 ~ /^[a-z][a-z0-9_-]*$/ { print $1 }'); do
+		n=$((n + 1))
+		has_item PROFILES "$p" || fail "profile '$p' is not an item of PROFILES"
+	done
+	[ "$n" -ge 1 ] || fail "no profiles in 'fsloadctl help'"
+}
+
+# The operations a job file names (ctl/names.c), in JOB FILES.
+t_job_file_ops() {
+	local op n=0
+
+	while read -r op; do
+		n=$((n + 1))
+		section "JOB FILES" | grep -qE "(^|[ ,])$op([ ,.;]|$)" ||
+			fail "operation '$op' (ctl/names.c) is not in JOB FILES"
+	done < <(grep -oE '\[FSLOAD_OP_[A-Z_]+\][[:space:]]*= "[a-z_]+"' "$repo/ctl/names.c" |
+		sed -E 's/.*"(.*)"/\1/')
+	[ "$n" -ge 5 ] || fail "only $n operations found in ctl/names.c"
+}
+
+t_exit_status() {
+	local c
+
+	for c in $(help_block "exit status:" | grep -oE '^  [0-9]+'); do
+		has_item "EXIT STATUS" "$c" || fail "exit status $c is not in EXIT STATUS"
+	done
+}
+
+t_columns() {
+	local c n=0
+
+	# The results table of ctl/OUTPUT.md: | `column` | unit | meaning |
+	# shellcheck disable=SC2016 # backquotes of Markdown, not a command
+	for c in $(sed -n '/^| column/,/^$/p' "$repo/ctl/OUTPUT.md" |
+		grep -oE '^\| `[^`]+`' | tr -d '|` '); do
+		n=$((n + 1))
+		has_item OUTPUT "$c" || fail "column '$c' (ctl/OUTPUT.md) is not an item of OUTPUT"
+	done
+	[ "$n" -ge 10 ] || fail "only $n columns found in ctl/OUTPUT.md"
+}
+
+t_environment() {
+	local v
+
+	while read -r v; do
+		has_item ENVIRONMENT "$v" || fail "environment variable $v is not in ENVIRONMENT"
+	done < <(cat "$repo"/ctl/*.c | grep -oE 'getenv\("[A-Z_a-z0-9]+"\)' |
+		sed -E 's/getenv\("(.*)"\)/\1/' | sort -u)
+}
+
+t_sections() {
+	local s
+
+	for s in NAME SYNOPSIS DESCRIPTION COMMANDS "START OPTIONS" PROFILES \
+		"JOB FILES" OUTPUT "JSON OUTPUT" "EXIT STATUS" ENVIRONMENT FILES EXAMPLES \
+		"SEE ALSO"; do
+		grep -qx "$s" "$tmp/page.txt" || fail "no section $s"
+	done
+}
+
+ktap_plan 9
+ktap_run man_renders_without_warnings t_render
+ktap_run man_sections t_sections
+ktap_run man_commands t_commands
+ktap_run man_options t_options
+ktap_run man_profiles t_profiles
+ktap_run man_job_file_ops t_job_file_ops
+ktap_run man_exit_status t_exit_status
+ktap_run man_columns t_columns
+ktap_run man_environment t_environment
+ktap_finish
