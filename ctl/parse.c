@@ -111,6 +111,8 @@ void cmd_usage(FILE *f, const struct cmd_desc *cmd)
 		fprintf(f, "  %-24s %s\n", left, a->help);
 	}
 	fprintf(f, "  %-24s %s\n", "--json", "JSON output on stdout");
+	if (cmd->help_extra)
+		cmd->help_extra(f);
 }
 
 static const struct arg_desc *find_arg(const struct arg_desc *tab,

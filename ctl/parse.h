@@ -43,6 +43,7 @@ struct arg_desc {
  * @synopsis: arguments after the name, for the help text
  * @desc: what it does
  * @args: its options, ending with a zeroed entry, or NULL
+ * @help_extra: prints more help after the options (may be NULL)
  */
 struct cmd_desc {
 	const char *name;
@@ -50,6 +51,7 @@ struct cmd_desc {
 	const char *synopsis;
 	const char *desc;
 	const struct arg_desc *args;
+	void (*help_extra)(FILE *f);
 };
 
 /*

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fsloadctl: profiles, userspace presets that build the generic program
- * (phases of weighted operations) the module executes.
+ * (phases of weighted operations) the module executes, and the start
+ * parameters they are built from.
  */
 #ifndef FSLOADCTL_PROFILE_H
 #define FSLOADCTL_PROFILE_H
@@ -12,53 +13,144 @@
 
 #include "fsloadctl.h"
 
-/* Which FSLOAD_A_OP_* parameters an operation carries. */
-#define OPP_SIZE	(1U << 0)	/* FSLOAD_A_OP_SIZE_BYTES = --size */
-#define OPP_BLOCK	(1U << 1)	/* FSLOAD_A_OP_BLOCK_BYTES = --block */
-#define OPP_FSYNC	(1U << 2)	/* FSLOAD_OP_F_FSYNC when --fsync */
+struct results;
 
 struct prog_op {
 	uint8_t type;		/* enum fsload_op */
 	uint32_t weight;
-	unsigned int params;	/* OPP_*: attributes sent */
-	uint64_t size;
-	uint32_t block;
+	uint64_t size;		/* bytes per file (sent for ops that take it) */
+	uint32_t block;		/* bytes per I/O call (sent for I/O ops) */
 	uint32_t flags;		/* enum fsload_op_flags */
+	char prefix;		/* rename: the new first letter */
 };
 
 struct prog_phase {
-	const char *name;
+	char name[FSLOAD_NAME_MAX];
 	uint8_t order;		/* enum fsload_phase_order */
 	uint64_t iterations;	/* per thread; 0: the default (files) */
+	uint32_t duration_ms;	/* stonewall; 0: none */
+	uint32_t flags;		/* enum fsload_phase_flags */
+	char prefix;		/* first letter of the names; 0: 'f' */
+	uint64_t first;		/* sequential order starts here */
 	unsigned int nops;
 	struct prog_op ops[FSLOAD_PHASE_OPS_MAX];
 };
 
 /* A program, ready to be sent as FSLOAD_A_JOB_PHASE nests. */
 struct program {
-	const char *profile;
+	char profile[FSLOAD_NAME_MAX];	/* label sent with the job */
+	uint32_t job_flags;	/* FSLOAD_JOB_F_SHARED_DIR from the profile */
+	uint64_t files;		/* per thread; 0: --files */
 	unsigned int nphases;
 	struct prog_phase phases[FSLOAD_PHASES_MAX];
 	const char *phase_names[FSLOAD_PHASES_MAX];
 };
 
-/* Parameters from the command line that profiles use. */
-struct profile_params {
-	uint64_t size;		/* bytes per file written */
-	uint32_t block;		/* bytes per read/write call */
+/*
+ * fsloadctl start's parameters: the command line, over a job file's
+ * [global] section, over the profile's defaults, over the built-in ones.
+ */
+struct params {
+	const char *profile;
+	const char *job;	/* --job FILE */
+	const char *dir;
+	const char *threads;	/* "N" or a sweep "1,2,4,8" */
+	uint64_t files;
+	uint64_t size;
+	uint32_t block;
+	uint32_t files_per_dir;
 	bool fsync;
-	bool keep;		/* --keep: leave the files; no removing phase */
+	bool keep;
+	bool detach;
+	uint64_t seed;
+	uint32_t progress_ms;
+	bool quiet;
+	/* profile knobs */
+	const char *sync;	/* smallfiles: none|fsync|batch|final */
+	uint64_t files_per_round;
+	bool shared_dir;
+	double stonewall;	/* seconds on every phase; 0: none */
+	uint32_t iterations;	/* runs of the job */
+	bool direct;
+	bool fallocate;
+	uint32_t read_weight;
+	uint32_t write_weight;
+	uint64_t ops;		/* iterations per thread of a timed phase */
+	double time;		/* seconds of a timed phase; 0: use ops */
+	const char *age;	/* target utilisation, percent */
+	double scale;		/* untar */
+	bool sync_between;	/* untar */
 };
 
-/* Build profile @name's program; -1 if there is no such profile. */
-int profile_build(const char *name, const struct profile_params *pp,
-		  struct program *prog);
+/* The built-in defaults, before a profile's. */
+void params_init(struct params *p);
+
+struct profile;
+
+const struct profile *profile_find(const char *name);
+const char *profile_name(const struct profile *pf);
+/* The profile's defaults as start options: "--files 1 --size 1G". */
+const char *profile_defaults(const struct profile *pf);
+
+/* What a profile asks of fsloadctl around its job. */
+#define PF_EXTENTS	(1U << 0)	/* count extents after the job */
+#define PF_AGE		(1U << 1)	/* the age profile: fills to --age */
+unsigned int profile_flags(const struct profile *pf);
+
+/*
+ * Settle the parameters the profile derives from others, once the
+ * command line is in (metadata: items per directory = items).
+ * @given(name, arg) says whether option @name was given.
+ */
+void profile_fixup(const struct profile *pf, struct params *p,
+		   bool (*given)(const char *name, void *arg), void *arg);
+
+/*
+ * Build the profile's program for @threads workers.  Returns 0, or
+ * EXIT_USAGE after printing why the parameters do not make a program.
+ */
+int profile_build(const struct profile *pf, const struct params *p,
+		  uint32_t threads, struct program *prog);
+
+/* Program for the age profile's fill (also used before another one). */
+int profile_build_age(const struct params *p, uint32_t threads,
+		      struct program *prog);
+
+/* untar: files per thread, from --scale unless --files was given. */
+uint64_t untar_files(const struct params *p, uint32_t threads);
+
 /* "smallfiles, null" */
 void profile_list(FILE *f, const char *sep);
 /* Profiles with their descriptions, one a line. */
 void profile_help(FILE *f);
+/* Each profile: description, defaults, options, phases. */
+void profile_help_long(FILE *f);
 
 /* Does the program write files (is --size meaningful)? */
 bool program_has_size(const struct program *prog);
+/* Append a phase (zeroed, named); NULL when the program is full. */
+struct prog_phase *program_add_phase(struct program *prog, const char *name);
+/* Append an op to @ph; NULL when the phase is full. */
+struct prog_op *phase_add_op(struct prog_phase *ph, uint8_t type,
+			     uint32_t weight);
+/* An iteration count that ends by time, not by count, for @threads. */
+uint64_t program_unbounded_iterations(const struct program *prog,
+				      uint32_t threads);
+
+/*
+ * The profile's headline number from one job's results: files/s of
+ * smallfiles' create phases, transactions/s of randrw, ...  @value is
+ * per second; @lat_avg_ns NAN when the profile has none.
+ */
+struct metric {
+	const char *label;	/* text column: "files/s" */
+	const char *key;	/* JSON: "files_per_sec" */
+	uint64_t ops;		/* operations counted */
+	uint64_t elapsed_ns;	/* over this time */
+	double value;
+	double lat_avg_ns;
+};
+void profile_metric(const struct profile *pf, const struct results *r,
+		    struct metric *m);
 
 #endif /* FSLOADCTL_PROFILE_H */

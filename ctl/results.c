@@ -383,7 +383,7 @@ static void print_phase(const struct phase_result *pr, int name_w)
 	close_json_object();
 }
 
-static void print_results(const struct results *r)
+void print_results(const struct results *r)
 {
 	int name_w = 5;
 	unsigned int i, j;

@@ -50,6 +50,12 @@ int results_get(struct nl_ctx *nl, uint32_t id, struct results *r);
 void results_free(struct results *r);
 
 /*
+ * Print the per-phase table (text) or the "phases" array (JSON), inside
+ * a document opened with print_begin().
+ */
+void print_results(const struct results *r);
+
+/*
  * Fetch and print the status and results of job @id (one JSON document
  * or the text header and table).  @final is used when the job is gone by
  * now (may be NULL); @x adds what the starter knows (may be NULL).

@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsloadctl start: build a profile's program, start the job, follow it
- * to its end and print the results.
+ * fsloadctl start: build a profile's (or a job file's) program, run the
+ * job -- or several: a thread sweep, iterations, aging first -- follow
+ * it to its end and print the results.
+ *
+ * Parameters are layered: built-in defaults, then the profile's defaults
+ * (start options, see profile.c) or the job file's [global] section,
+ * then the command line, so that every knob of a profile can be
+ * overridden.
  */
+#define _GNU_SOURCE
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -12,48 +21,75 @@
 #include <libmnl/libmnl.h>
 
 #include "fsloadctl.h"
+#include "cmds.h"
+#include "fsutil.h"
+#include "jobfile.h"
 #include "nl.h"
 #include "parse.h"
 #include "print.h"
 #include "profile.h"
 #include "results.h"
-#include "cmds.h"
+#include "run.h"
 #include "status.h"
+#include "sweep.h"
 #include "wait.h"
 
-struct start_opts {
-	const char *profile;
-	const char *dir;
-	uint32_t threads;
-	uint64_t files;
-	uint64_t size;
-	uint32_t block;
-	uint32_t files_per_dir;
-	bool fsync;
-	bool keep;
-	bool detach;
-	uint64_t seed;
-	uint32_t progress_ms;
-	bool quiet;
-};
+#define OPT(field)	offsetof(struct params, field)
 
-#define OPT(field)	offsetof(struct start_opts, field)
+#define SWEEP_MAX	32	/* thread counts in one --threads list */
+#define AGE_TICK_MS	20	/* utilisation check while aging */
 
 static const struct arg_desc start_args[] = {
 	{ "profile", ARG_STR, OPT(profile), "NAME",
-	  "workload preset (required): smallfiles, null" },
+	  "workload preset (see the profiles below); or --job" },
+	{ "job", ARG_STR, OPT(job), "FILE",
+	  "run the INI job file FILE instead of a profile" },
 	{ "dir", ARG_STR, OPT(dir), "DIR",
 	  "target directory, resolved by the kernel in this process's context (default .)" },
-	{ "threads", ARG_U32, OPT(threads), "N", "worker threads (default 1)" },
+	{ "threads", ARG_STR, OPT(threads), "N|LIST",
+	  "worker threads (default 1); a list 1,2,4,8 runs one job per count" },
 	{ "files", ARG_U64, OPT(files), "N",
 	  "files per thread (default 1000)" },
+	{ "items", ARG_U64, OPT(files), "N",
+	  "metadata: items per thread (the same as --files)" },
 	{ "size", ARG_SIZE64, OPT(size), "BYTES",
 	  "bytes written per file, K/M/G suffixes (default 4096)" },
 	{ "block", ARG_SIZE32, OPT(block), "BYTES",
 	  "bytes per read/write call (default 4096)" },
 	{ "files-per-dir", ARG_U32, OPT(files_per_dir), "N",
 	  "files per subdirectory (default 1000)" },
-	{ "fsync", ARG_FLAG, OPT(fsync), NULL, "fsync each file written" },
+	{ "items-per-dir", ARG_U32, OPT(files_per_dir), "N",
+	  "metadata: items per directory (the same as --files-per-dir)" },
+	{ "fsync", ARG_FLAG, OPT(fsync), NULL,
+	  "fsync each file written before closing it" },
+	{ "sync", ARG_STR, OPT(sync), "MODE",
+	  "smallfiles: none, fsync (each file), batch (rounds), final (syncfs)" },
+	{ "files-per-round", ARG_U64, OPT(files_per_round), "N",
+	  "smallfiles --sync batch: files per round (default files-per-dir)" },
+	{ "shared-dir", ARG_FLAG, OPT(shared_dir), NULL,
+	  "all threads in one directory tree (default: one per thread)" },
+	{ "stonewall", ARG_SECONDS, OPT(stonewall), "SEC",
+	  "end every phase SEC seconds after it started (metadata)" },
+	{ "iterations", ARG_U32, OPT(iterations), "N",
+	  "run the job N times; per phase max/min/mean/stddev of ops/s" },
+	{ "direct", ARG_FLAG, OPT(direct), NULL,
+	  "O_DIRECT reads and writes" },
+	{ "fallocate", ARG_FLAG, OPT(fallocate), NULL,
+	  "largefile: fallocate each file before writing it" },
+	{ "read-weight", ARG_U32, OPT(read_weight), "R",
+	  "randrw: weight of random reads (default 1)" },
+	{ "write-weight", ARG_U32, OPT(write_weight), "W",
+	  "randrw: weight of random writes (default 1)" },
+	{ "ops", ARG_U64, OPT(ops), "N",
+	  "randrw, mix: operations per thread (default 10000)" },
+	{ "time", ARG_SECONDS, OPT(time), "SEC",
+	  "randrw, mix: run for SEC seconds instead of --ops (job files: every timed phase)" },
+	{ "age", ARG_STR, OPT(age), "PCT",
+	  "fill the filesystem to PCT% used first (age profile: its target)" },
+	{ "scale", ARG_SECONDS, OPT(scale), "F",
+	  "untar: F times the tree's 24000 files (default 1)" },
+	{ "sync-between", ARG_FLAG, OPT(sync_between), NULL,
+	  "untar: a syncfs phase between the phases" },
 	{ "keep", ARG_FLAG, OPT(keep), NULL,
 	  "leave the job's directory and files in place" },
 	{ "detach", ARG_FLAG, OPT(detach), NULL,
@@ -66,53 +102,19 @@ static const struct arg_desc start_args[] = {
 	{ NULL },
 };
 
+static void start_help(FILE *f)
+{
+	profile_help_long(f);
+}
+
 const struct cmd_desc start_cmd = {
 	.name = "start",
 	.fn = cmd_start,
-	.synopsis = "--profile NAME [OPTIONS]",
+	.synopsis = "--profile NAME | --job FILE [OPTIONS]",
 	.desc = "Start a job, show its progress, wait for it and print the results.",
 	.args = start_args,
+	.help_extra = start_help,
 };
-
-static int put_program(struct nl_ctx *nl, const struct program *prog)
-{
-	unsigned int i, j;
-
-	for (i = 0; i < prog->nphases; i++) {
-		const struct prog_phase *ph = &prog->phases[i];
-		struct nlattr *pn, *on;
-
-		pn = nl_nest_start(nl, FSLOAD_A_JOB_PHASE);
-		nl_put_strz(nl, FSLOAD_A_PHASE_NAME, ph->name);
-		nl_put_u8(nl, FSLOAD_A_PHASE_ORDER, ph->order);
-		if (ph->iterations)
-			nl_put_u64(nl, FSLOAD_A_PHASE_ITERATIONS,
-				   ph->iterations);
-		for (j = 0; j < ph->nops; j++) {
-			const struct prog_op *op = &ph->ops[j];
-
-			on = nl_nest_start(nl, FSLOAD_A_PHASE_OP);
-			nl_put_u8(nl, FSLOAD_A_OP_TYPE, op->type);
-			nl_put_u32(nl, FSLOAD_A_OP_WEIGHT, op->weight);
-			if (op->params & OPP_SIZE)
-				nl_put_u64(nl, FSLOAD_A_OP_SIZE_BYTES,
-					   op->size);
-			if (op->params & OPP_BLOCK)
-				nl_put_u32(nl, FSLOAD_A_OP_BLOCK_BYTES,
-					   op->block);
-			if (op->params & OPP_FSYNC)
-				nl_put_u32(nl, FSLOAD_A_OP_FLAGS, op->flags);
-			nl_nest_end(nl, on);
-		}
-		nl_nest_end(nl, pn);
-	}
-	return 0;
-}
-
-static int start_reply_cb(const struct nlmsghdr *nlh, void *data)
-{
-	return job_status_parse(nlh, data);
-}
 
 static uint64_t clock_seed(void)
 {
@@ -122,67 +124,355 @@ static uint64_t clock_seed(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-int cmd_start(int argc, char **argv)
+/* Copy the options given on the command line from @src into @dst. */
+static void copy_given(struct params *dst, const struct params *src,
+		       const bool *seen)
 {
-	struct start_opts o = {
-		.dir = ".",
-		.threads = 1,
-		.files = 1000,
-		.size = 4096,
-		.block = 4096,
-		.files_per_dir = 1000,
-		.progress_ms = 1000,
-	};
-	bool seen[ARRAY_SIZE(start_args)] = { false };
-	struct profile_params pp;
-	struct job_status js = { 0 };
-	static struct program prog;
-	struct job_extra x = { 0 };
-	struct waiter w;
-	struct nl_ctx nl;
-	char *pos[1];
-	int npos, ret;
-	uint32_t flags = 0;
+	const struct arg_desc *a;
+	size_t len;
 
-	ret = parse_args(&start_cmd, &o, seen, argc, argv, pos, 0, &npos);
+	for (a = start_args; a->name; a++) {
+		if (!seen[a - start_args])
+			continue;
+		switch (a->type) {
+		case ARG_FLAG:
+			len = sizeof(bool);
+			break;
+		case ARG_U32:
+		case ARG_SIZE32:
+			len = sizeof(uint32_t);
+			break;
+		case ARG_U64:
+		case ARG_SIZE64:
+			len = sizeof(uint64_t);
+			break;
+		case ARG_STR:
+			len = sizeof(const char *);
+			break;
+		case ARG_SECONDS:
+			len = sizeof(double);
+			break;
+		default:
+			continue;
+		}
+		memcpy((char *)dst + a->offset, (const char *)src + a->offset,
+		       len);
+	}
+}
+
+struct given_ctx {
+	const bool *seen;	/* on the command line */
+	const bool *file;	/* in the job file's [global] */
+};
+
+static bool given(const char *name, void *arg)
+{
+	const struct given_ctx *g = arg;
+	const struct arg_desc *a;
+
+	for (a = start_args; a->name; a++)
+		if (!strcmp(a->name, name))
+			return g->seen[a - start_args] ||
+			       (g->file && g->file[a - start_args]);
+	return false;
+}
+
+/* The profile's defaults, "--files 1 --size 1G", into @p. */
+static int apply_defaults(const char *defaults, struct params *p)
+{
+	char *copy, *argv[32], *tok, *save = NULL;
+	int argc = 0, npos, ret;
+
+	copy = strdup(defaults);
+	if (!copy)
+		return EXIT_SYSERR;
+	argv[argc++] = (char *)"start";
+	for (tok = strtok_r(copy, " ", &save); tok && argc < 31;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	/* the strings stay: ARG_STR values point into them */
+	ret = parse_args(&start_cmd, p, NULL, argc, argv, NULL, 0, &npos);
+	return ret;
+}
+
+/* "4" or "1,2,4,8" */
+static int parse_threads(const char *s, uint32_t *counts, unsigned int *n)
+{
+	const char *p = s;
+	char *end;
+	unsigned long v;
+
+	*n = 0;
+	do {
+		if (*n == SWEEP_MAX)
+			return usage_error("--threads: at most %d counts",
+					   SWEEP_MAX);
+		if (*p < '0' || *p > '9')
+			return usage_error("invalid value '%s' for --threads", s);
+		v = strtoul(p, &end, 10);
+		if (v > UINT32_MAX || (*end && *end != ','))
+			return usage_error("invalid value '%s' for --threads", s);
+		counts[(*n)++] = (uint32_t)v;
+		p = end + (*end == ',');
+	} while (*end);
+	return 0;
+}
+
+static int parse_pct(const char *s, double *pct)
+{
+	char *end;
+
+	*pct = strtod(s, &end);
+	if (end == s || (*end && strcmp(end, "%")) || !(*pct > 0) ||
+	    *pct >= 100)
+		return usage_error("--age: '%s' is not a percentage between 0 and 100",
+				   s);
+	return 0;
+}
+
+/* Does every sized op write --size (then the header shows it)? */
+static bool uniform_size(const struct program *prog, uint64_t size)
+{
+	unsigned int i, j;
+	bool any = false;
+
+	for (i = 0; i < prog->nphases; i++)
+		for (j = 0; j < prog->phases[i].nops; j++) {
+			const struct prog_op *op = &prog->phases[i].ops[j];
+
+			if (op->type != FSLOAD_OP_CREATE &&
+			    op->type != FSLOAD_OP_APPEND)
+				continue;
+			if (op->size != size)
+				return false;
+			any = true;
+		}
+	return any;
+}
+
+/* Aging */
+
+struct age_ctx {
+	const char *dir;
+	double target;
+	double last;
+	bool failed;
+};
+
+static bool age_tick(void *arg)
+{
+	struct age_ctx *ac = arg;
+	double pct;
+
+	if (fs_used_pct(ac->dir, &pct, NULL)) {
+		ac->failed = true;
+		return true;
+	}
+	ac->last = pct;
+	return pct >= ac->target;
+}
+
+/*
+ * Fill the filesystem of p->dir to @target percent with the age program:
+ * one job of weighted create/append/unlink over a file set, stopped by
+ * fsloadctl once statfs shows the target (checked every AGE_TICK_MS).
+ * @alone: the age profile itself (its --size/--block/--files apply);
+ * else the aging before another profile (40 KiB in 4 KiB blocks).
+ * The job keeps its files when @keep_files.
+ */
+static int run_age(struct nl_ctx *nl, const struct params *p,
+		   uint32_t threads, double target, bool alone,
+		   bool keep_files, struct run *run, struct age_report *ar)
+{
+	static struct program prog;
+	struct params ap = *p;
+	struct age_ctx ac = { .dir = p->dir, .target = target };
+	struct job_extra x = { 0 };
+	struct job_req req = { 0 };
+	uint64_t fsbytes, need, files;
+	int ret;
+
+	memset(ar, 0, sizeof(*ar));
+	ar->present = true;
+	ar->target_pct = target;
+	if (fs_used_pct(p->dir, &ar->before_pct, &fsbytes))
+		return EXIT_SYSERR;
+	ar->after_pct = ar->before_pct;
+	if (ar->before_pct >= target) {
+		ar->reached = true;
+		return 0;
+	}
+	if (!alone) {
+		ap.size = 40 * 1024;
+		ap.block = 4 * 1024;
+		ap.files = 0;
+		ap.files_per_dir = 1000;
+	}
+	if (!ap.size)
+		return usage_error("age: --size must be more than 0");
+	/* a file set of about twice the writes the fill needs */
+	need = (uint64_t)((target - ar->before_pct) / 100.0 * fsbytes);
+	files = ap.files;
+	if (!files) {
+		files = need / (2 * ap.size) / (threads ? threads : 1);
+		if (files < 16)
+			files = 16;
+		if (files > FSLOAD_FILES_MAX)
+			files = FSLOAD_FILES_MAX;
+	}
+	memset(&prog, 0, sizeof(prog));
+	ret = profile_build_age(&ap, threads, &prog);
 	if (ret)
 		return ret;
-	if (!o.profile) {
-		fprintf(stderr, "fsloadctl: start: --profile is required (one of: ");
-		profile_list(stderr, ", ");
-		fprintf(stderr, ")\n");
-		return EXIT_USAGE;
-	}
-	pp.size = o.size;
-	pp.block = o.block;
-	pp.fsync = o.fsync;
-	pp.keep = o.keep;
-	if (profile_build(o.profile, &pp, &prog)) {
-		fprintf(stderr, "fsloadctl: start: unknown profile '%s' (one of: ",
-			o.profile);
-		profile_list(stderr, ", ");
-		fprintf(stderr, ")\n");
-		return EXIT_USAGE;
-	}
-	if (!arg_seen(&start_cmd, seen, "seed"))
-		o.seed = clock_seed();
-	if (o.keep)
-		flags |= FSLOAD_JOB_F_KEEP;
-	if (o.detach)
-		flags |= FSLOAD_JOB_F_DETACH;
-	x.has_size = program_has_size(&prog);
-	x.size = o.size;
-	x.block = o.block;
-	x.fsync = o.fsync;
+	x.has_size = true;
+	x.size = ap.size;
+	x.block = ap.block;
 	x.phase_names = prog.phase_names;
 	x.nphases = prog.nphases;
+	req.p = &ap;
+	req.prog = &prog;
+	req.threads = threads;
+	req.files = files;
+	req.flags = keep_files ? FSLOAD_JOB_F_KEEP : 0;
+	req.x = &x;
+	req.tick = age_tick;
+	req.tick_arg = &ac;
+	req.tick_ms = AGE_TICK_MS;
+	ret = run_job(nl, &req, run);
+	if (ret)
+		return ret;
+	ar->run = run;
+	ar->kept = keep_files;
+	ar->after_pct = ac.last;
+	/* a kept tree is still there: measure it as it is now */
+	if (keep_files)
+		fs_used_pct(p->dir, &ar->after_pct, NULL);
+	ar->reached = run->stopped_by_us && !ac.failed &&
+		      ar->after_pct >= target;
+	if (!ar->reached && !run->ret)
+		run->ret = EXIT_JOB;	/* ended before the target */
+	return 0;
+}
+
+/* Start one detached job and print its id. */
+static int start_detached(struct nl_ctx *nl, const struct job_req *req)
+{
+	struct job_status js = { 0 };
+	int ret;
+
+	put_job_request(nl, req);
+	ret = nl_request(nl, job_start_reply_cb, &js, 0);
+	if (!ret && !JS_HAS(&js, FSLOAD_A_JOB_ID)) {
+		errmsg("the kernel's reply carries no job id");
+		ret = EXIT_SYSERR;
+	}
+	if (!ret) {
+		print_begin(opt_json);
+		print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
+		print_uint(PRINT_ANY, "id", "job %" PRIu64 " started\n",
+			   js.id);
+		if (opt_json)
+			print_job("job", &js, req->x, JOB_VIEW_HEADER);
+		print_end();
+	}
+	job_status_free(&js);
+	return ret;
+}
+
+/* After a job that fsloadctl counts: extents, then its own cleanup. */
+static void count_extents(struct run *run, bool keep)
+{
+	char *dir = run_job_dir(run);
+
+	if (!dir)
+		return;
+	if (!tree_extents(dir, &run->ext_files, &run->ext_total))
+		run->has_extents = true;
+	if (!keep)
+		tree_remove(dir);
+	free(dir);
+}
+
+int cmd_start(int argc, char **argv)
+{
+	static struct program prog, job_prog;
+	bool seen[ARRAY_SIZE(start_args)] = { false };
+	bool file_given[ARRAY_SIZE(start_args)] = { false };
+	struct given_ctx gc = { .seen = seen, .file = file_given };
+	const struct profile *pf = NULL;
+	struct params cli = { 0 }, p;
+	uint32_t counts[SWEEP_MAX];
+	unsigned int ncounts, nruns = 0, nwant, c, it, i;
+	struct run *runs = NULL, age_run = { 0 };
+	struct age_report ar = { 0 };
+	struct job_extra x = { 0 };
+	bool is_age = false, age_first = false, extents = false;
+	double target = 0;
+	char *age_dir = NULL;
+	struct nl_ctx nl;
+	int npos, ret, job_ret = EXIT_OK;
+
+	ret = parse_args(&start_cmd, &cli, seen, argc, argv, NULL, 0, &npos);
+	if (ret)
+		return ret;
+	params_init(&p);
+	if (cli.job && cli.profile)
+		return usage_error("--profile and --job exclude each other");
+	if (!cli.job && !cli.profile) {
+		fprintf(stderr, "fsloadctl: start: --profile (one of: ");
+		profile_list(stderr, ", ");
+		fprintf(stderr, ") or --job FILE is required\n");
+		return EXIT_USAGE;
+	}
+	if (cli.profile) {
+		pf = profile_find(cli.profile);
+		if (!pf) {
+			fprintf(stderr, "fsloadctl: start: unknown profile '%s' (one of: ",
+				cli.profile);
+			profile_list(stderr, ", ");
+			fprintf(stderr, ")\n");
+			return EXIT_USAGE;
+		}
+		ret = apply_defaults(profile_defaults(pf), &p);
+		if (ret)
+			return ret;
+		is_age = profile_flags(pf) & PF_AGE;
+		extents = profile_flags(pf) & PF_EXTENTS;
+	} else {
+		ret = jobfile_load(cli.job, &p, file_given, &job_prog);
+		if (ret)
+			return ret;
+	}
+	copy_given(&p, &cli, seen);
+	if (pf)
+		profile_fixup(pf, &p, given, &gc);
+	if (!given("seed", &gc))
+		p.seed = clock_seed();
+
+	ret = parse_threads(p.threads, counts, &ncounts);
+	if (ret)
+		return ret;
+	if (!p.iterations)
+		return usage_error("--iterations must be at least 1");
+	if (ncounts > 1 && p.iterations > 1)
+		return usage_error("--iterations and a --threads list exclude each other");
+	if (p.age) {
+		ret = parse_pct(p.age, &target);
+		if (ret)
+			return ret;
+		age_first = !is_age;
+	}
+	if (is_age && (ncounts > 1 || p.iterations > 1))
+		return usage_error("age: no thread list or iterations");
+	if (p.detach && (ncounts > 1 || p.iterations > 1 || age_first ||
+			 is_age || extents))
+		return usage_error("--detach: only for a single job of a profile without extents or aging");
 
 	ret = nl_open(&nl, true);
 	if (ret)
 		return ret;
-	waiter_init(&w, &nl, !o.quiet && !o.detach && progress_wanted(),
-		    &x);
-	if (!o.detach) {
+	if (!p.detach) {
 		/* before the job exists: its end cannot be missed */
 		ret = nl_subscribe(&nl);
 		if (ret)
@@ -190,49 +480,135 @@ int cmd_start(int argc, char **argv)
 		wait_signals_install();
 	}
 
-	nl_msg_new(&nl, FSLOAD_CMD_JOB_START, false);
-	nl_put_strz(&nl, FSLOAD_A_JOB_DIR, o.dir);
-	nl_put_u32(&nl, FSLOAD_A_JOB_FLAGS, flags);
-	nl_put_u32(&nl, FSLOAD_A_JOB_THREADS, o.threads);
-	nl_put_u64(&nl, FSLOAD_A_JOB_FILES, o.files);
-	nl_put_u32(&nl, FSLOAD_A_JOB_FILES_PER_DIR, o.files_per_dir);
-	nl_put_u64(&nl, FSLOAD_A_JOB_SEED, o.seed);
-	nl_put_strz(&nl, FSLOAD_A_JOB_PROFILE, prog.profile);
-	nl_put_u32(&nl, FSLOAD_A_JOB_PROGRESS_MS, o.progress_ms);
-	put_program(&nl, &prog);
-	ret = nl_request(&nl, start_reply_cb, &js, 0);
-	if (ret)
+	if (is_age) {
+		ret = run_age(&nl, &p, counts[0], target, true, p.keep,
+			      &age_run, &ar);
+		if (ret)
+			goto out;
+		if (!ar.run) {
+			/* already there: nothing ran */
+			print_begin(opt_json);
+			print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
+			open_json_object("age");
+			print_float(PRINT_ANY, "target_pct",
+				    "age: target %.1f%%", ar.target_pct);
+			print_float(PRINT_ANY, "before_pct",
+				    ", used %.1f%%: already reached\n",
+				    ar.before_pct);
+			print_float(PRINT_JSON, "after_pct", NULL,
+				    ar.after_pct);
+			print_bool(PRINT_JSON, "reached", NULL, true);
+			print_null(PRINT_JSON, "job_id", NULL);
+			close_json_object();
+			print_end();
+			goto out;
+		}
+		memset(&prog, 0, sizeof(prog));
+		profile_build_age(&p, counts[0], &prog);
+		x.has_size = true;
+		x.size = p.size;
+		x.block = p.block;
+		x.phase_names = prog.phase_names;
+		x.nphases = prog.nphases;
+		report_single(&age_run, &x, pf, &ar);
+		ret = age_run.ret;
 		goto out;
-	if (!JS_HAS(&js, FSLOAD_A_JOB_ID)) {
-		errmsg("the kernel's reply carries no job id");
+	}
+
+	if (age_first) {
+		ret = run_age(&nl, &p, counts[0], target, false, true,
+			      &age_run, &ar);
+		if (ret)
+			goto out;
+		if (ar.run)
+			age_dir = run_job_dir(&age_run);
+		if (ar.run && !ar.reached) {
+			/* the aging failed: show why, measure nothing */
+			ar.kept = p.keep;
+			report_single(&age_run, NULL, NULL, &ar);
+			ret = age_run.ret ? age_run.ret : EXIT_JOB;
+			goto out;
+		}
+		ar.kept = p.keep;
+	}
+
+	nwant = ncounts * p.iterations;
+	runs = calloc(nwant, sizeof(*runs));
+	if (!runs) {
+		errmsg("out of memory");
 		ret = EXIT_SYSERR;
 		goto out;
 	}
+	for (c = 0; c < ncounts; c++) {
+		for (it = 0; it < p.iterations; it++) {
+			struct job_req req = { 0 };
+			struct run *run = &runs[nruns];
 
-	if (o.detach) {
-		print_begin(opt_json);
-		print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
-		print_uint(PRINT_ANY, "id", "job %" PRIu64 " started\n",
-			   js.id);
-		if (opt_json)
-			print_job("job", &js, &x, JOB_VIEW_HEADER);
-		print_end();
-		ret = EXIT_OK;
-		goto out;
+			if (pf) {
+				ret = profile_build(pf, &p, counts[c], &prog);
+				if (ret)
+					goto out;
+			} else {
+				prog = job_prog;
+				for (i = 0; i < prog.nphases; i++) {
+					prog.phase_names[i] =
+						prog.phases[i].name;
+					/* --time: every timed phase's time */
+					if (prog.phases[i].duration_ms &&
+					    p.time > 0)
+						prog.phases[i].duration_ms =
+							(uint32_t)(p.time * 1000 + 0.5);
+				}
+			}
+			x.has_size = uniform_size(&prog, p.size);
+			x.size = p.size;
+			x.block = p.block;
+			x.fsync = p.fsync;
+			x.phase_names = prog.phase_names;
+			x.nphases = prog.nphases;
+			req.p = &p;
+			req.prog = &prog;
+			req.threads = counts[c];
+			req.files = prog.files ? prog.files : p.files;
+			req.flags = prog.job_flags |
+				    (p.shared_dir ? FSLOAD_JOB_F_SHARED_DIR : 0) |
+				    (p.keep || extents ? FSLOAD_JOB_F_KEEP : 0) |
+				    (p.detach ? FSLOAD_JOB_F_DETACH : 0);
+			req.x = &x;
+			if (p.detach) {
+				ret = start_detached(&nl, &req);
+				goto out;
+			}
+			ret = run_job(&nl, &req, run);
+			if (ret)
+				goto report;
+			nruns++;
+			if (extents)
+				count_extents(run, p.keep);
+			if (run->ret && !job_ret)
+				job_ret = run->ret;
+			/* interrupted or failed: no more jobs */
+			if (run->ret)
+				goto report;
+		}
 	}
-
-	if (!o.quiet)
-		fprintf(stderr, "fsloadctl: job %" PRIu32 " started (%s in %s)\n",
-			js.id, prog.profile, o.dir);
-	waiter_set_id(&w, js.id);
-	waiter_status(&w, &js);
-	ret = waiter_run(&w, -1, true);
-	if (ret)
-		goto out;
-	ret = show_job_results(&nl, w.id, &w.final, &x);
+report:
+	if (nruns == 1 && nwant == 1)
+		report_single(&runs[0], &x, pf, age_first ? &ar : NULL);
+	else if (nruns && ncounts > 1)
+		report_sweep(runs, nruns, pf, age_first ? &ar : NULL);
+	else if (nruns)
+		report_iterations(runs, nruns, pf, age_first ? &ar : NULL);
+	if (!ret)
+		ret = job_ret;
 out:
-	job_status_free(&js);
-	waiter_fini(&w);
+	if (age_dir && !p.keep)
+		tree_remove(age_dir);
+	free(age_dir);
+	for (i = 0; runs && i < nruns; i++)
+		run_free(&runs[i]);
+	free(runs);
+	run_free(&age_run);
 	nl_close(&nl);
 	return ret;
 }

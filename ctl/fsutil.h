@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsloadctl: what fsloadctl itself looks at on the filesystem: extents of
+ * the files a job left, removing a job directory, utilisation.
+ */
+#ifndef FSLOADCTL_FSUTIL_H
+#define FSLOADCTL_FSUTIL_H
+
+#include <stdint.h>
+
+/*
+ * Count the regular files under @dir and their extents (FS_IOC_FIEMAP
+ * with FIEMAP_FLAG_SYNC and fm_extent_count 0).  Returns 0, or -1 with
+ * errno (a message printed).
+ */
+int tree_extents(const char *dir, uint64_t *files, uint64_t *extents);
+
+/* Remove @dir and everything below it (no symlink followed). */
+int tree_remove(const char *dir);
+
+/*
+ * Utilisation of the filesystem holding @dir, in percent, as df shows
+ * it: used / (used + available to unprivileged users).  Also its size
+ * in bytes (used + available) when @bytes is not NULL.
+ */
+int fs_used_pct(const char *dir, double *pct, uint64_t *bytes);
+
+#endif /* FSLOADCTL_FSUTIL_H */

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl: run one job to its end and collect its results.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libmnl/libmnl.h>
+
+#include "fsloadctl.h"
+#include "nl.h"
+#include "print.h"
+#include "run.h"
+#include "wait.h"
+
+static bool op_takes_size(uint8_t type)
+{
+	return type == FSLOAD_OP_CREATE || type == FSLOAD_OP_APPEND ||
+	       type == FSLOAD_OP_WRITE_RANDOM || type == FSLOAD_OP_READ_RANDOM;
+}
+
+static bool op_does_io(uint8_t type)
+{
+	return op_takes_size(type) || type == FSLOAD_OP_READ;
+}
+
+void put_program(struct nl_ctx *nl, const struct program *prog)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < prog->nphases; i++) {
+		const struct prog_phase *ph = &prog->phases[i];
+		struct nlattr *pn, *on;
+
+		pn = nl_nest_start(nl, FSLOAD_A_JOB_PHASE);
+		nl_put_strz(nl, FSLOAD_A_PHASE_NAME, ph->name);
+		nl_put_u8(nl, FSLOAD_A_PHASE_ORDER,
+			  ph->order ? ph->order : FSLOAD_ORDER_SEQUENTIAL);
+		if (ph->iterations)
+			nl_put_u64(nl, FSLOAD_A_PHASE_ITERATIONS,
+				   ph->iterations);
+		if (ph->duration_ms)
+			nl_put_u32(nl, FSLOAD_A_PHASE_DURATION_MS,
+				   ph->duration_ms);
+		if (ph->flags)
+			nl_put_u32(nl, FSLOAD_A_PHASE_FLAGS, ph->flags);
+		if (ph->prefix)
+			nl_put_u8(nl, FSLOAD_A_PHASE_PREFIX,
+				  (uint8_t)ph->prefix);
+		if (ph->first)
+			nl_put_u64(nl, FSLOAD_A_PHASE_FIRST, ph->first);
+		for (j = 0; j < ph->nops; j++) {
+			const struct prog_op *op = &ph->ops[j];
+
+			on = nl_nest_start(nl, FSLOAD_A_PHASE_OP);
+			nl_put_u8(nl, FSLOAD_A_OP_TYPE, op->type);
+			nl_put_u32(nl, FSLOAD_A_OP_WEIGHT, op->weight);
+			if (op_takes_size(op->type))
+				nl_put_u64(nl, FSLOAD_A_OP_SIZE_BYTES,
+					   op->size);
+			if (op_does_io(op->type))
+				nl_put_u32(nl, FSLOAD_A_OP_BLOCK_BYTES,
+					   op->block);
+			if (op->flags)
+				nl_put_u32(nl, FSLOAD_A_OP_FLAGS, op->flags);
+			if (op->type == FSLOAD_OP_RENAME || op->prefix)
+				nl_put_u8(nl, FSLOAD_A_OP_PREFIX,
+					  (uint8_t)op->prefix);
+			nl_nest_end(nl, on);
+		}
+		nl_nest_end(nl, pn);
+	}
+}
+
+void put_job_request(struct nl_ctx *nl, const struct job_req *req)
+{
+	const struct params *p = req->p;
+
+	nl_msg_new(nl, FSLOAD_CMD_JOB_START, false);
+	nl_put_strz(nl, FSLOAD_A_JOB_DIR, p->dir);
+	nl_put_u32(nl, FSLOAD_A_JOB_FLAGS, req->flags);
+	nl_put_u32(nl, FSLOAD_A_JOB_THREADS, req->threads);
+	nl_put_u64(nl, FSLOAD_A_JOB_FILES, req->files);
+	nl_put_u32(nl, FSLOAD_A_JOB_FILES_PER_DIR, p->files_per_dir);
+	nl_put_u64(nl, FSLOAD_A_JOB_SEED, p->seed);
+	nl_put_strz(nl, FSLOAD_A_JOB_PROFILE, req->prog->profile);
+	nl_put_u32(nl, FSLOAD_A_JOB_PROGRESS_MS, p->progress_ms);
+	put_program(nl, req->prog);
+}
+
+int job_start_reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return job_status_parse(nlh, data);
+}
+
+int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
+{
+	const struct params *p = req->p;
+	struct job_status js = { 0 };
+	struct waiter w;
+	double tick_s = req->tick ? req->tick_ms / 1000.0 : -1;
+	int ret;
+
+	memset(run, 0, sizeof(*run));
+	run->threads = req->threads;
+	waiter_init(&w, nl, !p->quiet && progress_wanted(), req->x);
+
+	put_job_request(nl, req);
+	ret = nl_request(nl, job_start_reply_cb, &js, 0);
+	if (ret)
+		goto out;
+	if (!JS_HAS(&js, FSLOAD_A_JOB_ID)) {
+		errmsg("the kernel's reply carries no job id");
+		ret = EXIT_SYSERR;
+		goto out;
+	}
+	if (!p->quiet)
+		fprintf(stderr, "fsloadctl: job %" PRIu32 " started (%s, %" PRIu32
+			" thread%s, in %s)\n", js.id, req->prog->profile,
+			req->threads, req->threads == 1 ? "" : "s", p->dir);
+	waiter_set_id(&w, js.id);
+	waiter_status(&w, &js);
+	for (;;) {
+		ret = waiter_run(&w, tick_s, true);
+		if (ret != EXIT_TIMEOUT)
+			break;
+		if (!run->stopped_by_us && req->tick(req->tick_arg)) {
+			run->stopped_by_us = true;
+			ret = job_stop(nl, w.id, NL_QUIET);
+			/* a job that has just ended cannot be stopped */
+			if (ret && ret != EXIT_KERNEL)
+				goto out;
+			tick_s = -1;
+		}
+	}
+	if (ret)
+		goto out;
+
+	/* The job's status now, or the final one if it is forgotten. */
+	ret = job_get(nl, w.id, &run->js, NL_QUIET);
+	if (ret == EXIT_KERNEL && nl->err == ENOENT &&
+	    JS_HAS(&w.final, FSLOAD_A_JOB_ID)) {
+		job_status_move(&run->js, &w.final);
+	} else if (ret) {
+		if (ret == EXIT_KERNEL)
+			nl_print_error(nl);
+		goto out;
+	}
+	ret = results_get(nl, w.id, &run->r);
+	if (ret)
+		goto out;
+	run->ok = true;
+	run->ret = state_is_final(run->js.state) ?
+		   state_exit_code(run->js.state) : EXIT_OK;
+	if (run->js.state == FSLOAD_JOB_STOPPED && !run->stopped_by_us)
+		run->interrupted = true;
+	if (run->stopped_by_us && run->js.state == FSLOAD_JOB_STOPPED)
+		run->ret = EXIT_OK;
+out:
+	job_status_free(&js);
+	waiter_fini(&w);
+	return ret;
+}
+
+void run_free(struct run *run)
+{
+	job_status_free(&run->js);
+	results_free(&run->r);
+	run->ok = false;
+}
+
+char *run_job_dir(const struct run *run)
+{
+	char *s;
+
+	if (!run->js.dir ||
+	    asprintf(&s, "%s/fsload-%" PRIu32, run->js.dir, run->js.id) < 0)
+		return NULL;
+	return s;
+}

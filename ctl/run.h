@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsloadctl: run one job to its end and collect its status and results
+ * (start runs one or several: a thread sweep, iterations, aging first).
+ */
+#ifndef FSLOADCTL_RUN_H
+#define FSLOADCTL_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "profile.h"
+#include "results.h"
+#include "status.h"
+
+struct nl_ctx;
+
+/**
+ * struct job_req - what to start
+ * @p: the parameters (dir, files per dir, seed, progress, quiet)
+ * @prog: the program
+ * @threads: worker threads
+ * @files: files per thread
+ * @flags: FSLOAD_JOB_F_*
+ * @x: what the header prints about the program
+ * @tick: called every @tick_ms while the job runs; returning true stops
+ *	the job (as asked: run->stopped_by_us)
+ * @tick_arg: its argument
+ * @tick_ms: its interval
+ */
+struct job_req {
+	const struct params *p;
+	const struct program *prog;
+	uint32_t threads;
+	uint64_t files;
+	uint32_t flags;
+	const struct job_extra *x;
+	bool (*tick)(void *arg);
+	void *tick_arg;
+	unsigned int tick_ms;
+};
+
+/**
+ * struct run - one job that ran
+ * @js: its final status
+ * @r: its per-phase results
+ * @ok: @js and @r are valid
+ * @ret: exit code from its state (0 done; 1 failed or stopped)
+ * @stopped_by_us: @tick asked it to stop
+ * @interrupted: it was stopped by SIGINT/SIGTERM or from outside
+ * @threads: worker threads asked for
+ * @has_extents: @ext_files and @ext_total were counted
+ */
+struct run {
+	struct job_status js;
+	struct results r;
+	bool ok;
+	int ret;
+	bool stopped_by_us;
+	bool interrupted;
+	uint32_t threads;
+	bool has_extents;
+	uint64_t ext_files;
+	uint64_t ext_total;
+};
+
+/*
+ * Start the job on @nl (open, subscribed to events), follow it with
+ * progress on stderr, and collect its results into @run.  Returns 0 when
+ * the job ran (whatever its end: run->ret), else an exit code (the
+ * request was refused, the module went away ...).
+ */
+int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run);
+void run_free(struct run *run);
+
+/* DIR/fsload-<id> of a job that ran (malloc'd), or NULL. */
+char *run_job_dir(const struct run *run);
+
+/* Send the program as FSLOAD_A_JOB_PHASE nests. */
+void put_program(struct nl_ctx *nl, const struct program *prog);
+/* Build the JOB_START request for @req in nl's buffer. */
+void put_job_request(struct nl_ctx *nl, const struct job_req *req);
+/* Reply callback of JOB_START: parses into a struct job_status. */
+struct nlmsghdr;
+int job_start_reply_cb(const struct nlmsghdr *nlh, void *data);
+
+#endif /* FSLOADCTL_RUN_H */

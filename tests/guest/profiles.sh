@@ -1,0 +1,446 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every profile and the job files end to end through fsloadctl, in a guest
+# with fsload.ko loaded and a scratch filesystem at $FSLOAD_DIR
+# (scripts/vm-run).  The counts each one reports are checked against what
+# it asked for and against the filesystem; nothing may be left on disk
+# without --keep.  Sizes are small: each case takes a few seconds.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/ktap.sh
+. "$here/../ktap.sh"
+
+[ -n "${FSLOAD_DIR:-}" ] || { echo "1..0 # SKIP FSLOAD_DIR not set"; exit 4; }
+[ -d /sys/module/fsload ] || { echo "1..0 # SKIP fsload not loaded"; exit 4; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# jget EXPR FILE: evaluate a Python expression over JSON (as `j`).
+jget() {
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[2]))
+v = eval(sys.argv[1])
+print(" ".join(map(str, v)) if isinstance(v, list) else v)
+' "$@"
+}
+
+# The first job id in a start --json document.
+job_id() {
+	sed -n 's/.*"job":{"id":\([0-9]*\).*/\1/p' "$1"
+}
+
+# ge A B: is A >= B (decimals)?
+ge() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'
+}
+
+# The filesystem's utilisation as fsloadctl computes it (df's Use%).
+used_pct() {
+	stat -f -c '%b %f %a %S' "$FSLOAD_DIR" |
+		awk '{ u = ($1 - $2) * $4; a = $3 * $4
+		       printf "%.3f\n", 100 * u / (u + a) }'
+}
+
+# expect EXPR FILE WANTED: queued, checked by check() in one Python run
+# (a Python start costs a good part of a second in the guest).
+checks=()
+expect() {
+	checks+=("$1" "$2" "$3")
+}
+
+check() {
+	[ ${#checks[@]} -eq 0 ] && return 0
+	python3 -c '
+import json, sys
+docs, bad = {}, 0
+a = sys.argv[1:]
+for i in range(0, len(a), 3):
+    expr, path, want = a[i:i + 3]
+    if path not in docs:
+        docs[path] = json.load(open(path))
+    j = docs[path]
+    def ph(name):
+        return [p for p in j["phases"] if p["name"] == name][0]
+    try:
+        v = eval(expr)
+        got = " ".join(map(str, v)) if isinstance(v, list) else str(v)
+    except Exception as e:
+        got = "exception: %r" % e
+    if got != want:
+        print("FAIL: %s: got %r, wanted %r" % (" ".join(expr.split()), got, want))
+        bad = 1
+sys.exit(bad)
+' "${checks[@]}" || exit "$KSFT_FAIL"
+	checks=()
+}
+
+no_job_dirs() {
+	local left
+
+	left=$(find "$FSLOAD_DIR" -maxdepth 1 -name 'fsload-*' | head -5)
+	[ -z "$left" ] || fail "left behind: $left"
+}
+
+# run NAME ARGS...: fsloadctl start --json into $work/NAME.json
+run() {
+	local name=$1
+
+	shift
+	fsloadctl start --dir "$FSLOAD_DIR" --quiet --json "$@" \
+		>"$work/$name.json" || fail "fsloadctl start $* exited $?"
+}
+
+
+t_smallfiles_batch() {
+	local f=$work/batch.json
+
+	# 120 files in rounds of 50: three rounds, of 50, 50 and 20.
+	run batch --profile smallfiles --threads 2 --files 120 \
+		--files-per-round 50 --sync batch
+	expect '[p["name"] for p in j["phases"]]' "$f" \
+		"create-0 fsync-0 create-1 fsync-1 create-2 fsync-2 stat read unlink"
+	expect '[p["ops"] for p in j["phases"]]' "$f" \
+		"100 100 100 100 40 40 240 240 240"
+	expect 'sum(p["errors"] for p in j["phases"])' "$f" 0
+	expect 'j["job"]["state"]' "$f" "done"
+	expect 'j["summary"]["ops"]' "$f" 240
+	no_job_dirs
+}
+
+t_smallfiles_sync_modes() {
+	local f=$work/final.json
+
+	run final --profile smallfiles --threads 2 --files 50 --sync final
+	expect '[p["name"] for p in j["phases"]]' "$f" \
+		"create sync stat read unlink"
+	expect '[p["ops"] for p in j["phases"]]' "$f" "100 2 100 100 100"
+	expect 'ph("sync")["ops_by_type"][0]["op"]' "$f" syncfs
+	f=$work/fsync.json
+	run fsync --profile smallfiles --files 50 --sync fsync
+	expect '[p["ops"] for p in j["phases"]]' "$f" "50 50 50 50"
+	fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR" --sync bogus \
+		>/dev/null 2>&1
+	[ $? -eq 2 ] || fail "--sync bogus: not a usage error"
+	no_job_dirs
+}
+
+t_smallfiles_sweep() {
+	local f=$work/sweep.json
+
+	run sweep --profile smallfiles --threads 1,2,3 --files 40
+	expect '[s["threads"] for s in j["sweep"]]' "$f" "1 2 3"
+	expect '[s["ops"] for s in j["sweep"]]' "$f" "40 80 120"
+	expect '[s["state"] for s in j["sweep"]]' "$f" "done done done"
+	expect 'all(s["files_per_sec"] > 0 and s["lat_avg_ns"] > 0
+		for s in j["sweep"])' "$f" True
+	expect '[s["job"]["threads"] for s in j["sweep"]]' "$f" "1 2 3"
+	expect 'len(set(s["job"]["id"] for s in j["sweep"]))' "$f" 3
+	# the text report: one row per thread count
+	fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR" --quiet \
+		--threads 1,2 --files 20 >"$work/sweep.txt" || fail "text sweep"
+	[ "$(grep -cE '^ +[12] +[0-9]+ done ' "$work/sweep.txt")" -eq 2 ] ||
+		fail "text rows: $(cat "$work/sweep.txt")"
+	no_job_dirs
+}
+
+t_metadata_counts() {
+	local f=$work/md.json
+
+	run md --profile metadata --threads 2 --items 50
+	expect '[p["name"] for p in j["phases"]]' "$f" \
+		"dir-create dir-stat dir-rename dir-remove file-create file-stat file-read file-remove"
+	expect 'set(p["ops"] for p in j["phases"])' "$f" "{100}"
+	expect 'sum(p["errors"] for p in j["phases"])' "$f" 0
+	expect 'j["job"]["files_per_dir"]' "$f" 50
+	no_job_dirs
+}
+
+t_metadata_shared_keep() {
+	local f=$work/mdk.json id dir n
+
+	run mdk --profile metadata --threads 3 --items 40 --items-per-dir 10 \
+		--shared-dir --keep --size 100
+	expect '[p["name"] for p in j["phases"]]' "$f" \
+		"dir-create dir-stat dir-rename file-create file-stat file-read"
+	id=$(job_id "$f")
+	dir=$FSLOAD_DIR/fsload-$id
+	# one tree for all threads: t000 only, 120 items in 12 subdirectories
+	[ "$(ls "$dir")" = t000 ] || fail "thread dirs: $(ls "$dir")"
+	n=$(find "$dir/t000" -mindepth 1 -maxdepth 1 -type d | wc -l)
+	[ "$n" -eq 12 ] || fail "$n subdirectories, wanted 12"
+	n=$(find "$dir" -type d -name 'y*' | wc -l)
+	[ "$n" -eq 120 ] || fail "$n renamed directories, wanted 120"
+	n=$(find "$dir" -type d -name 'x*' | wc -l)
+	[ "$n" -eq 0 ] || fail "$n directories not renamed"
+	n=$(find "$dir" -type f -name 'f*' -size 100c | wc -l)
+	[ "$n" -eq 120 ] || fail "$n files of 100 bytes, wanted 120"
+	rm -rf "$dir"
+}
+
+t_metadata_iterations() {
+	local f=$work/mdi.json
+
+	run mdi --profile metadata --items 30 --iterations 3
+	expect 'len(j["iterations"])' "$f" 3
+	expect '[len(i["phases"]) for i in j["iterations"]]' "$f" "8 8 8"
+	expect '[s["phase"] for s in j["summary"]]' "$f" \
+		"dir-create dir-stat dir-rename dir-remove file-create file-stat file-read file-remove"
+	expect 'all(s["runs"] == 3 and s["max"] >= s["mean"] >= s["min"] > 0
+		and s["stddev"] >= 0 for s in j["summary"])' "$f" True
+	no_job_dirs
+}
+
+t_metadata_stonewall() {
+	local f=$work/mdsw.json
+
+	# far more items than 0.2 s allows: every phase ends by time
+	run mdsw --profile metadata --items 1000000 --items-per-dir 1000 \
+		--stonewall 0.2
+	expect 'j["job"]["state"]' "$f" "done"
+	expect 'ph("dir-create")["stonewalled"]' "$f" True
+	expect 'ph("dir-create")["ops"] < 1000000' "$f" True
+	expect 'all(p["elapsed_ns"] < 2e9 for p in j["phases"])' "$f" True
+	no_job_dirs
+}
+
+t_largefile_keep() {
+	local f=$work/lf.json id dir n bad
+
+	run lf --profile largefile --threads 2 --files 2 --size 2M \
+		--block 256K --keep
+	expect '[p["name"] for p in j["phases"]]' "$f" "write read"
+	expect '[p["ops"] for p in j["phases"]]' "$f" "4 4"
+	expect '[p["bytes"] for p in j["phases"]]' "$f" "8388608 8388608"
+	expect 'j["summary"]["files_counted"]' "$f" 4
+	expect 'j["summary"]["extents_per_file"] >= 1' "$f" True
+	expect 'j["summary"]["write_mib_per_sec"] > 0' "$f" True
+	id=$(job_id "$f")
+	dir=$FSLOAD_DIR/fsload-$id
+	n=$(find "$dir" -type f | wc -l)
+	[ "$n" -eq 4 ] || fail "$n files on disk, wanted 4"
+	bad=$(find "$dir" -type f ! -size 2048k | wc -l)
+	[ "$bad" -eq 0 ] || fail "$bad files are not 2 MiB"
+	rm -rf "$dir"
+}
+
+t_largefile_direct() {
+	local f=$work/lfd.json
+
+	run lfd --profile largefile --size 1M --block 128K --direct --fallocate
+	expect '[p["bytes"] for p in j["phases"]]' "$f" "1048576 1048576"
+	expect 'j["summary"]["files_counted"]' "$f" 1
+	expect 'j["summary"]["extents_per_file"] >= 1' "$f" True
+	no_job_dirs
+}
+
+t_randrw_counts() {
+	local f=$work/rrw.json
+
+	run rrw --profile randrw --threads 2 --files 3 --size 256K --block 4K \
+		--ops 300 --read-weight 3 --write-weight 1
+	expect '[p["name"] for p in j["phases"]]' "$f" "prealloc rw unlink"
+	expect 'ph("prealloc")["bytes"]' "$f" $((6 * 256 * 1024))
+	expect 'ph("rw")["ops"]' "$f" 600
+	expect 'ph("rw")["bytes"]' "$f" $((600 * 4096))
+	expect 'ph("rw")["errors"]' "$f" 0
+	expect 'sorted(o["op"] for o in ph("rw")["ops_by_type"])' "$f" \
+		"read_random write_random"
+	# 3:1 weights: reads are most of the 600
+	expect '[o["ops"] > 300 for o in ph("rw")["ops_by_type"]
+		if o["op"] == "read_random"]' "$f" True
+	expect 'j["summary"]["transactions_per_sec"] > 0' "$f" True
+	no_job_dirs
+}
+
+t_randrw_time() {
+	local f=$work/rrwt.json
+
+	run rrwt --profile randrw --files 2 --size 128K --time 0.5
+	expect 'ph("rw")["stonewalled"]' "$f" True
+	expect 'ph("rw")["bytes"] == ph("rw")["ops"] * 4096' "$f" True
+	no_job_dirs
+}
+
+t_age_keep() {
+	local f=$work/age.json before target after id
+
+	before=$(used_pct)
+	target=$(awk -v b="$before" 'BEGIN { printf "%d\n", int(b) + 5 }')
+	run age --profile age --age "$target" --threads 2 --keep
+	after=$(used_pct)
+	id=$(job_id "$f")
+	[ -d "$FSLOAD_DIR/fsload-$id" ] || fail "aged files not kept"
+	rm -rf "$FSLOAD_DIR/fsload-$id"
+	sync
+	ge "$after" "$target" || fail "statfs: $after% used, target $target%"
+	expect 'j["age"]["reached"]' "$f" True
+	expect 'j["age"]["after_pct"] >= '"$target" "$f" True
+	expect '(set(o["op"] for o in j["phases"][0]["ops_by_type"]) <=
+		{"create", "append", "unlink"})' "$f" True
+}
+
+t_age_before_profile() {
+	local f=$work/agesf.json before target after
+
+	before=$(used_pct)
+	target=$(awk -v b="$before" 'BEGIN { printf "%d\n", int(b) + 4 }')
+	run agesf --profile smallfiles --files 50 --age "$target"
+	expect 'j["age"]["reached"]' "$f" True
+	expect 'j["age"]["kept"]' "$f" False
+	expect 'j["job"]["profile"]' "$f" smallfiles
+	expect '[p["ops"] for p in j["phases"]]' "$f" "50 50 50 50"
+	no_job_dirs
+	sync
+	after=$(used_pct)
+	if ge "$after" "$target"; then
+		fail "aged files left: $after% used"
+	fi
+}
+
+t_mix() {
+	local f=$work/mix.json
+
+	run mix --profile mix --threads 2 --files 50 --size 16K --ops 200
+	expect '[p["name"] for p in j["phases"]]' "$f" "populate mix cleanup"
+	expect 'ph("populate")["ops"]' "$f" 100
+	expect 'ph("mix")["ops"] + ph("mix")["errors"]' "$f" 400
+	expect 'ph("cleanup")["ops"] + ph("cleanup")["errors"]' "$f" 100
+	no_job_dirs
+}
+
+t_jobfile_smallfiles() {
+	local a=$work/jf.json b=$work/jfp.json
+
+	run jf --job "$repo/ctl/jobs/smallfiles.ini" --threads 2 --files 60 \
+		--files-per-dir 25
+	run jfp --profile smallfiles --threads 2 --files 60 --files-per-dir 25
+	python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+def key(j):
+    return ([(p["name"], p["ops"], p["bytes"], p["errors"], p["threads"])
+             for p in j["phases"]],
+            [j["job"][k] for k in ("threads", "files_per_thread",
+                                   "files_per_dir", "profile", "state")])
+if key(a) != key(b):
+    sys.exit("FAIL: job file %s, profile %s" % (key(a), key(b)))
+' "$a" "$b" || exit "$KSFT_FAIL"
+	no_job_dirs
+}
+
+t_jobfiles_examples() {
+	local f
+
+	run jmix --job "$repo/ctl/jobs/mix.ini" --files 40 --threads 1 --time 0.5 \
+		--progress-ms 0 </dev/null &
+	run jrrw --job "$repo/ctl/jobs/randrw.ini" --files 1 ||
+		fail "randrw.ini"
+	wait $! || fail "mix.ini"
+	f=$work/jrrw.json
+	expect 'ph("rw")["ops"]' "$f" 10000
+	expect 'ph("rw")["bytes"]' "$f" $((10000 * 4096))
+	f=$work/jmix.json
+	expect 'ph("mix")["stonewalled"]' "$f" True
+	run jmd --job "$repo/ctl/jobs/metadata.ini" --files 30
+	expect '[p["ops"] for p in j["phases"]]' "$work/jmd.json" "60 60 60 60"
+	no_job_dirs
+}
+
+t_jobfile_errors() {
+	local bad=$work/bad.ini err rc
+
+	printf '[global]\nthreads = 1\n[phase a]\nop = create sise=4K\n' >"$bad"
+	err=$(fsloadctl start --job "$bad" --dir "$FSLOAD_DIR" 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "bad op: exit $rc"
+	echo "$err" | grep -q "bad.ini:4:" || fail "no FILE:LINE: $err"
+	printf '[global]\n[phase a]\n' >"$bad"
+	fsloadctl start --job "$bad" --dir "$FSLOAD_DIR" >/dev/null 2>&1
+	[ $? -eq 2 ] || fail "phase without op accepted"
+	printf '[phase r]\nop = rename\n' >"$bad"
+	fsloadctl start --job "$bad" --dir "$FSLOAD_DIR" >/dev/null 2>&1
+	[ $? -eq 2 ] || fail "rename without prefix accepted"
+	# the kernel refuses what only it checks: direct I/O alignment
+	printf '[phase w]\nop = create size=1000 block=1000 direct\n' >"$bad"
+	fsloadctl start --job "$bad" --dir "$FSLOAD_DIR" >/dev/null 2>&1
+	[ $? -eq 3 ] || fail "unaligned direct I/O: not refused by the kernel"
+	no_job_dirs
+}
+
+t_untar_scale() {
+	local f=$work/untar.json id dir n
+
+	run untar --profile untar --scale 0.01 --threads 2 --sync-between
+	expect '[p["name"] for p in j["phases"]]' "$f" \
+		"create sync read sync unlink"
+	expect 'j["job"]["files_per_thread"]' "$f" 120
+	expect '[ph(n)["ops"] for n in ("create", "read", "unlink")]' "$f" \
+		"240 240 240"
+	expect 'ph("create")["bytes"] == ph("read")["bytes"] > 0' "$f" True
+	expect 'len(ph("create")["ops_by_type"])' "$f" 1
+	no_job_dirs
+	f=$work/untark.json
+	run untark --profile untar --scale 0.005 --keep
+	id=$(job_id "$f")
+	dir=$FSLOAD_DIR/fsload-$id
+	n=$(find "$dir" -type f | wc -l)
+	[ "$n" -eq 120 ] || fail "$n files on disk, wanted 120"
+	n=$(find "$dir" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+	expect 'ph("create")["bytes"]' "$f" "$n"
+	# 15 files a directory, as a kernel tree
+	n=$(find "$dir" -mindepth 2 -maxdepth 2 -type d | wc -l)
+	[ "$n" -eq 8 ] || fail "$n directories, wanted 8"
+	rm -rf "$dir"
+}
+
+t_help() {
+	local h p
+
+	h=$(fsloadctl help start) || fail "help start"
+	for p in smallfiles metadata largefile randrw age mix untar null; do
+		echo "$h" | grep -q "^  $p: " || fail "help: no profile $p"
+	done
+	fsloadctl start --profile nosuch --dir "$FSLOAD_DIR" >/dev/null 2>&1
+	[ $? -eq 2 ] || fail "unknown profile: not a usage error"
+	fsloadctl start --profile smallfiles --job x --dir "$FSLOAD_DIR" \
+		>/dev/null 2>&1
+	[ $? -eq 2 ] || fail "--profile with --job accepted"
+}
+
+# timed FUNCTION: run a case and say how long it took.
+timed() {
+	local t0=$SECONDS rc
+
+	"$@" && check
+	rc=$?
+	echo "($1: $((SECONDS - t0)) s)"
+	return $rc
+}
+
+ktap_plan 20
+ktap_run smallfiles_sync_batch timed t_smallfiles_batch
+ktap_run smallfiles_sync_modes timed t_smallfiles_sync_modes
+ktap_run smallfiles_thread_sweep timed t_smallfiles_sweep
+ktap_run metadata_counts timed t_metadata_counts
+ktap_run metadata_shared_dir_keep timed t_metadata_shared_keep
+ktap_run metadata_iterations timed t_metadata_iterations
+ktap_run metadata_stonewall timed t_metadata_stonewall
+ktap_run largefile_keep_extents timed t_largefile_keep
+ktap_run largefile_direct_fallocate timed t_largefile_direct
+ktap_run randrw_counts timed t_randrw_counts
+ktap_run randrw_time timed t_randrw_time
+ktap_run age_keep_statfs timed t_age_keep
+ktap_run age_before_profile timed t_age_before_profile
+ktap_run mix_counts timed t_mix
+ktap_run jobfile_equals_profile timed t_jobfile_smallfiles
+ktap_run jobfile_examples timed t_jobfiles_examples
+ktap_run jobfile_errors timed t_jobfile_errors
+ktap_run untar_scale timed t_untar_scale
+ktap_run help_profiles timed t_help
+ktap_run nothing_left_behind no_job_dirs
+ktap_finish
