@@ -7,6 +7,14 @@
 #   make demo            smallfiles on ext4 on a ramdisk, in a VM
 #   make check           lint + the test suite, in VMs
 #   make lint            checkpatch --strict, sparse (C=2), W=1
+#   make kernels         the trixie root with Debian's 6.12 and 7.x kernels
+#   make check-all       lint + the test suite on 6.1, 6.12 and 7.x
+#   make check-debug     the suite on a debug kernel (KASAN, lockdep, ...)
+#   make install         module (updates/), fsloadctl, man page, completion,
+#                        uapi header; DESTDIR, PREFIX (/usr/local)
+#   make uninstall       remove exactly what install wrote
+#   make dkms-src        the module's sources to DESTDIR/usr/src/fsload-VERSION
+#   make check-dkms      dkms add/build/install against every kernel here
 
 # The kernel to build against: the running one when its build tree is
 # there, else the newest installed Debian headers.
@@ -16,16 +24,34 @@ ifeq ($(KDIR),)
 $(error no kernel headers found: install linux-headers-amd64 or set KDIR)
 endif
 
+# KERNEL=6.1|6.12|7.x|RELEASE (module, lint, check, clean): build and test
+# against that Debian kernel instead, the newest installed match, from the
+# host or from the root that scripts/kernels.sh makes (6.12 and 7.x need
+# gcc-14: kbuild runs chrooted there, the repository bind-mounted).
+KROOT := /
+ifneq ($(KERNEL),)
+KRESOLVED := $(shell scripts/kernels.sh resolve '$(KERNEL)' 2>/dev/null)
+ifneq ($(KRESOLVED),)
+KRELEASE := $(word 1,$(KRESOLVED))
+KROOT := $(word 2,$(KRESOLVED))
+KDIR := /usr/src/linux-headers-$(KRELEASE)
+else
+KMISSING = $(error $(shell scripts/kernels.sh resolve '$(KERNEL)' 2>&1))
+endif
+endif
+KMAKE := $(if $(filter-out /,$(KROOT)),scripts/kernels.sh run -- make,$(MAKE))
+
 # Kernel the VM harness boots; matches KDIR by default.
 KRELEASE ?= $(patsubst linux-headers-%,%,$(notdir $(realpath $(KDIR))))
-export KDIR KRELEASE
+export KDIR KRELEASE KERNEL
 
 .PHONY: all module ctl tests demo check lint deps clean
 
 all: module ctl
 
 module:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(KMISSING)
+	$(KMAKE) -C $(KDIR) M=$(CURDIR) modules
 
 ctl:
 	$(MAKE) -C ctl
@@ -44,11 +70,46 @@ lint: deps module
 	scripts/lint.sh
 
 check: deps
+	$(if $(KERNEL),scripts/kernels.sh setup $(KERNEL))
 	$(MAKE) all tests
 	scripts/lint.sh
 	tests/run-all.sh
 
+# Each supported kernel in turn: build, lint, suite (scripts/check-all.sh).
+KERNELS ?= 6.1 6.12 7.x
+.PHONY: check-all kernels
+check-all: deps
+	scripts/check-all.sh $(KERNELS)
+
+kernels: deps
+	scripts/kernels.sh setup $(or $(KERNEL),$(KERNELS))
+
+# The suite on a debug kernel (KASAN, lockdep, kmemleak, UBSAN), built
+# once per machine by scripts/debug-kernel.sh.
+.PHONY: check-debug
+check-debug: deps
+	scripts/check-debug.sh
+
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(KMISSING)
+	$(KMAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C ctl clean
 	$(MAKE) -C tests clean
+
+# Installing: scripts/install.sh, with the usual DESTDIR and PREFIX.
+PREFIX ?= /usr/local
+export DESTDIR PREFIX
+
+.PHONY: install uninstall dkms-src check-dkms
+
+install: all
+	scripts/install.sh install
+
+uninstall:
+	scripts/install.sh uninstall
+
+dkms-src:
+	scripts/install.sh dkms-src
+
+check-dkms: deps
+	tests/dkms.sh

@@ -4,10 +4,17 @@
  *
  * Branch points (see the project's kernel-compat notes): 6.2
  * (genl_dumpit_info carries a genl_info), 6.3 (idmapped mounts take a
- * struct mnt_idmap), 6.12 (vfs_path_lookup in namei.h), 6.15 (vfs_mkdir
- * returns a dentry), 6.16 (lookup_one takes a qstr), 6.19
- * (delegated_inode argument on rmdir).  Only 6.1 is verified by the
- * test suite so far; the other branches follow the kernel's porting notes.
+ * struct mnt_idmap), 6.8 (vfs_iter_write takes the write reference),
+ * 6.12 (vfs_path_lookup in namei.h), 6.15 (vfs_mkdir returns a dentry),
+ * 6.16 (lookup_one takes a qstr), 6.17 and 6.18 (struct renamedata),
+ * 6.19 (delegated_inode argument on mkdir and rmdir; a failed vfs_mkdir
+ * unlocks the parent).
+ *
+ * The test suite runs on Debian's 6.1, 6.12 and 7.3 (make check-all); the
+ * branches for the versions in between follow the kernel's porting notes
+ * and are compile-checked only where Debian ships headers.  The version
+ * checks assume upstream's APIs: a distribution kernel that backports one
+ * of these changes needs a feature test here instead.
  */
 #ifndef _FSLOAD_COMPAT_H
 #define _FSLOAD_COMPAT_H
@@ -55,9 +62,11 @@ static inline struct dentry *fsload_lookup_locked(const struct path *parent,
 }
 
 /*
- * Make a directory at the negative @dentry.  Returns the new directory's
- * dentry (to be dput() by the caller) or an ERR_PTR; on error @dentry has
- * been released, as 6.15's vfs_mkdir() does.
+ * Make a directory at the negative @dentry, in @parent whose inode the
+ * caller holds locked.  Returns the new directory's dentry (to be dput()
+ * by the caller) or an ERR_PTR; on error @dentry has been released, as
+ * 6.15's vfs_mkdir() does.  The parent stays locked either way: the caller
+ * unlocks it.
  */
 static inline struct dentry *fsload_vfs_mkdir(const struct path *parent,
 					      struct dentry *dentry,
@@ -65,7 +74,17 @@ static inline struct dentry *fsload_vfs_mkdir(const struct path *parent,
 {
 	struct inode *dir = d_inode(parent->dentry);
 #if FSLOAD_KV_GE(6, 19)
-	return vfs_mkdir(FSLOAD_IDMAP(parent->mnt), dir, dentry, mode, NULL);
+	struct dentry *de;
+
+	de = vfs_mkdir(FSLOAD_IDMAP(parent->mnt), dir, dentry, mode, NULL);
+	/*
+	 * From 6.19 a failed vfs_mkdir() also unlocks the parent (it ends
+	 * the start_creating() it assumes): take the lock again, so that the
+	 * caller's lock/lookup/unlock stays balanced on every kernel.
+	 */
+	if (IS_ERR(de))
+		inode_lock_nested(dir, I_MUTEX_PARENT);
+	return de;
 #elif FSLOAD_KV_GE(6, 15)
 	return vfs_mkdir(FSLOAD_IDMAP(parent->mnt), dir, dentry, mode);
 #else

@@ -16,8 +16,14 @@ PACKAGES=(
 	# the VM harness (scripts/vm-run): kernel, emulator, initramfs, guest tools
 	linux-image-amd64 qemu-system-x86 busybox-static kmod cpio xz-utils
 	e2fsprogs xfsprogs btrfs-progs fio
+	# the fault tests: I/O errors from a device-mapper error target
+	dmsetup
 	# unpacks zstd-compressed kernels (Debian 6.12+) for vm-run's fast boot
 	zstd
+	# the Debian 13 root with the 6.12 and 7.x kernels (scripts/kernels.sh)
+	debootstrap debian-archive-keyring
+	# packaging: make check-dkms, the man page test, tests/spec.py
+	dkms man-db groff-base python3-yaml
 )
 
 check_only=0

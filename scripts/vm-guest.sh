@@ -122,21 +122,25 @@ vmsg "device ${dev:-none} ready at $(elapsed) s"
 UUID=f5104ad0-5eed-4000-8000-000000000001
 HASH_SEED=f5104ad0-5eed-4000-8000-000000000002
 mkfs_cmd=()
+# The crypto API's crc32c: crc32c_generic up to 6.x, crc32c_cryptoapi (alias
+# crc32c) from 7.0, where the CPU-optimised code is in the crc32c library.
+crc32c=crc32c_generic
+modinfo -F name "$crc32c" >/dev/null 2>&1 || crc32c=crc32c
 case "$FS" in
 ext4)
 	want_mod crc32c-intel
-	need_mod crc32c_generic ext4
+	need_mod "$crc32c" ext4
 	mkfs_cmd=(mkfs.ext4 -q -F -U "$UUID"
 		-E "lazy_itable_init=0,lazy_journal_init=0,hash_seed=$HASH_SEED")
 	;;
 xfs)
 	want_mod crc32c-intel
-	need_mod crc32c_generic xfs
+	need_mod "$crc32c" xfs
 	mkfs_cmd=(mkfs.xfs -q -f -m "uuid=$UUID")
 	;;
 btrfs)
 	want_mod crc32c-intel
-	need_mod crc32c_generic btrfs
+	need_mod "$crc32c" btrfs
 	mkfs_cmd=(mkfs.btrfs -q -f -U "$UUID")
 	;;
 esac
@@ -314,7 +318,7 @@ read -r tainted </proc/sys/kernel/tainted
 echo "tainted_after: $tainted" >>"$OUT/vm-info.txt"
 
 bad='WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|possible circular locking'
-bad+='|INFO: task .* blocked|lockdep|turning off the locking correctness validator'
+bad+='|INFO: task .* blocked|turning off the locking correctness validator'
 bad+='|DEBUG_LOCKS_WARN_ON|unreferenced object|suspected memory leak|refcount_t:'
 bad+='|Kernel panic|soft lockup|hard LOCKUP|rcu: .*detected stalls|RCU stall'
 if hits=$(grep -E -- "$bad" "$OUT/dmesg.txt"); then

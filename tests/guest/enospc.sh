@@ -46,6 +46,46 @@ PY
 		fail "job directory left behind"
 }
 
-ktap_plan 1
+# A directory the kernel failed to create (ENOSPC in vfs_mkdir) leaves its
+# parent usable: from 6.19 a failed vfs_mkdir() unlocks the parent itself,
+# and an unbalanced unlock there hangs the next mkdir in it (compat.h).
+t_mkdir_enospc() {
+	local err rc pid
+
+	# Use up the inodes: then no directory can be made.
+	python3 - "$FSLOAD_DIR/fill" <<'PY'
+import os, sys
+d = sys.argv[1]
+os.mkdir(d)
+try:
+    for i in range(1000000):
+        open(os.path.join(d, str(i)), "w").close()
+except OSError:
+    pass
+PY
+	mkdir "$FSLOAD_DIR/probe" 2>/dev/null && skip "mkdir still finds space"
+	err=$(fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR" \
+		--files 10 --quiet 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq 3 ] || fail "start on a full filesystem: exit $rc, wanted 3"
+	echo "$err" | grep -q 'No space left' || fail "start: '$err'"
+	# A task hung on the directory's lock cannot be killed: watch it from
+	# here, and keep it off the case's output, which ktap_run reads to
+	# its end.
+	(rm -rf "$FSLOAD_DIR/fill" && mkdir "$FSLOAD_DIR/after") \
+		</dev/null >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill -0 "$pid" 2>/dev/null &&
+		fail "rm and mkdir in the directory hang after the failed mkdir"
+	wait "$pid" || fail "rm and mkdir after the failed mkdir: exit $?"
+	rmdir "$FSLOAD_DIR/after"
+}
+
+ktap_plan 2
 ktap_run enospc_fails_cleanly t_enospc
+ktap_run mkdir_enospc_leaves_dir_usable t_mkdir_enospc
 ktap_finish
