@@ -1,0 +1,688 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Faults that must end cleanly (issue 7): each case ends with a clear
+# error to the user, partial results kept, no hang, no kernel report
+# (scripts/vm-run scans dmesg) and nothing left behind.
+#
+#   tests/guest/faults.sh [CASE...]      default: every case the guest's
+#                                        set-up allows (io_error with
+#                                        --fs none, the others with a
+#                                        filesystem)
+#   FSLOAD_CYCLES=N        start/stop cycles (default 1000)
+#   FSLOAD_PAUSE_MS=N      the pause in which the tree cases tamper with a
+#                          running job (default 8000; raise it for very
+#                          slow guests)
+#
+# Cases and the guest each needs (tests/run-all.sh has the suites):
+#   umount_busy      a job pins its filesystem: umount fails EBUSY, the job
+#                    goes on, and once it has ended umount works
+#   max_jobs         max_jobs jobs at once, one more is refused (EBUSY and
+#                    the module's message); max_threads likewise
+#   cycles           1000 start/stop cycles (FSLOAD_CYCLES), then slab
+#                    usage back to its level, kmemleak clean where present
+#   symlink_create   t000/dNNNNN replaced by a symlink to a directory on
+#                    another filesystem (a canary) before its files are
+#                    created: the canary stays untouched
+#   symlink_unlink   a relative symlink out of the job's directory to
+#                    files named as the job's, before they are stat'ed,
+#                    read and unlinked: they stay untouched
+#   rename_out       a subdirectory moved out of the job's directory mid-run
+#   rename_jobdir    the job's directory itself moved elsewhere mid-run
+#   creds            files belong to the starter: root, and a uid 1000
+#                    holding CAP_SYS_ADMIN only (refused where it may not
+#                    write)
+#   failslab         allocation failures at every allocation site of
+#                    JOB_START (fail-nth; debug kernel, else skipped)
+#   shutdown         xfs/ext4 shutdown mid-run: the job fails with EIO
+#   io_error         I/O errors under ext4 and xfs (dm linear -> error);
+#                    needs --fs none (it builds its own device-mapper stack
+#                    on $FSLOAD_DEV)
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/ktap.sh
+. "$here/../ktap.sh"
+
+[ -d /sys/module/fsload ] || { echo "1..0 # SKIP fsload not loaded"; exit 4; }
+
+fuzz=$here/../build/fsload_fuzz
+params=/sys/module/fsload/parameters
+work=$(mktemp -d)
+export DM_DISABLE_UDEV=1	# the guest runs no udev: dmsetup makes the nodes
+
+cleanup() {
+	local id
+
+	for id in $(running_ids); do
+		fsloadctl stop "$id" >/dev/null 2>&1
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# jget EXPR [FILE]: evaluate a Python expression over JSON (as `j`).
+jget() {
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[2]) if len(sys.argv) > 2 else sys.stdin)
+v = eval(sys.argv[1])
+print(" ".join(map(str, v)) if isinstance(v, list) else v)
+' "$@"
+}
+
+running_ids() {
+	fsloadctl --json list 2>/dev/null | jget '[x["id"] for x in j["jobs"]
+		if x["state"] in ("running", "stopping")]' 2>/dev/null
+}
+
+# start_detached ARGS...: a smallfiles job that runs on; prints its id.
+start_detached() {
+	fsloadctl --json start --profile smallfiles --detach --quiet "$@" |
+		jget 'j["id"]'
+}
+
+# start_spin DIR: a job of null ops that runs until stopped (minutes),
+# using no space: one subdirectory.  Prints its id.
+start_spin() {
+	fsloadctl --json start --profile null --detach --quiet --dir "$1" \
+		--files 100000000 --files-per-dir 100000000 |
+		grep -o '"id": *[0-9]*' | head -1 | grep -o '[0-9]*$'
+}
+
+state_of() {
+	fsloadctl --json status "$1" | jget 'j["job"]["state"]'
+}
+
+# wait_state ID STATE SECONDS
+wait_state() {
+	local i state=
+
+	for ((i = 0; i < $3 * 10; i++)); do
+		state=$(state_of "$1")
+		[ "$state" = "$2" ] && return 0
+		sleep 0.1
+	done
+	fail "job $1: state '$state', wanted $2 within $3 s"
+}
+
+# wait_ended ID SECONDS [FILE]: the results of the ended job in FILE.
+wait_ended() {
+	local out=${3:-$work/ended.json} rc
+
+	fsloadctl --json wait "$1" --timeout "$2" --quiet >"$out"
+	rc=$?
+	[ "$rc" -ne 6 ] || fail "job $1 did not end within $2 s"
+	[ "$rc" -le 1 ] || fail "fsloadctl wait $1: exit $rc"
+}
+
+no_job_dirs() {	# DIR
+	local left
+
+	left=$(find "$1" -maxdepth 1 -name 'fsload-*' | head -5)
+	[ -z "$left" ] || fail "left behind: $left"
+}
+
+no_workers() {
+	local left
+
+	left=$(pgrep -c '^fsload[0-9]+/')
+	[ "${left:-0}" -eq 0 ] || fail "$left fsload worker threads left"
+}
+
+# umount_errno DIR: the errno of umount2(DIR, 0), 0 on success.
+umount_errno() {
+	python3 - "$1" <<'PY'
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+r = libc.umount2(sys.argv[1].encode(), 0)
+print(0 if r == 0 else ctypes.get_errno())
+PY
+}
+
+# Finished jobs keep their target directory pinned until they are
+# forgotten (max_finished) or the module is unloaded: reload it.
+release_pins() {
+	[ -n "$(running_ids)" ] && return 1
+	rmmod fsload && insmod "$FSLOAD_MODULE"
+}
+
+# umount_released DIR: unmount DIR, reloading the module if an ended job
+# still pins it (see release_pins).
+umount_released() {
+	local e
+
+	e=$(umount_errno "$1")
+	[ "$e" = 0 ] && return 0
+	echo "umount $1: errno $e; no job runs: reloading fsload to drop the pins of ended jobs"
+	release_pins || return 1
+	e=$(umount_errno "$1")
+	[ "$e" = 0 ]
+}
+
+need_fs() {
+	if [ -z "${FSLOAD_DIR:-}" ] || [ -z "${FSLOAD_DEV:-}" ]; then
+		skip "needs a scratch filesystem on a block device"
+	fi
+}
+
+# ---------------------------------------------------------------------
+
+t_umount_busy() {
+	local id ops1 ops2 dev fstype opts e
+
+	need_fs
+	dev=$(findmnt -no SOURCE "$FSLOAD_DIR")
+	fstype=$(findmnt -no FSTYPE "$FSLOAD_DIR")
+	opts=$(findmnt -no OPTIONS "$FSLOAD_DIR")
+	id=$(start_spin "$FSLOAD_DIR")
+	[ -n "$id" ] || fail "no job started"
+	wait_state "$id" running 10
+	sleep 1
+	ops1=$(fsloadctl --json status "$id" | jget 'j["job"]["ops"]')
+	e=$(umount_errno "$FSLOAD_DIR")
+	[ "$e" = 16 ] || fail "umount while job $id runs: errno $e, wanted EBUSY (16)"
+	mountpoint -q "$FSLOAD_DIR" || fail "unmounted anyway"
+	sleep 1
+	[ "$(state_of "$id")" = running ] || fail "job $id no longer runs"
+	ops2=$(fsloadctl --json status "$id" | jget 'j["job"]["ops"]')
+	[ "$ops2" -gt "$ops1" ] || fail "job $id made no progress ($ops1 -> $ops2)"
+	fsloadctl stop "$id" >/dev/null || fail "stop"
+	wait_ended "$id" 60
+	[ "$(jget 'j["job"]["state"]' "$work/ended.json")" = stopped ] ||
+		fail "state after stop"
+	[ "$(jget 'j["phases"][0]["ops"] > 0' "$work/ended.json")" = True ] ||
+		fail "no partial results"
+	no_job_dirs "$FSLOAD_DIR"
+	e=$(umount_errno "$FSLOAD_DIR")
+	if [ "$e" != 0 ]; then
+		echo "umount after job $id ended: errno $e (the ended job still pins $FSLOAD_DIR)"
+		release_pins || fail "cannot reload the module"
+		e=$(umount_errno "$FSLOAD_DIR")
+		[ "$e" = 0 ] || fail "umount after a module reload: errno $e"
+		mount -t "$fstype" -o "$opts" "$dev" "$FSLOAD_DIR" || fail "remount"
+		fail "umount failed (EBUSY) after the job had ended"
+	fi
+	mount -t "$fstype" -o "$opts" "$dev" "$FSLOAD_DIR" || fail "remount"
+}
+
+t_max_jobs() {
+	local mj mt i id err rc ids=() out=$work/mt.json
+
+	need_fs
+	mj=$(cat "$params/max_jobs")
+	mt=$(cat "$params/max_threads")
+	for ((i = 0; i < mj; i++)); do
+		id=$(start_spin "$FSLOAD_DIR")
+		[ -n "$id" ] || fail "job $((i + 1)) of $mj did not start"
+		ids+=("$id")
+	done
+	[ "$(running_ids | wc -w)" -eq "$mj" ] || fail "not $mj jobs running"
+	err=$(fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR" \
+		--detach 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq 3 ] || fail "job $((mj + 1)): exit $rc, wanted 3 (refused)"
+	echo "job $((mj + 1)): $err"
+	echo "$err" | grep -q 'Device or resource busy' || fail "not EBUSY: $err"
+	echo "$err" | grep -q 'max_jobs' || fail "no message naming max_jobs: $err"
+	# A slot freed by one that ended takes a new job.
+	fsloadctl stop "${ids[0]}" >/dev/null
+	wait_ended "${ids[0]}" 60
+	id=$(start_spin "$FSLOAD_DIR")
+	[ -n "$id" ] || fail "no start after a slot was freed"
+	ids[0]=$id
+	for id in "${ids[@]}"; do
+		fsloadctl stop "$id" >/dev/null || fail "stop $id"
+	done
+	for id in "${ids[@]}"; do
+		wait_ended "$id" 120 "$work/j$id.json"
+	done
+	python3 - "${ids[@]/#/$work/j}" <<'PY' || fail "not every job ended stopped with partial results"
+import json, sys
+for f in sys.argv[1:]:
+    j = json.load(open(f + ".json"))
+    ph = j["phases"][0]
+    if j["job"]["state"] != "stopped" or ph["ops"] == 0 or ph["complete"]:
+        print("job", j["job"]["id"], j["job"]["state"], ph["ops"], ph["complete"])
+        sys.exit(1)
+PY
+	no_job_dirs "$FSLOAD_DIR"
+	# Threads: max_threads run, one more is refused.
+	err=$(fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR" \
+		--threads $((mt + 1)) 2>&1 >/dev/null)
+	rc=$?
+	echo "threads $((mt + 1)): $err"
+	if [ "$rc" -ne 3 ] || ! echo "$err" | grep -q max_threads; then
+		fail "threads $((mt + 1)): exit $rc: $err"
+	fi
+	fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR" --threads "$mt" \
+		--files 10 --json >"$out"
+	rc=$?
+	[ "$rc" -eq 0 ] || fail "$mt threads: exit $rc: $(head -c 1500 "$out")"
+	[ "$(jget '(len(j["job"]["worker_pids"]) == '"$mt"' and all(p["ops"] == 10 * '"$mt"' for p in j["phases"]))' "$out")" = True ] ||
+		fail "$mt threads: wrong results"
+	no_job_dirs "$FSLOAD_DIR"
+	no_workers
+}
+
+# Slab in KiB after dropping caches.
+slab_kib() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 1
+	awk '/^Slab:/ { print $2 }' /proc/meminfo
+}
+
+# kmalloc-* caches: name, objects in use, object size.  SLUB counts the
+# objects of per-CPU slabs as in use: flush those first (shrink).
+kmalloc_objs() {
+	local f
+
+	for f in /sys/kernel/slab/kmalloc-*/shrink; do
+		echo 1 >"$f" 2>/dev/null
+	done
+	awk '/^kmalloc-/ { print $1, $2, $4 }' /proc/slabinfo
+}
+
+t_cycles() {
+	local n=${FSLOAD_CYCLES:-1000} d s0 s1 delta tol km leaks
+
+	need_fs
+	d=$FSLOAD_DIR/cycles
+	[ -x "$fuzz" ] || fail "$fuzz not built"
+	# Warm up: caches, and max_finished ended jobs kept, before and after.
+	"$fuzz" cycles --dir "$d" --count 64 >/dev/null || fail "warm-up cycles"
+	s0=$(slab_kib)
+	kmalloc_objs >"$work/slab0"
+	"$fuzz" cycles --dir "$d" --count "$n" || fail "cycles"
+	s1=$(slab_kib)
+	kmalloc_objs >"$work/slab1"
+	delta=$((s1 - s0))
+	# A leak of one object a cycle is n objects in one kmalloc cache: allow
+	# n/4 + 64 (the rest of the system), and 2 MiB of Slab overall.
+	tol=$((n / 4 + 64))
+	echo "Slab: $s0 KiB before, $s1 KiB after $n cycles (delta $delta KiB, tolerance 2048 KiB)"
+	awk -v tol="$tol" 'NR == FNR { a[$1] = $2; next }
+		{ d = $2 - a[$1]; printf "%s %+d objects (%d bytes each)%s\n", $1, d, $3,
+		  (d > tol ? " LEAK?" : "") }' "$work/slab0" "$work/slab1" >"$work/slabdelta"
+	grep -v ' +0 objects' "$work/slabdelta" | sed 's/^/  /'
+	! grep -q 'LEAK?' "$work/slabdelta" ||
+		fail "a kmalloc cache grew by more than $tol objects"
+	[ "$delta" -le 2048 ] || fail "slab usage grew by $delta KiB"
+	km=/sys/kernel/debug/kmemleak
+	if [ -w "$km" ]; then
+		echo scan >"$km"
+		sleep 6
+		echo scan >"$km"
+		leaks=$(cat "$km")
+		if [ -n "$leaks" ]; then
+			echo "$leaks" | head -40
+			echo "$leaks" | grep -q fsload && fail "kmemleak: fsload leaks"
+			echo "kmemleak reports (not fsload's) above"
+		else
+			echo "kmemleak: no leaks"
+		fi
+	else
+		echo "kmemleak: not in this kernel"
+	fi
+	rmdir "$d" || fail "$d not empty"
+	no_workers
+}
+
+# snapshot DIR...: every entry under DIR, with size, mtime and content hash.
+snapshot() {
+	find "$@" -printf '%p %y %s %T@ %l\n' | sort
+	find "$@" -type f -exec md5sum {} + | sort
+}
+
+wait_dir() {	# DIR: up to 30 s
+	local i
+
+	for ((i = 0; i < 600; i++)); do
+		[ -d "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# start_prog ARGS... PHASE...: a program of our own (fsload_fuzz start),
+# detached; prints the id.  OP@MS phases are pauses of MS ms.
+start_prog() {
+	"$fuzz" start "$@"
+}
+
+# The phase a job runs (0-based), None before the first: without Python,
+# whose start-up costs seconds on a debug kernel.
+phase_of() {
+	fsloadctl --json status "$1" |
+		sed -n 's/.*"phase_index": *\([0-9]*\|null\).*/\1/p' |
+		sed 's/null/None/'
+}
+
+# wait_phase ID N: until job ID runs phase N (30 s).
+wait_phase() {
+	local i p=
+
+	for ((i = 0; i < 300; i++)); do
+		p=$(phase_of "$1")
+		[ "$p" = "$2" ] && return 0
+		[ "$p" != None ] && [ "$p" -gt "$2" ] && break
+		sleep 0.1
+	done
+	fail "job $1: in phase $p, wanted $2"
+}
+
+# reached RESULTS PHASE: phase PHASE did all 500 files, or the job failed
+# at t000/d00049 (the last subdirectory, the one the test tampers with).
+reached() {
+	jget '(j["job"]["state"] == "failed" and "d00049" in (j["job"]["error"] or "")) or (len(j["phases"]) > '"$2"' and j["phases"]['"$2"']["ops"] == 500)' "$1" |
+		grep -q True
+}
+
+# The pause in which the tests plant their traps, long enough for a
+# debug kernel's slow status calls.
+PAUSE=${FSLOAD_PAUSE_MS:-8000}
+
+t_symlink_create() {
+	local id dir canary=/tmp/canary last st
+
+	need_fs
+	mkdir -p "$canary"
+	echo canary >"$canary/keep"
+	snapshot "$canary" >"$work/before"
+	# 500 files, 10 a directory: d00049 is the last one; created after
+	# the pause.
+	id=$(start_prog --dir "$FSLOAD_DIR" --files 500 --files-per-dir 10 \
+		--keep "null@$PAUSE" create stat read) || fail "start"
+	dir=$FSLOAD_DIR/fsload-$id
+	wait_phase "$id" 0
+	last=$dir/t000/d00049
+	rmdir "$last" || fail "cannot remove $last"
+	ln -s "$canary" "$last" || fail "cannot plant the symlink"
+	[ "$(phase_of "$id")" = 0 ] || fail "planted too late"
+	echo "symlink $last -> $canary planted in the pause"
+	wait_ended "$id" 300
+	st=$(jget 'j["job"]["state"], j["job"]["errno"], j["job"]["error"]' "$work/ended.json")
+	echo "job $id: $st"
+	snapshot "$canary" >"$work/after"
+	if ! diff -u "$work/before" "$work/after"; then
+		rm -rf "$dir" "$canary"
+		fail "job $id created or changed files outside its directory, through the symlink"
+	fi
+	reached "$work/ended.json" 1 || fail "the job never reached t000/d00049"
+	rm -rf "$dir" "$canary"
+}
+
+t_symlink_unlink() {
+	local id dir out=$FSLOAD_DIR/outside i
+
+	need_fs
+	mkdir -p "$out"
+	# Victims named as the job's last ten files.
+	for ((i = 490; i < 500; i++)); do
+		echo "victim $i" >"$out/$(printf 'f%08d' "$i")"
+	done
+	snapshot "$out" >"$work/before"
+	id=$(start_prog --dir "$FSLOAD_DIR" --files 500 --files-per-dir 10 \
+		create "null@$PAUSE" stat read unlink) || fail "start"
+	dir=$FSLOAD_DIR/fsload-$id
+	wait_phase "$id" 1
+	mv "$dir/t000/d00049" "$dir/t000/moved" || fail "cannot move d00049"
+	ln -s ../../outside "$dir/t000/d00049" || fail "cannot plant the symlink"
+	[ "$(phase_of "$id")" = 1 ] || fail "planted too late"
+	echo "t000/d00049 -> ../../outside planted in the pause"
+	wait_ended "$id" 300
+	echo "job $id: $(jget 'j["job"]["state"], j["job"]["errno"], j["job"]["error"]' "$work/ended.json")"
+	snapshot "$out" >"$work/after"
+	if ! diff -u "$work/before" "$work/after"; then
+		rm -rf "$out" "$dir"
+		fail "job $id removed or changed files outside its directory, through the symlink"
+	fi
+	reached "$work/ended.json" 2 || fail "the job never reached t000/d00049"
+	no_job_dirs "$FSLOAD_DIR"
+	rm -rf "$out"
+}
+
+t_rename_out() {
+	local id dir out=$FSLOAD_DIR/outside st left
+
+	need_fs
+	mkdir -p "$out"
+	id=$(start_prog --dir "$FSLOAD_DIR" --files 500 --files-per-dir 10 \
+		"null@$PAUSE" create stat read unlink) || fail "start"
+	dir=$FSLOAD_DIR/fsload-$id
+	wait_phase "$id" 0
+	mv "$dir/t000/d00049" "$out/moved" || fail "cannot move d00049"
+	[ "$(phase_of "$id")" = 0 ] || fail "moved too late"
+	wait_ended "$id" 300
+	st=$(jget '"%s %s" % (j["job"]["state"], j["job"]["errno"])' "$work/ended.json")
+	echo "job $id: $st: $(jget 'j["job"]["error"]' "$work/ended.json")"
+	left=$(find "$out/moved" -mindepth 1 | head -5)
+	[ -z "$left" ] || fail "job $id wrote into its moved directory: $left"
+	[ "$st" = "failed 2" ] || fail "job $id: $st, wanted failed with ENOENT (2)"
+	reached "$work/ended.json" 1 || fail "job $id did not fail at the moved directory"
+	no_job_dirs "$FSLOAD_DIR"
+	rm -rf "$out"
+}
+
+# The job's own directory moved away mid-run: the job goes on in it (it
+# holds it), and touches nothing else outside.
+t_rename_jobdir() {
+	local id out=$FSLOAD_DIR/outside st left
+
+	need_fs
+	mkdir -p "$out"
+	echo canary >"$out/keep"
+	id=$(start_prog --dir "$FSLOAD_DIR" --files 500 --files-per-dir 10 \
+		"null@$PAUSE" create stat read unlink) || fail "start"
+	wait_phase "$id" 0
+	mv "$FSLOAD_DIR/fsload-$id" "$out/moved-job" || fail "cannot move the job directory"
+	[ "$(phase_of "$id")" = 0 ] || fail "moved too late"
+	wait_ended "$id" 300
+	st=$(jget '"%s %s" % (j["job"]["state"], [p["ops"] for p in j["phases"][1:]])' "$work/ended.json")
+	echo "job $id: $st"
+	[ "$st" = "done [500, 500, 500, 500]" ] ||
+		fail "job $id: $st, wanted done with 500 files a phase"
+	[ "$(cat "$out/keep")" = canary ] || fail "canary changed"
+	left=$(find "$out" -mindepth 1 -maxdepth 1 ! -name keep ! -name moved-job)
+	[ -z "$left" ] || fail "new entries outside the job directory: $left"
+	[ -z "$(find "$out/moved-job" -type f)" ] ||
+		fail "files left in the moved job directory"
+	echo "the moved job directory is left with $(find "$out/moved-job" | wc -l) directories (cleanup looks for fsload-$id where it was)"
+	no_job_dirs "$FSLOAD_DIR"
+	rm -rf "$out"
+}
+
+t_creds() {
+	local d=$FSLOAD_DIR/creds out=$work/creds.json id bad err rc
+
+	need_fs
+	mkdir -p "$d/root" "$d/u1000"
+	chown 1000:1000 "$d/u1000"
+	# root, root's directory: root's files.
+	fsloadctl start --profile smallfiles --dir "$d/root" --files 30 --keep \
+		--json >"$out" || fail "root: exit $?"
+	id=$(jget 'j["job"]["id"]' "$out")
+	bad=$(find "$d/root/fsload-$id" ! -uid 0 -o ! -gid 0 | head -3)
+	[ -z "$bad" ] || fail "root's job made files not owned by root: $bad"
+	[ "$(find "$d/root/fsload-$id" -type f | wc -l)" -eq 30 ] || fail "root: files"
+	# uid 1000 with CAP_SYS_ADMIN and nothing else.
+	asuser() {
+		setpriv --reuid=1000 --regid=1000 --clear-groups \
+			--inh-caps=-all,+sys_admin --ambient-caps=+sys_admin "$@"
+	}
+	asuser sh -c 'grep CapEff /proc/self/status'
+	asuser fsloadctl start --profile smallfiles --dir "$d/u1000" \
+		--files 30 --keep --json >"$out" || fail "uid 1000: exit $?"
+	id=$(jget 'j["job"]["id"]' "$out")
+	bad=$(find "$d/u1000/fsload-$id" ! -uid 1000 -o ! -gid 1000 | head -3)
+	[ -z "$bad" ] || fail "uid 1000's job made files it does not own: $bad"
+	[ "$(find "$d/u1000/fsload-$id" -type f | wc -l)" -eq 30 ] ||
+		fail "uid 1000: files"
+	# ... and may not create in root's directory (no DAC override).
+	err=$(asuser fsloadctl start --profile smallfiles --dir "$d/root" \
+		--files 30 2>&1 >/dev/null)
+	rc=$?
+	echo "uid 1000 in root's directory: $err"
+	if [ "$rc" -ne 3 ] || ! echo "$err" | grep -q 'Permission denied'; then
+		fail "uid 1000 in a root-owned directory: exit $rc: $err"
+	fi
+	[ "$(find "$d/root" -mindepth 1 -maxdepth 1 | wc -l)" -eq 1 ] ||
+		fail "something was created in root's directory"
+	rm -rf "$d"
+}
+
+t_failslab() {
+	local fs=/sys/kernel/debug/failslab f saved=() rc
+
+	[ -d "$fs" ] || skip "no failslab (CONFIG_FAILSLAB) in this kernel"
+	need_fs
+	[ -x "$fuzz" ] || fail "$fuzz not built"
+	for f in ignore-gfp-wait verbose probability times; do
+		saved+=("$f=$(cat "$fs/$f")")
+	done
+	# fail-nth injects regardless of probability and task filter; the
+	# allocations that may sleep (all of fsload's) must count.
+	echo N >"$fs/ignore-gfp-wait"
+	echo 0 >"$fs/verbose"
+	# shellcheck disable=SC2086 # options
+	"$fuzz" failnth --dir "$FSLOAD_DIR/failnth" ${FSLOAD_FAILNTH_ARGS:-}
+	rc=$?
+	for f in "${saved[@]}"; do
+		echo "${f#*=}" >"$fs/${f%%=*}"
+	done
+	[ "$rc" -eq 0 ] || fail "fail-nth: exit $rc"
+	rmdir "$FSLOAD_DIR/failnth" || fail "failnth directory not empty"
+	no_workers
+}
+
+t_shutdown() {
+	local id st errno ops dev fstype opts
+
+	need_fs
+	case $FSLOAD_FS in
+	ext4 | xfs) ;;
+	*) skip "shutdown needs ext4 or xfs" ;;
+	esac
+	dev=$(findmnt -no SOURCE "$FSLOAD_DIR")
+	fstype=$(findmnt -no FSTYPE "$FSLOAD_DIR")
+	opts=$(findmnt -no OPTIONS "$FSLOAD_DIR")
+	id=$(start_detached --dir "$FSLOAD_DIR" --files 1000000 --threads 2) ||
+		fail "start"
+	wait_state "$id" running 10
+	sleep 2
+	# XFS_IOC_GOINGDOWN; the same ioctl number is EXT4_IOC_SHUTDOWN.
+	xfs_io -x -c shutdown "$FSLOAD_DIR" || fail "xfs_io shutdown"
+	wait_ended "$id" 120
+	st=$(jget 'j["job"]["state"]' "$work/ended.json")
+	errno=$(jget 'j["job"]["errno"]' "$work/ended.json")
+	ops=$(jget 'j["phases"][0]["ops"]' "$work/ended.json")
+	echo "job $id: $st, errno $errno: $(jget 'j["job"]["error"]' "$work/ended.json"); $ops ops before"
+	# ext4 aborts its journal on shutdown and then refuses writes with
+	# EROFS at the VFS (mnt_want_write) before its own EIO checks.
+	if [ "$st" != failed ] || { [ "$errno" != 5 ] &&
+		! { [ "$FSLOAD_FS" = ext4 ] && [ "$errno" = 30 ]; }; }; then
+		fail "wanted failed with EIO"
+	fi
+	[ "$ops" -gt 0 ] || fail "no partial results"
+	dmesg | grep "fsload: job $id:" | tail -3
+	# The job directory could not go: remove it after a remount.
+	umount_released "$FSLOAD_DIR" || fail "umount after shutdown"
+	mount -t "$fstype" -o "$opts" "$dev" "$FSLOAD_DIR" || fail "remount"
+	rm -rf "$FSLOAD_DIR/fsload-$id"
+	no_job_dirs "$FSLOAD_DIR"
+	no_workers
+}
+
+# One filesystem on dm (linear), a job, then the table swapped to error.
+io_error_on() {	# FSTYPE
+	local fst=$1 sz mnt=/run/fsload-dm id st errno ops name=fsload_err
+
+	sz=$(blockdev --getsz "$FSLOAD_DEV") || return 1
+	dmsetup create "$name" --table "0 $sz linear $FSLOAD_DEV 0" ||
+		fail "dmsetup create"
+	case $fst in
+	ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 \
+		"/dev/mapper/$name" ;;
+	xfs) mkfs.xfs -q -f "/dev/mapper/$name" ;;
+	esac || fail "mkfs.$fst"
+	mkdir -p "$mnt"
+	mount -t "$fst" "/dev/mapper/$name" "$mnt" || fail "mount"
+	id=$(start_detached --dir "$mnt" --files 1000000 --fsync) || fail "start"
+	wait_state "$id" running 10
+	sleep 2
+	dmsetup suspend "$name" || fail "dmsetup suspend"
+	dmsetup load "$name" --table "0 $sz error" || fail "dmsetup load"
+	dmsetup resume "$name" || fail "dmsetup resume"
+	wait_ended "$id" 120
+	st=$(jget 'j["job"]["state"]' "$work/ended.json")
+	errno=$(jget 'j["job"]["errno"]' "$work/ended.json")
+	ops=$(jget 'j["phases"][0]["ops"]' "$work/ended.json")
+	echo "$fst: job $id: $st, errno $errno: $(jget 'j["job"]["error"]' "$work/ended.json"); $ops ops before"
+	dmesg | grep "fsload: job $id:" | tail -3
+	[ "$st" = failed ] || fail "$fst: state $st, wanted failed"
+	# EIO, or what the filesystem makes of it (read-only, shut down).
+	case $errno in
+	5 | 30 | 117) ;;
+	*) fail "$fst: errno $errno, wanted EIO (5), EROFS (30) or EUCLEAN (117)" ;;
+	esac
+	[ "$ops" -gt 0 ] || fail "$fst: no partial results"
+	umount_released "$mnt" || fail "$fst: umount"
+	dmsetup remove "$name" || fail "dmsetup remove"
+	no_workers
+}
+
+t_io_error() {
+	if [ -z "${FSLOAD_DEV:-}" ] || [ -n "${FSLOAD_DIR:-}" ]; then
+		skip "needs vm-run --fs none (a raw \$FSLOAD_DEV)"
+	fi
+	command -v dmsetup >/dev/null || skip "no dmsetup"
+	modprobe dm_mod 2>/dev/null
+	dmsetup targets | grep -q '^error' || skip "no device-mapper error target"
+	io_error_on ext4
+	if [ "$(blockdev --getsize64 "$FSLOAD_DEV")" -ge $((300 << 20)) ]; then
+		io_error_on xfs
+	else
+		echo "xfs: device smaller than 300 MiB, not tried"
+	fi
+}
+
+# ---------------------------------------------------------------------
+
+all=(umount_busy max_jobs cycles symlink_create symlink_unlink rename_out
+	rename_jobdir creds failslab shutdown io_error)
+if [ $# -gt 0 ]; then
+	cases=("$@")
+elif [ -z "${FSLOAD_DIR:-}" ]; then
+	cases=(io_error)
+else
+	cases=(umount_busy max_jobs cycles symlink_create symlink_unlink
+		rename_out rename_jobdir creds failslab shutdown)
+fi
+for c in "${cases[@]}"; do
+	[[ " ${all[*]} " == *" $c "* ]] || { echo "faults.sh: no case '$c'" >&2; exit 2; }
+done
+ktap_plan ${#cases[@]}
+# After a case, whatever it left (a failed case may leave jobs running).
+case_cleanup() {
+	local id
+
+	for id in $(running_ids); do
+		fsloadctl stop "$id" >/dev/null 2>&1
+		fsloadctl wait "$id" --timeout 120 --quiet >/dev/null 2>&1
+	done
+	if [ -n "${FSLOAD_DIR:-}" ] && mountpoint -q "$FSLOAD_DIR"; then
+		rm -rf "$FSLOAD_DIR"/fsload-* "$FSLOAD_DIR"/outside \
+			"$FSLOAD_DIR"/creds "$FSLOAD_DIR"/cycles \
+			"$FSLOAD_DIR"/failnth
+	fi
+	rm -rf /tmp/canary
+}
+
+for c in "${cases[@]}"; do
+	start=$SECONDS
+	ktap_run "$c" "t_$c"
+	echo "# $c: $((SECONDS - start)) s"
+	case_cleanup
+done
+ktap_finish
