@@ -94,6 +94,8 @@
 #define MAX_EXPECT	(MAX_MSGS + 24)	/* plus headers found in junk */
 #define PARAM_DIR	"/sys/module/fsload/parameters"
 #define PROFILE		"fsload_fuzz"
+/* The largest attribute type (NLA_TYPE_MASK is a negative int). */
+#define ATTR_TYPE_MAX	0x3fff
 
 /* ------------------------------------------------------------------ */
 /* Utilities                                                           */
@@ -227,6 +229,7 @@ static struct {
 	int time_limit;		/* seconds, 0 none */
 	bool verbose;
 	bool keep;
+	bool dry;		/* --only: build the case, send nothing */
 } opt = {
 	.start_permille = 20,
 	.mode = "fuzz",
@@ -1425,7 +1428,7 @@ static void emit_extra(struct emit *e, int level)
 			FSLOAD_A_PHASE_MAX : FSLOAD_A_OP_MAX) +
 		       range(e->r, 1, 3);
 		if (pct(e->r, 20))
-			type = range(e->r, 100, NLA_TYPE_MASK);
+			type = range(e->r, 100, ATTR_TYPE_MAX);
 		e->why = "unknown attribute type";
 		break;
 	}
@@ -1991,7 +1994,7 @@ static void soup(struct rng *r, struct mbuf *m, int level, int depth)
 					   level == 1 ? FSLOAD_A_PHASE_MAX :
 					   FSLOAD_A_OP_MAX);
 		else
-			type = pct(r, 50) ? 0 : range(r, 1, NLA_TYPE_MASK);
+			type = pct(r, 50) ? 0 : range(r, 1, ATTR_TYPE_MAX);
 		last = type;
 		/* The type's proper kind, mostly. */
 		if (level == 0)
@@ -2737,6 +2740,12 @@ static void *fuzz_thread(void *arg)
 		}
 		if (opt.only >= 0)
 			hexdump("case", t->dg.b, t->dg.len);
+		if (opt.dry) {
+			for (k = 0; k < n; k++)
+				logf_("# message %d at %zu: %s\n", k, ex[k].off,
+				      ex[k].what);
+			break;
+		}
 		/* Judged even after a failure: jobs it started are ours. */
 		ok = exchange(t, s, &t->dg, ex, &n);
 		judge(t, ex, n, k);
@@ -2762,6 +2771,22 @@ static void *fuzz_thread(void *arg)
 		stop_mine(t, true);
 	free(ex);
 	return NULL;
+}
+
+/* --only I --dry-run: print case I as built, without a kernel. */
+static int run_dry(void)
+{
+	struct tctx *t = calloc(1, sizeof(*t));
+	struct nsock s = { .fd = -1 };
+
+	if (!t)
+		return 1;
+	t->socks = &s;
+	t->nsocks = 1;
+	t->ev.fd = -1;
+	fuzz_thread(t);
+	free(t);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -3841,6 +3866,7 @@ static void usage(FILE *f)
 		"                   [--dir DIR] [--timeout-ms N] [--only INDEX] [--verbose]\n"
 		"                   [--start-permille N]   (valid programs per 1000 messages, 20)\n"
 		"                   [--time-limit SEC]     (no new case after SEC seconds)\n"
+		"                   [--only I --dry-run]   (print case I, send nothing)\n"
 		"       fsload_fuzz cycles [--dir DIR] [--count N]\n"
 		"       fsload_fuzz failnth [--dir DIR] [--max N]\n"
 		"       fsload_fuzz start --dir DIR [--files N] [--files-per-dir N] [--threads N]\n"
@@ -3869,6 +3895,10 @@ int main(int argc, char **argv)
 				opt.sockets = 1000;	/* files per dir */
 				opt.threads = 1;
 			}
+			continue;
+		}
+		if (!strcmp(a, "--dry-run")) {
+			opt.dry = true;
 			continue;
 		}
 		if (!strcmp(a, "--keep")) {
@@ -3921,6 +3951,15 @@ int main(int argc, char **argv)
 	    opt.start_permille < 0 || opt.start_permille > 999) {
 		usage(stderr);
 		return 2;
+	}
+	if (opt.dry) {
+		/* The ids of a typical guest; nothing is sent. */
+		family = 32;
+		bad_family = 0xffff;
+		if (opt.only < 0)
+			opt.only = 0;
+		opt.threads = 1;
+		return run_dry();
 	}
 	if (!opt.dir) {
 		const char *d = getenv("FSLOAD_DIR");

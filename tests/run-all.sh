@@ -42,7 +42,7 @@ suites=(
 # fuzzer and the fault cases of issue 7, not yet part of make check, and
 # their long versions.
 extra_suites=(
-	"fuzz|--fs ext4 --size 512|tests/guest/fuzz.sh"
+	"fuzz|--fs ext4 --size 512 --timeout 1200|tests/guest/fuzz.sh"
 	"faults|--fs ext4 --size 512|tests/guest/faults.sh umount_busy max_jobs cycles failslab shutdown"
 	"faults-tree|--fs ext4 --size 512|tests/guest/faults.sh symlink_create symlink_unlink rename_out rename_jobdir creds"
 	"faults-xfs|--fs xfs --size 512|tests/guest/faults.sh shutdown"
