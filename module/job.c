@@ -294,6 +294,10 @@ static void fsload_job_reap(struct work_struct *work)
 	job->dir.mnt = NULL;
 	job->dir.dentry = NULL;
 	fsload_job_remove_dir(job);
+	/* A finished job must not keep its filesystem from being unmounted. */
+	path_put(&job->parent);
+	job->parent.mnt = NULL;
+	job->parent.dentry = NULL;
 
 	spin_lock(&job->lock);
 	for (p = 0; p < job->prog.nphases; p++) {
