@@ -133,12 +133,46 @@ static const char *const opstat_attr_names[FSLOAD_A_OPSTAT_MAX + 1] = {
 	[FSLOAD_A_OPSTAT_LAT_MIN_NS]	= "lat-min-ns",
 	[FSLOAD_A_OPSTAT_LAT_MAX_NS]	= "lat-max-ns",
 	[FSLOAD_A_OPSTAT_PAD]		= "pad",
+	[FSLOAD_A_OPSTAT_BUCKET]	= "bucket",
+};
+
+static const char *const bucket_attr_names[FSLOAD_A_BUCKET_MAX + 1] = {
+	[FSLOAD_A_BUCKET_LOW_NS]	= "low-ns",
+	[FSLOAD_A_BUCKET_HIGH_NS]	= "high-ns",
+	[FSLOAD_A_BUCKET_COUNT]		= "count",
+	[FSLOAD_A_BUCKET_PAD]		= "pad",
+};
+
+const struct attr_set bucket_attrs = {
+	.name = "bucket",
+	.max = FSLOAD_A_BUCKET_MAX,
+	.names = bucket_attr_names,
+};
+
+static const struct attr_set *const opstat_nested[FSLOAD_A_OPSTAT_MAX + 1] = {
+	[FSLOAD_A_OPSTAT_BUCKET]	= &bucket_attrs,
 };
 
 const struct attr_set opstat_attrs = {
 	.name = "opstat",
 	.max = FSLOAD_A_OPSTAT_MAX,
 	.names = opstat_attr_names,
+	.nested = opstat_nested,
+};
+
+static const char *const thread_attr_names[FSLOAD_A_THREAD_MAX + 1] = {
+	[FSLOAD_A_THREAD_NAME]		= "name",
+	[FSLOAD_A_THREAD_PID]		= "pid",
+	[FSLOAD_A_THREAD_CPU_NS]	= "cpu-ns",
+	[FSLOAD_A_THREAD_PAD]		= "pad",
+	[FSLOAD_A_THREAD_KERNEL]	= "kernel",
+};
+
+const struct attr_set thread_attrs = {
+	.name = "thread",
+	.max = FSLOAD_A_THREAD_MAX,
+	.names = thread_attr_names,
+	.label_attr = FSLOAD_A_THREAD_NAME,
 };
 
 static const char *const res_attr_names[FSLOAD_A_RES_MAX + 1] = {
@@ -153,10 +187,18 @@ static const char *const res_attr_names[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_OPSTAT]		= "opstat",
 	[FSLOAD_A_RES_PAD]		= "pad",
 	[FSLOAD_A_RES_STONEWALLED]	= "stonewalled",
+	[FSLOAD_A_RES_WORKER_CPU_NS]	= "worker-cpu-ns",
+	[FSLOAD_A_RES_INSTRUCTIONS]	= "instructions",
+	[FSLOAD_A_RES_CYCLES]		= "cycles",
+	[FSLOAD_A_RES_SYSTEM_CPU_NS]	= "system-cpu-ns",
+	[FSLOAD_A_RES_TAIL_NS]		= "tail-ns",
+	[FSLOAD_A_RES_TAIL_CPU_NS]	= "tail-cpu-ns",
+	[FSLOAD_A_RES_THREAD]		= "thread",
 };
 
 static const struct attr_set *const res_nested[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_OPSTAT]		= &opstat_attrs,
+	[FSLOAD_A_RES_THREAD]		= &thread_attrs,
 };
 
 const struct attr_set res_attrs = {
@@ -189,6 +231,13 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_OWNER_PORTID]	= "owner-portid",
 	[FSLOAD_A_JOB_RESULT]		= "result",
 	[FSLOAD_A_JOB_PAD]		= "pad",
+	[FSLOAD_A_JOB_IDLE_MS]		= "idle-ms",
+	[FSLOAD_A_JOB_CPUS]		= "cpus",
+	[FSLOAD_A_JOB_PMU]		= "pmu",
+	[FSLOAD_A_JOB_IDLE_NS]		= "idle-ns",
+	[FSLOAD_A_JOB_IDLE_BUSY_NS]	= "idle-busy-ns",
+	[FSLOAD_A_JOB_OVERHEAD_OPS]	= "overhead-ops",
+	[FSLOAD_A_JOB_OVERHEAD_NS]	= "overhead-ns",
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {

@@ -56,6 +56,7 @@ void params_init(struct params *p)
 	p->block = 4096;
 	p->files_per_dir = 1000;
 	p->progress_ms = 1000;
+	p->idle_ms = 250;
 	p->iterations = 1;
 	p->read_weight = 1;
 	p->write_weight = 1;

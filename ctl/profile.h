@@ -80,6 +80,9 @@ struct params {
 	const char *age;	/* target utilisation, percent */
 	double scale;		/* untar */
 	bool sync_between;	/* untar */
+	/* measurement */
+	uint32_t idle_ms;	/* idle baseline before the first phase */
+	bool no_sync_tail;	/* no syncfs tail after each phase */
 };
 
 /* The built-in defaults, before a profile's. */

@@ -23,14 +23,62 @@
 
 #define HAS(s, attr)	(!!((s)->have & (1ULL << (attr))))
 
+static int bucket_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct attr_set *set = &bucket_attrs;
+	struct hist_bucket *b = data;
+
+	switch (mnl_attr_get_type(a)) {
+	case FSLOAD_A_BUCKET_LOW_NS:
+		attr_get_u64(a, set, &b->low_ns);
+		break;
+	case FSLOAD_A_BUCKET_HIGH_NS:
+		attr_get_u64(a, set, &b->high_ns);
+		break;
+	case FSLOAD_A_BUCKET_COUNT:
+		attr_get_u64(a, set, &b->count);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/* Append @n buckets to @os; false when out of memory. */
+static bool opstat_add_buckets(struct opstat *os, const struct hist_bucket *b,
+			       unsigned int n)
+{
+	struct hist_bucket *tmp;
+
+	if (!n)
+		return true;
+	tmp = realloc(os->buckets, (os->nbuckets + n) * sizeof(*tmp));
+	if (!tmp)
+		return false;
+	memcpy(tmp + os->nbuckets, b, n * sizeof(*tmp));
+	os->buckets = tmp;
+	os->nbuckets += n;
+	return true;
+}
+
 static int opstat_attr_cb(const struct nlattr *a, void *data)
 {
 	const struct attr_set *set = &opstat_attrs;
 	unsigned int type = mnl_attr_get_type(a);
 	struct opstat *os = data;
+	struct hist_bucket b = { 0 };
 	bool ok = false;
 
 	switch (type) {
+	case FSLOAD_A_OPSTAT_BUCKET:
+		if (!attr_is_nest(a, set))
+			break;
+		mnl_attr_parse_nested(a, bucket_attr_cb, &b);
+		/* A bucket the kernel cannot have sent is ignored. */
+		if (!b.count || b.high_ns <= b.low_ns)
+			break;
+		if (!opstat_add_buckets(os, &b, 1))
+			return MNL_CB_ERROR;
+		ok = true;
+		break;
 	case FSLOAD_A_OPSTAT_TYPE:
 		ok = attr_get_u8(a, set, &os->type);
 		break;
@@ -58,15 +106,69 @@ static int opstat_attr_cb(const struct nlattr *a, void *data)
 	return MNL_CB_OK;
 }
 
+static int thread_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct attr_set *set = &thread_attrs;
+	struct thread_cpu *t = data;
+	uint8_t k;
+
+	switch (mnl_attr_get_type(a)) {
+	case FSLOAD_A_THREAD_NAME:
+		attr_get_str(a, set, t->name, sizeof(t->name));
+		break;
+	case FSLOAD_A_THREAD_PID:
+		attr_get_u32(a, set, &t->pid);
+		break;
+	case FSLOAD_A_THREAD_KERNEL:
+		if (attr_get_u8(a, set, &k))
+			t->kernel = k;
+		break;
+	case FSLOAD_A_THREAD_CPU_NS:
+		attr_get_u64(a, set, &t->cpu_ns);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
 static int res_attr_cb(const struct nlattr *a, void *data)
 {
 	const struct attr_set *set = &res_attrs;
 	unsigned int type = mnl_attr_get_type(a);
 	struct phase_result *pr = data;
 	struct opstat os = { 0 }, *tmp;
+	struct thread_cpu th = { 0 }, *ttmp;
 	bool ok = false;
 
 	switch (type) {
+	case FSLOAD_A_RES_WORKER_CPU_NS:
+		ok = attr_get_u64(a, set, &pr->worker_cpu_ns);
+		break;
+	case FSLOAD_A_RES_INSTRUCTIONS:
+		ok = attr_get_u64(a, set, &pr->instructions);
+		break;
+	case FSLOAD_A_RES_CYCLES:
+		ok = attr_get_u64(a, set, &pr->cycles);
+		break;
+	case FSLOAD_A_RES_SYSTEM_CPU_NS:
+		ok = attr_get_u64(a, set, &pr->system_cpu_ns);
+		break;
+	case FSLOAD_A_RES_TAIL_NS:
+		ok = attr_get_u64(a, set, &pr->tail_ns);
+		break;
+	case FSLOAD_A_RES_TAIL_CPU_NS:
+		ok = attr_get_u64(a, set, &pr->tail_cpu_ns);
+		break;
+	case FSLOAD_A_RES_THREAD:
+		if (!attr_is_nest(a, set))
+			break;
+		mnl_attr_parse_nested(a, thread_attr_cb, &th);
+		ttmp = realloc(pr->top, (pr->ntop + 1) * sizeof(*ttmp));
+		if (!ttmp)
+			return MNL_CB_ERROR;
+		pr->top = ttmp;
+		pr->top[pr->ntop++] = th;
+		ok = true;
+		break;
 	case FSLOAD_A_RES_PHASE_INDEX:
 		ok = attr_get_u32(a, set, &pr->index);
 		break;
@@ -97,13 +199,21 @@ static int res_attr_cb(const struct nlattr *a, void *data)
 	case FSLOAD_A_RES_OPSTAT:
 		if (!attr_is_nest(a, set))
 			break;
-		mnl_attr_parse_nested(a, opstat_attr_cb, &os);
-		if (!HAS(&os, FSLOAD_A_OPSTAT_TYPE))
+		if (mnl_attr_parse_nested(a, opstat_attr_cb, &os) ==
+		    MNL_CB_ERROR) {
+			free(os.buckets);
+			return MNL_CB_ERROR;
+		}
+		if (!HAS(&os, FSLOAD_A_OPSTAT_TYPE)) {
+			free(os.buckets);
 			break;	/* unusable without its type */
+		}
 		tmp = realloc(pr->opstats,
 			      (pr->nopstats + 1) * sizeof(*tmp));
-		if (!tmp)
+		if (!tmp) {
+			free(os.buckets);
 			return MNL_CB_ERROR;
+		}
 		pr->opstats = tmp;
 		pr->opstats[pr->nopstats++] = os;
 		ok = true;
@@ -119,16 +229,66 @@ struct results_ctx {
 	struct results *r;
 };
 
+static void phase_result_free(struct phase_result *pr)
+{
+	unsigned int i;
+
+	for (i = 0; i < pr->nopstats; i++)
+		free(pr->opstats[i].buckets);
+	free(pr->opstats);
+	free(pr->top);
+}
+
+/*
+ * A later message of a phase already seen carries more histogram buckets
+ * of its op types: move them into @dst.
+ */
+static bool phase_merge(struct phase_result *dst, struct phase_result *src)
+{
+	struct opstat *d, *tmp;
+	unsigned int i, j;
+
+	for (i = 0; i < src->nopstats; i++) {
+		struct opstat *s = &src->opstats[i];
+
+		for (j = 0, d = NULL; j < dst->nopstats && !d; j++) {
+			if (dst->opstats[j].type == s->type)
+				d = &dst->opstats[j];
+		}
+		if (d) {
+			if (!opstat_add_buckets(d, s->buckets, s->nbuckets))
+				return false;
+			continue;
+		}
+		tmp = realloc(dst->opstats, (dst->nopstats + 1) * sizeof(*tmp));
+		if (!tmp)
+			return false;
+		dst->opstats = tmp;
+		dst->opstats[dst->nopstats++] = *s;
+		s->buckets = NULL;
+	}
+	return true;
+}
+
 static int results_msg_attr_cb(const struct nlattr *a, void *data)
 {
 	struct phase_result pr = { 0 }, *tmp;
 	struct results_ctx *ctx = data;
+	unsigned int i;
 
 	if (mnl_attr_get_type(a) != FSLOAD_A_JOB_RESULT ||
 	    !attr_is_nest(a, &job_attrs))
 		return MNL_CB_OK;
 	if (mnl_attr_parse_nested(a, res_attr_cb, &pr) == MNL_CB_ERROR)
 		goto oom;
+	for (i = 0; i < ctx->r->nphases; i++) {
+		if (ctx->r->phases[i].index != pr.index)
+			continue;
+		if (!phase_merge(&ctx->r->phases[i], &pr))
+			goto oom;
+		phase_result_free(&pr);
+		return MNL_CB_OK;
+	}
 	tmp = realloc(ctx->r->phases, (ctx->r->nphases + 1) * sizeof(*tmp));
 	if (!tmp)
 		goto oom;
@@ -136,7 +296,7 @@ static int results_msg_attr_cb(const struct nlattr *a, void *data)
 	ctx->r->phases[ctx->r->nphases++] = pr;
 	return MNL_CB_OK;
 oom:
-	free(pr.opstats);
+	phase_result_free(&pr);
 	return MNL_CB_ERROR;
 }
 
@@ -197,7 +357,7 @@ void results_free(struct results *r)
 	unsigned int i;
 
 	for (i = 0; i < r->nphases; i++)
-		free(r->phases[i].opstats);
+		phase_result_free(&r->phases[i]);
 	free(r->phases);
 	memset(r, 0, sizeof(*r));
 }
@@ -281,6 +441,270 @@ static void print_blank(bool text, int width)
 		print_fp(" %*s", width, "");
 }
 
+double opstat_percentile(const struct opstat *os, double q)
+{
+	uint64_t n = 0, cum = 0, rank;
+	const struct hist_bucket *b;
+	double v = NAN;
+	unsigned int i;
+
+	for (i = 0; i < os->nbuckets; i++)
+		n += os->buckets[i].count;
+	if (!n)
+		return NAN;
+	rank = (uint64_t)ceil(q * (double)n);
+	if (rank < 1)
+		rank = 1;
+	for (i = 0; i < os->nbuckets; i++) {
+		b = &os->buckets[i];
+		if (cum + b->count >= rank) {
+			/* The rank's place within its bucket, at its middle. */
+			v = (double)b->low_ns + (double)(b->high_ns - b->low_ns) *
+			    ((double)(rank - cum) - 0.5) / (double)b->count;
+			break;
+		}
+		cum += b->count;
+	}
+	if (HAS(os, FSLOAD_A_OPSTAT_LAT_MIN_NS) && os->ops &&
+	    v < (double)os->lat_min_ns)
+		v = (double)os->lat_min_ns;
+	if (HAS(os, FSLOAD_A_OPSTAT_LAT_MAX_NS) && os->ops &&
+	    (isnan(v) || v > (double)os->lat_max_ns))
+		v = (double)os->lat_max_ns;
+	return v;
+}
+
+static const struct {
+	const char *key;
+	const char *title;
+	double q;
+} pcts[] = {
+	{ "p50_ns", "p50", 0.50 },
+	{ "p90_ns", "p90", 0.90 },
+	{ "p99_ns", "p99", 0.99 },
+	{ "p99_9_ns", "p99.9", 0.999 },
+};
+
+/* JSON: an op type's percentiles and histogram. */
+static void print_latency_json(const struct opstat *os)
+{
+	unsigned int i;
+
+	open_json_object("latency");
+	for (i = 0; i < ARRAY_SIZE(pcts); i++)
+		print_rate(PRINT_JSON, pcts[i].key, 0, 1,
+			   opstat_percentile(os, pcts[i].q));
+	open_json_array("histogram");
+	for (i = 0; i < os->nbuckets; i++) {
+		open_json_array(NULL);
+		print_uint(PRINT_JSON, NULL, NULL, os->buckets[i].low_ns);
+		print_uint(PRINT_JSON, NULL, NULL, os->buckets[i].high_ns);
+		print_uint(PRINT_JSON, NULL, NULL, os->buckets[i].count);
+		close_json_array();
+	}
+	close_json_array();
+	close_json_object();
+}
+
+/* Text: the latency percentiles of every phase and op type. */
+static void print_latency_table(const struct results *r, int name_w)
+{
+	const struct phase_result *pr;
+	const struct opstat *os;
+	char name[FSLOAD_NAME_MAX + 24];
+	unsigned int i, j, k;
+
+	if (print_json())
+		return;
+	if (name_w < 10)
+		name_w = 10;
+	print_fp("\n%-*s %*s", name_w, "latency_us", W_OPS, "ops");
+	for (k = 0; k < ARRAY_SIZE(pcts); k++)
+		print_fp(" %*s", W_LAT, pcts[k].title);
+	print_fp(" %*s\n", W_LAT, "max");
+	for (i = 0; i < r->nphases; i++) {
+		pr = &r->phases[i];
+		for (j = 0; j < pr->nopstats; j++) {
+			os = &pr->opstats[j];
+			if (!os->ops)
+				continue;
+			if (pr->nopstats > 1)
+				snprintf(name, sizeof(name), "%s/%s", pr->name,
+					 op_name(os->type));
+			else
+				snprintf(name, sizeof(name), "%s", pr->name);
+			print_fp("%-*s %*" PRIu64, name_w, name, W_OPS,
+				 os->ops);
+			for (k = 0; k < ARRAY_SIZE(pcts); k++)
+				print_lat(PRINT_FP, NULL, os->nbuckets > 0,
+					  opstat_percentile(os, pcts[k].q));
+			print_lat(PRINT_FP, NULL, true, (double)os->lat_max_ns);
+			print_fp("\n");
+		}
+	}
+}
+
+/*
+ * CPU per operation of a phase: the workers' own, what other threads used
+ * meanwhile beyond the idle baseline (background), the sync tail's, and
+ * their total.  NAN where not measured.
+ */
+struct phase_cpu {
+	double n;		/* operations, failed ones included */
+	double worker;		/* ns per op */
+	double background;
+	double tail;
+	double total;
+	double insn;		/* per op; NAN without a PMU */
+	double cycles;
+	double ipc;
+	double cpu_pct;		/* of the machine, over the phase */
+};
+
+static void phase_cpu(const struct phase_result *pr,
+		      const struct job_status *js, struct phase_cpu *c)
+{
+	double idle_rate = 0, bg, tail;
+
+	c->n = (double)(pr->ops + pr->errors);
+	c->worker = c->background = c->tail = c->total = NAN;
+	c->insn = c->cycles = c->ipc = c->cpu_pct = NAN;
+	if (!c->n)
+		return;
+	if (js && JS_HAS(js, FSLOAD_A_JOB_IDLE_NS) && js->idle_ns)
+		idle_rate = (double)js->idle_busy_ns / (double)js->idle_ns;
+	if (RES_HAS(pr, FSLOAD_A_RES_WORKER_CPU_NS))
+		c->worker = pr->worker_cpu_ns / c->n;
+	if (RES_HAS(pr, FSLOAD_A_RES_INSTRUCTIONS)) {
+		c->insn = pr->instructions / c->n;
+		c->cycles = pr->cycles / c->n;
+		c->ipc = pr->cycles ? (double)pr->instructions / pr->cycles :
+				      NAN;
+	}
+	if (!RES_HAS(pr, FSLOAD_A_RES_SYSTEM_CPU_NS) ||
+	    !RES_HAS(pr, FSLOAD_A_RES_WORKER_CPU_NS))
+		return;
+	bg = (double)pr->system_cpu_ns - (double)pr->worker_cpu_ns -
+	     idle_rate * (double)pr->elapsed_ns;
+	c->background = (bg > 0 ? bg : 0) / c->n;
+	tail = 0;
+	if (RES_HAS(pr, FSLOAD_A_RES_TAIL_NS)) {
+		tail = (double)pr->tail_cpu_ns - idle_rate * (double)pr->tail_ns;
+		tail = tail > 0 ? tail : 0;
+	}
+	c->tail = tail / c->n;
+	c->total = c->worker + c->background + c->tail;
+	if (js && js->cpus && pr->elapsed_ns)
+		c->cpu_pct = 100.0 * pr->system_cpu_ns /
+			     ((double)pr->elapsed_ns * js->cpus);
+}
+
+#define W_CPU	12
+
+/* JSON: a phase's CPU figures. */
+static void print_cpu_json(const struct phase_result *pr,
+			   const struct job_status *js)
+{
+	struct phase_cpu c;
+	unsigned int i;
+
+	phase_cpu(pr, js, &c);
+	open_json_object("cpu");
+	print_uint(PRINT_JSON, "worker_ns", NULL, pr->worker_cpu_ns);
+	if (RES_HAS(pr, FSLOAD_A_RES_SYSTEM_CPU_NS))
+		print_uint(PRINT_JSON, "system_ns", NULL, pr->system_cpu_ns);
+	else
+		print_null(PRINT_JSON, "system_ns", NULL);
+	if (RES_HAS(pr, FSLOAD_A_RES_INSTRUCTIONS)) {
+		print_uint(PRINT_JSON, "instructions", NULL, pr->instructions);
+		print_uint(PRINT_JSON, "cycles", NULL, pr->cycles);
+	} else {
+		print_null(PRINT_JSON, "instructions", NULL);
+		print_null(PRINT_JSON, "cycles", NULL);
+	}
+	if (RES_HAS(pr, FSLOAD_A_RES_TAIL_NS)) {
+		print_uint(PRINT_JSON, "tail_ns", NULL, pr->tail_ns);
+		print_uint(PRINT_JSON, "tail_cpu_ns", NULL, pr->tail_cpu_ns);
+	} else {
+		print_null(PRINT_JSON, "tail_ns", NULL);
+		print_null(PRINT_JSON, "tail_cpu_ns", NULL);
+	}
+	print_rate(PRINT_JSON, "worker_ns_per_op", 0, 1, c.worker);
+	print_rate(PRINT_JSON, "background_ns_per_op", 0, 1, c.background);
+	print_rate(PRINT_JSON, "tail_ns_per_op", 0, 1, c.tail);
+	print_rate(PRINT_JSON, "total_ns_per_op", 0, 1, c.total);
+	print_rate(PRINT_JSON, "instructions_per_op", 0, 1, c.insn);
+	print_rate(PRINT_JSON, "cycles_per_op", 0, 1, c.cycles);
+	print_rate(PRINT_JSON, "ipc", 0, 3, c.ipc);
+	print_rate(PRINT_JSON, "cpu_percent", 0, 2, c.cpu_pct);
+	close_json_object();
+	open_json_array("top_threads");
+	for (i = 0; i < pr->ntop; i++) {
+		open_json_object(NULL);
+		print_string(PRINT_JSON, "name", NULL, pr->top[i].name);
+		print_uint(PRINT_JSON, "pid", NULL, pr->top[i].pid);
+		print_bool(PRINT_JSON, "kernel", NULL, pr->top[i].kernel);
+		print_uint(PRINT_JSON, "cpu_ns", NULL, pr->top[i].cpu_ns);
+		close_json_object();
+	}
+	close_json_array();
+}
+
+static void print_cpu_cell(double v, int prec)
+{
+	if (isfinite(v))
+		print_fp(" %*.*f", W_CPU, prec, v);
+	else
+		print_fp(" %*s", W_CPU, "n/a");
+}
+
+/* Text: CPU per op of every phase, and the busiest other threads. */
+static void print_cpu_table(const struct results *r,
+			    const struct job_status *js, int name_w)
+{
+	const struct phase_result *pr;
+	bool pmu = js && JS_HAS(js, FSLOAD_A_JOB_PMU) && js->pmu;
+	struct phase_cpu c;
+	unsigned int i, k;
+
+	if (print_json() || !r->nphases)
+		return;
+	if (name_w < 10)
+		name_w = 10;
+	print_fp("\n%-*s %*s %*s %*s %*s %*s %*s %*s %*s %*s\n", name_w,
+		 "cpu_per_op", W_CPU, "worker_ns", W_CPU, "backgr_ns", W_CPU,
+		 "tail_ns", W_CPU, "total_ns", W_CPU, "insn", W_CPU, "cycles",
+		 W_CPU, "IPC", W_CPU, "cpu_%", W_CPU, "tail_ms");
+	for (i = 0; i < r->nphases; i++) {
+		pr = &r->phases[i];
+		phase_cpu(pr, js, &c);
+		print_fp("%-*s", name_w, pr->name);
+		print_cpu_cell(c.worker, 1);
+		print_cpu_cell(c.background, 1);
+		print_cpu_cell(c.tail, 1);
+		print_cpu_cell(c.total, 1);
+		print_cpu_cell(c.insn, 1);
+		print_cpu_cell(c.cycles, 1);
+		print_cpu_cell(c.ipc, 3);
+		print_cpu_cell(c.cpu_pct, 1);
+		print_cpu_cell(RES_HAS(pr, FSLOAD_A_RES_TAIL_NS) ?
+			       pr->tail_ns / 1e6 : NAN, 1);
+		print_fp("\n");
+	}
+	if (!pmu)
+		print_fp("insn, cycles, IPC: n/a (no PMU)\n");
+	for (i = 0; i < r->nphases; i++) {
+		pr = &r->phases[i];
+		if (!pr->ntop)
+			continue;
+		print_fp("busiest other threads in %s:", pr->name);
+		for (k = 0; k < pr->ntop && k < 4; k++)
+			print_fp("%s %s %.1f ms", k ? "," : "",
+				 pr->top[k].name, pr->top[k].cpu_ns / 1e6);
+		print_fp("\n");
+	}
+}
+
 /* One ops_by_type member; a text row too when @text. */
 static void print_opstat(const struct opstat *os, uint64_t elapsed_ns,
 			 int name_w, bool text)
@@ -321,10 +745,12 @@ static void print_opstat(const struct opstat *os, uint64_t elapsed_ns,
 		print_lat(PRINT_FP, NULL, n > 0, (double)os->lat_max_ns);
 		print_fp("\n");
 	}
+	print_latency_json(os);
 	close_json_object();
 }
 
-static void print_phase(const struct phase_result *pr, int name_w)
+static void print_phase(const struct phase_result *pr,
+			const struct job_status *js, int name_w)
 {
 	uint64_t n = 0, lat_sum = 0, lat_min = UINT64_MAX, lat_max = 0;
 	char fmt[32], nbuf[24];
@@ -375,6 +801,7 @@ static void print_phase(const struct phase_result *pr, int name_w)
 	print_fp(" %*s\n", W_COMPLETE, !pr->complete ? "no" :
 		 pr->stonewalled ? "time" : "yes");
 
+	print_cpu_json(pr, js);
 	open_json_array("ops_by_type");
 	for (i = 0; i < pr->nopstats; i++)
 		print_opstat(&pr->opstats[i], pr->elapsed_ns, name_w,
@@ -383,7 +810,7 @@ static void print_phase(const struct phase_result *pr, int name_w)
 	close_json_object();
 }
 
-void print_results(const struct results *r)
+void print_results(const struct results *r, const struct job_status *js)
 {
 	int name_w = 5;
 	unsigned int i, j;
@@ -413,8 +840,10 @@ void print_results(const struct results *r)
 			 W_COMPLETE, "complete");
 	open_json_array("phases");
 	for (i = 0; i < r->nphases; i++)
-		print_phase(&r->phases[i], name_w);
+		print_phase(&r->phases[i], js, name_w);
 	close_json_array();
+	print_latency_table(r, name_w);
+	print_cpu_table(r, js, name_w);
 }
 
 int show_job_results(struct nl_ctx *nl, uint32_t id,
@@ -441,7 +870,7 @@ int show_job_results(struct nl_ctx *nl, uint32_t id,
 	print_begin(opt_json);
 	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
 	print_job("job", use, x, JOB_VIEW_HEADER);
-	print_results(&r);
+	print_results(&r, use);
 	print_end();
 	results_free(&r);
 

@@ -12,6 +12,13 @@
 
 struct nl_ctx;
 
+/* A latency histogram bucket (FSLOAD_A_BUCKET_*). */
+struct hist_bucket {
+	uint64_t low_ns;
+	uint64_t high_ns;	/* exclusive */
+	uint64_t count;
+};
+
 /* Statistics of one operation type in a phase (FSLOAD_A_OPSTAT_*). */
 struct opstat {
 	uint64_t have;
@@ -22,6 +29,16 @@ struct opstat {
 	uint64_t lat_sum_ns;
 	uint64_t lat_min_ns;
 	uint64_t lat_max_ns;
+	struct hist_bucket *buckets;	/* ascending, non-empty; malloc'd */
+	unsigned int nbuckets;
+};
+
+/* A thread other than the workers and its CPU time (FSLOAD_A_THREAD_*). */
+struct thread_cpu {
+	char name[32];
+	uint32_t pid;
+	bool kernel;
+	uint64_t cpu_ns;
 };
 
 /* Result of one phase (FSLOAD_A_RES_*). */
@@ -36,14 +53,31 @@ struct phase_result {
 	uint64_t ops;
 	uint64_t errors;
 	uint64_t bytes;
+	uint64_t worker_cpu_ns;
+	uint64_t instructions;	/* with HAS(FSLOAD_A_RES_INSTRUCTIONS) */
+	uint64_t cycles;
+	uint64_t system_cpu_ns;	/* with HAS(FSLOAD_A_RES_SYSTEM_CPU_NS) */
+	uint64_t tail_ns;	/* with HAS(FSLOAD_A_RES_TAIL_NS) */
+	uint64_t tail_cpu_ns;
 	struct opstat *opstats;
 	unsigned int nopstats;
+	struct thread_cpu *top;	/* other threads, most CPU first; malloc'd */
+	unsigned int ntop;
 };
+
+/* A phase's "have" bit for attribute @attr. */
+#define RES_HAS(pr, attr)	(!!((pr)->have & (1ULL << (attr))))
 
 struct results {
 	struct phase_result *phases;
 	unsigned int nphases;
 };
+
+/*
+ * Percentile @q (0..1) of a histogram: interpolated within its bucket,
+ * clamped to [min, max].  NAN when empty.
+ */
+double opstat_percentile(const struct opstat *os, double q);
 
 /* Dump the results of job @id, sorted by phase.  Returns an exit code. */
 int results_get(struct nl_ctx *nl, uint32_t id, struct results *r);
@@ -53,7 +87,7 @@ void results_free(struct results *r);
  * Print the per-phase table (text) or the "phases" array (JSON), inside
  * a document opened with print_begin().
  */
-void print_results(const struct results *r);
+void print_results(const struct results *r, const struct job_status *js);
 
 /*
  * Fetch and print the status and results of job @id (one JSON document

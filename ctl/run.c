@@ -28,7 +28,8 @@ static bool op_does_io(uint8_t type)
 	return op_takes_size(type) || type == FSLOAD_OP_READ;
 }
 
-void put_program(struct nl_ctx *nl, const struct program *prog)
+void put_program(struct nl_ctx *nl, const struct program *prog,
+		 uint32_t phase_flags)
 {
 	unsigned int i, j;
 
@@ -46,8 +47,9 @@ void put_program(struct nl_ctx *nl, const struct program *prog)
 		if (ph->duration_ms)
 			nl_put_u32(nl, FSLOAD_A_PHASE_DURATION_MS,
 				   ph->duration_ms);
-		if (ph->flags)
-			nl_put_u32(nl, FSLOAD_A_PHASE_FLAGS, ph->flags);
+		if (ph->flags | phase_flags)
+			nl_put_u32(nl, FSLOAD_A_PHASE_FLAGS,
+				   ph->flags | phase_flags);
 		if (ph->prefix)
 			nl_put_u8(nl, FSLOAD_A_PHASE_PREFIX,
 				  (uint8_t)ph->prefix);
@@ -89,7 +91,8 @@ void put_job_request(struct nl_ctx *nl, const struct job_req *req)
 	nl_put_u64(nl, FSLOAD_A_JOB_SEED, p->seed);
 	nl_put_strz(nl, FSLOAD_A_JOB_PROFILE, req->prog->profile);
 	nl_put_u32(nl, FSLOAD_A_JOB_PROGRESS_MS, p->progress_ms);
-	put_program(nl, req->prog);
+	nl_put_u32(nl, FSLOAD_A_JOB_IDLE_MS, p->idle_ms);
+	put_program(nl, req->prog, p->no_sync_tail ? 0 : FSLOAD_PHASE_F_SYNC);
 }
 
 int job_start_reply_cb(const struct nlmsghdr *nlh, void *data)

@@ -76,8 +76,12 @@ void run_free(struct run *run);
 /* DIR/fsload-<id> of a job that ran (malloc'd), or NULL. */
 char *run_job_dir(const struct run *run);
 
-/* Send the program as FSLOAD_A_JOB_PHASE nests. */
-void put_program(struct nl_ctx *nl, const struct program *prog);
+/*
+ * Send the program as FSLOAD_A_JOB_PHASE nests, @phase_flags added to
+ * every phase's.
+ */
+void put_program(struct nl_ctx *nl, const struct program *prog,
+		 uint32_t phase_flags);
 /* Build the JOB_START request for @req in nl's buffer. */
 void put_job_request(struct nl_ctx *nl, const struct job_req *req);
 /* Reply callback of JOB_START: parses into a struct job_status. */

@@ -99,6 +99,27 @@ static int status_attr_cb(const struct nlattr *a, void *data)
 	case FSLOAD_A_JOB_OWNER_PORTID:
 		ok = attr_get_u32(a, set, &js->owner_portid);
 		break;
+	case FSLOAD_A_JOB_IDLE_MS:
+		ok = attr_get_u32(a, set, &js->idle_ms);
+		break;
+	case FSLOAD_A_JOB_CPUS:
+		ok = attr_get_u32(a, set, &js->cpus);
+		break;
+	case FSLOAD_A_JOB_PMU:
+		ok = attr_get_u8(a, set, &js->pmu);
+		break;
+	case FSLOAD_A_JOB_IDLE_NS:
+		ok = attr_get_u64(a, set, &js->idle_ns);
+		break;
+	case FSLOAD_A_JOB_IDLE_BUSY_NS:
+		ok = attr_get_u64(a, set, &js->idle_busy_ns);
+		break;
+	case FSLOAD_A_JOB_OVERHEAD_OPS:
+		ok = attr_get_u64(a, set, &js->overhead_ops);
+		break;
+	case FSLOAD_A_JOB_OVERHEAD_NS:
+		ok = attr_get_u64(a, set, &js->overhead_ns);
+		break;
 	default:
 		/* a request-only attribute, or one from a newer module */
 		break;
@@ -162,6 +183,52 @@ static void print_attr_uint(const struct job_status *js, unsigned int attr,
 		print_uint(PRINT_ANY, key, fmt, v);
 	else
 		print_null(PRINT_JSON, key, NULL);
+}
+
+/*
+ * The machine and the harness: CPUs, PMU, the idle baseline and the
+ * engine's own per-op cost (what every figure includes).
+ */
+static void print_job_measurement(const struct job_status *js)
+{
+	bool idle = JS_HAS(js, FSLOAD_A_JOB_IDLE_NS) && js->idle_ns;
+	bool oh = JS_HAS(js, FSLOAD_A_JOB_OVERHEAD_OPS) && js->overhead_ops;
+	double idle_pct = idle && js->cpus ?
+		100.0 * js->idle_busy_ns / ((double)js->idle_ns * js->cpus) : 0;
+
+	print_attr_uint(js, FSLOAD_A_JOB_CPUS, "cpus", "cpus %" PRIu64,
+			js->cpus);
+	if (JS_HAS(js, FSLOAD_A_JOB_PMU))
+		print_bool(PRINT_JSON, "pmu", NULL, js->pmu);
+	else
+		print_null(PRINT_JSON, "pmu", NULL);
+	print_fp(", PMU %s", !JS_HAS(js, FSLOAD_A_JOB_PMU) ? "-" :
+		 js->pmu ? "yes" : "none (instructions, cycles: n/a)");
+	print_attr_uint(js, FSLOAD_A_JOB_IDLE_MS, "idle_ms", NULL,
+			js->idle_ms);
+	if (idle) {
+		print_uint(PRINT_JSON, "idle_ns", NULL, js->idle_ns);
+		print_uint(PRINT_JSON, "idle_busy_ns", NULL, js->idle_busy_ns);
+		print_fp(", idle baseline %.2f%% busy over %.0f ms", idle_pct,
+			 js->idle_ns / 1e6);
+	} else {
+		print_null(PRINT_JSON, "idle_ns", NULL);
+		print_null(PRINT_JSON, "idle_busy_ns", NULL);
+		print_fp(", no idle baseline");
+	}
+	if (oh) {
+		print_uint(PRINT_JSON, "overhead_ops", NULL, js->overhead_ops);
+		print_uint(PRINT_JSON, "overhead_ns", NULL, js->overhead_ns);
+		print_float(PRINT_ANY, "overhead_ns_per_op",
+			    ", engine overhead %.1f ns/op",
+			    (double)js->overhead_ns / js->overhead_ops);
+	} else {
+		print_null(PRINT_JSON, "overhead_ops", NULL);
+		print_null(PRINT_JSON, "overhead_ns", NULL);
+		print_null(PRINT_ANY, "overhead_ns_per_op",
+			   ", engine overhead %s");
+	}
+	print_fp("\n");
 }
 
 void print_job_row_titles(void)
@@ -254,6 +321,9 @@ void print_job(const char *key, const struct job_status *js,
 			 view == JOB_VIEW_DETAIL ? " " : "",
 			 js->elapsed_ns / 1e9, js->ops,
 			 js->bytes / (1024.0 * 1024.0));
+
+	if (view != JOB_VIEW_ROW)
+		print_job_measurement(js);
 
 	open_json_array("worker_pids");
 	if (view != JOB_VIEW_ROW)

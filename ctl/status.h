@@ -41,6 +41,13 @@ struct job_status {
 	uint32_t *pids;
 	unsigned int npids;
 	uint32_t owner_portid;
+	uint32_t idle_ms;
+	uint32_t cpus;
+	uint8_t pmu;
+	uint64_t idle_ns;
+	uint64_t idle_busy_ns;
+	uint64_t overhead_ops;
+	uint64_t overhead_ns;
 };
 
 #define JS_HAS(js, attr)	(!!((js)->have & (1ULL << (attr))))

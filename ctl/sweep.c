@@ -101,7 +101,7 @@ void report_single(const struct run *run, const struct job_extra *x,
 	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
 	print_age(age);
 	print_job("job", &run->js, x, JOB_VIEW_HEADER);
-	print_results(&run->r);
+	print_results(&run->r, &run->js);
 	print_summary(run, pf);
 	print_end();
 }
@@ -112,7 +112,7 @@ static void run_members(const struct run *run)
 	if (!print_json())
 		return;
 	print_job("job", &run->js, NULL, JOB_VIEW_HEADER);
-	print_results(&run->r);
+	print_results(&run->r, &run->js);
 }
 
 void report_sweep(const struct run *runs, unsigned int n,

@@ -13,9 +13,10 @@
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
-#include <linux/prandom.h>
 #include <linux/bvec.h>
+#include <linux/sched.h>
 #include <uapi/linux/fsload.h>
+#include "engine.h"
 
 /* Module parameters (main.c). */
 extern unsigned int fsload_max_jobs;
@@ -23,29 +24,6 @@ extern unsigned int fsload_max_threads;
 extern unsigned int fsload_max_finished;
 extern unsigned int fsload_max_block_bytes;
 extern unsigned long long fsload_max_file_bytes;
-
-/* One weighted operation of a phase, as validated from netlink. */
-struct fsload_opdesc {
-	u8 type;		/* enum fsload_op */
-	u32 weight;		/* relative weight, >= 1 */
-	u64 size;		/* bytes written per file */
-	u32 block;		/* bytes per read/write call */
-	u32 flags;		/* enum fsload_op_flags */
-	char prefix;		/* rename: the new name's first letter */
-};
-
-struct fsload_phase {
-	char name[FSLOAD_NAME_MAX];
-	u8 order;		/* enum fsload_phase_order */
-	char prefix;		/* first letter of file names */
-	u32 flags;		/* enum fsload_phase_flags */
-	u64 duration_ns;	/* stonewall; 0 = none */
-	u64 first;		/* first file index, sequential order */
-	u64 iterations;		/* per thread */
-	unsigned int nops;
-	u32 weight_total;
-	struct fsload_opdesc ops[FSLOAD_PHASE_OPS_MAX];
-};
 
 /* What a job runs: everything the start request said, validated. */
 struct fsload_program {
@@ -56,19 +34,38 @@ struct fsload_program {
 	u32 files_per_dir;
 	u64 seed;
 	u32 progress_ms;
+	u32 idle_ms;		/* idle baseline before the first phase */
 	u32 max_block;		/* largest block of any op, bytes */
 	unsigned int nphases;
 	struct fsload_phase *phases;
 };
 
-/* Statistics of one operation type; owned by one worker, or merged. */
-struct fsload_opstat {
-	u64 ops;		/* successful operations */
-	u64 errors;		/* failed operations */
-	u64 bytes;		/* bytes written and read */
-	u64 lat_sum;		/* ns */
-	u64 lat_min;		/* ns, U64_MAX when no operation */
-	u64 lat_max;		/* ns */
+/* A thread other than the workers, by CPU time used during a phase. */
+struct fsload_top {
+	char comm[TASK_COMM_LEN];
+	pid_t pid;
+	bool kthread;
+	u64 cpu_ns;
+};
+
+#define FSLOAD_TOP_THREADS	8
+
+/* Where the CPU went: the machine's busy time at one moment. */
+struct fsload_sys {
+	u64 wall_ns;		/* ktime_get_ns() */
+	u64 idle_ns;		/* idle + iowait, all online CPUs */
+	unsigned int cpus;
+};
+
+/* Every thread's CPU time at the start of a phase, sorted by pid. */
+struct fsload_tsnap {
+	pid_t pid;
+	u64 runtime_ns;
+};
+
+struct fsload_threads {
+	struct fsload_tsnap *v;
+	unsigned int n;
 };
 
 /* Merged result of one phase. */
@@ -80,16 +77,26 @@ struct fsload_result {
 	u64 start_ns;		/* ktime_get_ns() when the barrier opened */
 	u64 end_ns;		/* latest end of any worker's last op */
 	struct fsload_opstat op[FSLOAD_OP_MAX + 1];
-};
+	u64 *hist;		/* slots.n histograms; job->hist_lock */
 
-/* Length of "t000/d00000/f00000000" and offsets of its parts. */
-#define FSLOAD_NAME_LEN		21
-#define FSLOAD_NAME_TDIR_LEN	4	/* "t000" */
-#define FSLOAD_NAME_DIR_LEN	11	/* "t000/d00000" */
-#define FSLOAD_NAME_FILE_OFF	12	/* "f00000000" */
+	/* CPU, summed over the workers. */
+	u64 worker_cpu_ns;	/* task clock */
+	u64 instructions;	/* kernel mode, with a PMU */
+	u64 cycles;
+
+	/* The machine over the phase and its tail; valid if measured. */
+	bool measured;
+	bool tail;		/* FSLOAD_PHASE_F_SYNC ran */
+	u64 sys_busy_ns;	/* busy time of all CPUs during the phase */
+	u64 tail_ns;
+	u64 tail_busy_ns;
+	unsigned int ntop;
+	struct fsload_top top[FSLOAD_TOP_THREADS];
+};
 
 struct fsload_job;
 struct netlink_ext_ack;
+struct perf_event;
 
 struct fsload_worker {
 	struct fsload_job *job;
@@ -99,14 +106,18 @@ struct fsload_worker {
 	struct page **pages;		/* I/O buffer, prog.max_block bytes */
 	struct bio_vec *bvec;		/* the same pages, for iov_iters */
 	unsigned int npages;
-	struct rnd_state rnd;
-	u64 ops_done;			/* all phases; READ_ONCE by others */
-	u64 bytes_done;			/* all phases; READ_ONCE by others */
-	u32 file_base;			/* first file index (shared dir) */
-	u64 name_idx;			/* file index that name[] holds */
-	u32 name_dir_left;		/* files left in name[]'s subdir */
-	char name[FSLOAD_NAME_LEN + 1];
-	struct fsload_opstat st[FSLOAD_OP_MAX + 1];	/* current phase */
+	struct fsload_engine e;		/* names, order, statistics */
+	/* The worker's own counters (task clock; PMU), its thread only. */
+	struct perf_event *ev_clock;
+	struct perf_event *ev_insn;
+	struct perf_event *ev_cycles;
+};
+
+/* A worker's counters at one moment. */
+struct fsload_counters {
+	u64 cpu_ns;
+	u64 instructions;
+	u64 cycles;
 };
 
 struct fsload_job {
@@ -125,9 +136,21 @@ struct fsload_job {
 	struct fsload_worker *workers;
 	atomic_t running;		/* workers that have not finished */
 
-	/* Phase start barrier. */
+	struct fsload_slots slots;	/* op types -> histogram slots */
+
+	/* Phase barriers: 2p opens phase p, 2p + 1 closes it. */
 	atomic_t arrived;
-	int phase_go;			/* phases opened; smp_store_release */
+	int barrier_gen;		/* barriers passed; smp_store_release */
+	/* The machine at the open of the current phase (its opener). */
+	struct fsload_sys sys0;
+	struct fsload_threads threads0;
+
+	/* Measured before the first phase (its opener). */
+	u64 idle_ns;
+	u64 idle_busy_ns;
+	u64 overhead_ops;
+	u64 overhead_ns;
+	bool pmu;			/* some worker has hardware counters */
 	wait_queue_head_t wq;		/* barrier and stop waiters */
 	bool stop;			/* WRITE_ONCE; workers poll it */
 
@@ -138,6 +161,7 @@ struct fsload_job {
 	int err;			/* negative errno of the first failure */
 	char errmsg[160];
 	struct fsload_result *res;	/* prog.nphases entries */
+	struct mutex hist_lock;		/* merging into res[].hist */
 
 	struct work_struct reap_work;
 	struct delayed_work progress_work;
@@ -157,6 +181,18 @@ void fsload_job_worker_done(struct fsload_job *job);
 int fsload_jobs_init(void);
 void fsload_jobs_quiesce(void);
 void fsload_jobs_exit(void);
+
+/* measure.c */
+void fsload_counters_open(struct fsload_worker *w);
+void fsload_counters_read(struct fsload_worker *w, struct fsload_counters *c);
+void fsload_counters_close(struct fsload_worker *w);
+void fsload_sys_snap(struct fsload_sys *s);
+u64 fsload_sys_busy(const struct fsload_sys *a, const struct fsload_sys *b);
+int fsload_threads_snap(struct fsload_threads *s);
+void fsload_threads_free(struct fsload_threads *s);
+unsigned int fsload_threads_top(const struct fsload_threads *s0,
+				const struct fsload_job *job,
+				struct fsload_top *top);
 
 /* ops.c */
 int fsload_worker_fn(void *data);

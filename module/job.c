@@ -50,6 +50,7 @@ struct fsload_job *fsload_job_alloc(void)
 	INIT_LIST_HEAD(&job->done_node);
 	init_waitqueue_head(&job->wq);
 	spin_lock_init(&job->lock);
+	mutex_init(&job->hist_lock);
 	job->cur_phase = -1;
 	return job;
 }
@@ -98,11 +99,18 @@ static void fsload_job_free(struct fsload_job *job)
 	unsigned int i;
 
 	if (job->workers) {
-		for (i = 0; i < job->prog.threads; i++)
+		for (i = 0; i < job->prog.threads; i++) {
 			fsload_worker_free_buf(&job->workers[i]);
+			kvfree(job->workers[i].e.hist);
+		}
 	}
 	kfree(job->workers);
+	if (job->res) {
+		for (i = 0; i < job->prog.nphases; i++)
+			kvfree(job->res[i].hist);
+	}
 	kfree(job->res);
+	fsload_threads_free(&job->threads0);
 	kfree(job->prog.phases);
 	kfree(job->dir_str);
 	path_put(&job->dir);
@@ -220,8 +228,8 @@ void fsload_job_progress(struct fsload_job *job, u64 *ops, u64 *bytes)
 	*ops = 0;
 	*bytes = 0;
 	for (i = 0; i < job->prog.threads; i++) {
-		*ops += READ_ONCE(job->workers[i].ops_done);
-		*bytes += READ_ONCE(job->workers[i].bytes_done);
+		*ops += READ_ONCE(job->workers[i].e.ops_done);
+		*bytes += READ_ONCE(job->workers[i].e.bytes_done);
 	}
 }
 
@@ -350,23 +358,42 @@ void fsload_job_worker_done(struct fsload_job *job)
 		queue_work(fsload_wq, &job->reap_work);
 }
 
+/* Room for one histogram per operation type the program uses. */
+static u64 *fsload_hist_alloc(const struct fsload_job *job)
+{
+	return kvcalloc(job->slots.n * FSLOAD_HIST_BUCKETS, sizeof(u64),
+			GFP_KERNEL);
+}
+
 static int fsload_job_alloc_workers(struct fsload_job *job)
 {
+	const struct fsload_program *prog = &job->prog;
 	unsigned int i;
 
-	job->res = kcalloc(job->prog.nphases, sizeof(*job->res), GFP_KERNEL);
-	job->workers = kcalloc(job->prog.threads, sizeof(*job->workers),
+	fsload_slots_init(&job->slots, prog->phases, prog->nphases);
+	job->res = kcalloc(prog->nphases, sizeof(*job->res), GFP_KERNEL);
+	job->workers = kcalloc(prog->threads, sizeof(*job->workers),
 			       GFP_KERNEL);
 	if (!job->res || !job->workers)
 		return -ENOMEM;
-	for (i = 0; i < job->prog.threads; i++) {
+	for (i = 0; i < prog->nphases; i++) {
+		job->res[i].hist = fsload_hist_alloc(job);
+		if (!job->res[i].hist)
+			return -ENOMEM;
+	}
+	for (i = 0; i < prog->threads; i++) {
 		struct fsload_worker *w = &job->workers[i];
 
 		w->job = job;
 		w->index = i;
-		if (fsload_worker_alloc_buf(w, job->prog.max_block))
+		fsload_engine_init(&w->e, i, prog->files, prog->files_per_dir,
+				   prog->seed,
+				   prog->flags & FSLOAD_JOB_F_SHARED_DIR,
+				   &job->slots);
+		w->e.hist = fsload_hist_alloc(job);
+		if (!w->e.hist ||
+		    fsload_worker_alloc_buf(w, prog->max_block))
 			return -ENOMEM;
-		prandom_seed_state(&w->rnd, job->prog.seed + i);
 	}
 	return 0;
 }

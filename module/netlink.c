@@ -39,6 +39,10 @@ static struct netlink_range_validation fsload_progress_range = {
 	.max = 3600000,
 };
 
+static struct netlink_range_validation fsload_idle_range = {
+	.max = 60000,
+};
+
 static const struct nla_policy fsload_op_policy[FSLOAD_A_OP_MAX + 1] = {
 	[FSLOAD_A_OP_TYPE] = NLA_POLICY_RANGE(NLA_U8, 1, FSLOAD_OP_MAX),
 	[FSLOAD_A_OP_WEIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_weight_range),
@@ -77,6 +81,8 @@ static const struct nla_policy fsload_start_policy[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_PROGRESS_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							   &fsload_progress_range),
 	[FSLOAD_A_JOB_PHASE] = NLA_POLICY_NESTED(fsload_phase_policy),
+	[FSLOAD_A_JOB_IDLE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						       &fsload_idle_range),
 };
 
 static const struct nla_policy fsload_id_policy[FSLOAD_A_JOB_ID + 1] = {
@@ -330,6 +336,8 @@ static int fsload_parse_program(struct fsload_program *prog,
 				    "progress_ms: 0 (none) or at least 10");
 		return -ERANGE;
 	}
+	prog->idle_ms = tb[FSLOAD_A_JOB_IDLE_MS] ?
+			nla_get_u32(tb[FSLOAD_A_JOB_IDLE_MS]) : 0;
 	if (tb[FSLOAD_A_JOB_PROFILE])
 		nla_strscpy(prog->profile, tb[FSLOAD_A_JOB_PROFILE],
 			    sizeof(prog->profile));
@@ -400,7 +408,7 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	const struct fsload_program *prog = &job->prog;
 	enum fsload_job_state state;
 	char errmsg[sizeof(job->errmsg)];
-	u64 ops, bytes, end;
+	u64 ops, bytes, end, idle_ns, idle_busy, oh_ops, oh_ns;
 	int err, phase;
 	unsigned int i;
 
@@ -410,6 +418,10 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	phase = job->cur_phase;
 	end = job->end_ns;
 	strscpy(errmsg, job->errmsg, sizeof(errmsg));
+	idle_ns = job->idle_ns;
+	idle_busy = job->idle_busy_ns;
+	oh_ops = job->overhead_ops;
+	oh_ns = job->overhead_ns;
 	spin_unlock(&job->lock);
 	fsload_job_progress(job, &ops, &bytes);
 
@@ -431,7 +443,24 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 			   (end ? end : ktime_get_ns()) - job->start_ns,
 			   FSLOAD_A_JOB_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_JOB_OPS, ops, FSLOAD_A_JOB_PAD) ||
-	    fsload_put_u64(skb, FSLOAD_A_JOB_BYTES, bytes, FSLOAD_A_JOB_PAD))
+	    fsload_put_u64(skb, FSLOAD_A_JOB_BYTES, bytes, FSLOAD_A_JOB_PAD) ||
+	    nla_put_u32(skb, FSLOAD_A_JOB_CPUS, num_online_cpus()) ||
+	    nla_put_u8(skb, FSLOAD_A_JOB_PMU, READ_ONCE(job->pmu)))
+		return -EMSGSIZE;
+	if (prog->idle_ms &&
+	    nla_put_u32(skb, FSLOAD_A_JOB_IDLE_MS, prog->idle_ms))
+		return -EMSGSIZE;
+	if (idle_ns &&
+	    (fsload_put_u64(skb, FSLOAD_A_JOB_IDLE_NS, idle_ns,
+			    FSLOAD_A_JOB_PAD) ||
+	     fsload_put_u64(skb, FSLOAD_A_JOB_IDLE_BUSY_NS, idle_busy,
+			    FSLOAD_A_JOB_PAD)))
+		return -EMSGSIZE;
+	if (oh_ops &&
+	    (fsload_put_u64(skb, FSLOAD_A_JOB_OVERHEAD_OPS, oh_ops,
+			    FSLOAD_A_JOB_PAD) ||
+	     fsload_put_u64(skb, FSLOAD_A_JOB_OVERHEAD_NS, oh_ns,
+			    FSLOAD_A_JOB_PAD)))
 		return -EMSGSIZE;
 	if (phase >= 0 && nla_put_u32(skb, FSLOAD_A_JOB_PHASE_INDEX, phase))
 		return -EMSGSIZE;
@@ -595,10 +624,9 @@ static int fsload_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(reply, info);
 }
 
-/* Dump position: the next job id to report. */
+/* JOB_GET dump position: the next job id to report. */
 struct fsload_dump_ctx {
 	u32 next_id;
-	u32 next_phase;
 };
 
 static int fsload_nl_get_dumpit(struct sk_buff *skb,
@@ -653,6 +681,54 @@ static int fsload_fill_opstat(struct sk_buff *skb, unsigned int type,
 	return 0;
 }
 
+static int fsload_fill_threads(struct sk_buff *skb,
+			       const struct fsload_result *r)
+{
+	struct nlattr *nest;
+	unsigned int i;
+
+	for (i = 0; i < r->ntop; i++) {
+		nest = nla_nest_start(skb, FSLOAD_A_RES_THREAD);
+		if (!nest ||
+		    nla_put_string(skb, FSLOAD_A_THREAD_NAME, r->top[i].comm) ||
+		    nla_put_u32(skb, FSLOAD_A_THREAD_PID, r->top[i].pid) ||
+		    nla_put_u8(skb, FSLOAD_A_THREAD_KERNEL, r->top[i].kthread) ||
+		    fsload_put_u64(skb, FSLOAD_A_THREAD_CPU_NS, r->top[i].cpu_ns,
+				   FSLOAD_A_THREAD_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/* The CPU figures of a phase; those not measured are left out. */
+static int fsload_fill_cpu(struct sk_buff *skb, const struct fsload_job *job,
+			   const struct fsload_result *r)
+{
+	if (fsload_put_u64(skb, FSLOAD_A_RES_WORKER_CPU_NS, r->worker_cpu_ns,
+			   FSLOAD_A_RES_PAD))
+		return -EMSGSIZE;
+	if (READ_ONCE(job->pmu) &&
+	    (fsload_put_u64(skb, FSLOAD_A_RES_INSTRUCTIONS, r->instructions,
+			    FSLOAD_A_RES_PAD) ||
+	     fsload_put_u64(skb, FSLOAD_A_RES_CYCLES, r->cycles,
+			    FSLOAD_A_RES_PAD)))
+		return -EMSGSIZE;
+	if (!r->measured)
+		return 0;
+	if (fsload_put_u64(skb, FSLOAD_A_RES_SYSTEM_CPU_NS, r->sys_busy_ns,
+			   FSLOAD_A_RES_PAD))
+		return -EMSGSIZE;
+	if (r->tail &&
+	    (fsload_put_u64(skb, FSLOAD_A_RES_TAIL_NS, r->tail_ns,
+			    FSLOAD_A_RES_PAD) ||
+	     fsload_put_u64(skb, FSLOAD_A_RES_TAIL_CPU_NS, r->tail_busy_ns,
+			    FSLOAD_A_RES_PAD)))
+		return -EMSGSIZE;
+	return fsload_fill_threads(skb, r);
+}
+
+/* A phase's summary: everything but the histograms. */
 static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 			      unsigned int p)
 {
@@ -692,7 +768,8 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 			   FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_OPS, ops, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ERRORS, errors, FSLOAD_A_RES_PAD) ||
-	    fsload_put_u64(skb, FSLOAD_A_RES_BYTES, bytes, FSLOAD_A_RES_PAD))
+	    fsload_put_u64(skb, FSLOAD_A_RES_BYTES, bytes, FSLOAD_A_RES_PAD) ||
+	    fsload_fill_cpu(skb, job, r))
 		goto out;
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
 		if (!r->op[t].ops && !r->op[t].errors)
@@ -707,15 +784,114 @@ out:
 	return err;
 }
 
+/*
+ * RESULT_GET dump position: phase, then within it 0 for the summary or
+ * the op type whose histogram is next, from bucket.
+ */
+struct fsload_res_ctx {
+	u32 phase;
+	u32 type;
+	u32 bucket;
+};
+
+/* Histogram of op @type in phase @p, or NULL when the job has none. */
+static const u64 *fsload_hist(const struct fsload_job *job, unsigned int p,
+			      unsigned int type)
+{
+	unsigned int slot = job->slots.slot[type];
+
+	return slot ? job->res[p].hist + (slot - 1) * FSLOAD_HIST_BUCKETS :
+		      NULL;
+}
+
+/* The first bucket at or after ctx->bucket that is not empty. */
+static unsigned int fsload_hist_next(struct fsload_job *job,
+				     const struct fsload_res_ctx *ctx)
+{
+	const u64 *h = fsload_hist(job, ctx->phase, ctx->type);
+	unsigned int b = ctx->bucket;
+
+	if (!h)
+		return FSLOAD_HIST_BUCKETS;
+	mutex_lock(&job->hist_lock);
+	while (b < FSLOAD_HIST_BUCKETS && !h[b])
+		b++;
+	mutex_unlock(&job->hist_lock);
+	return b;
+}
+
+/* As many buckets as fit, from ctx->bucket; -EMSGSIZE if none did. */
+static int fsload_fill_hist(struct sk_buff *skb, struct fsload_job *job,
+			    struct fsload_res_ctx *ctx)
+{
+	const u64 *h = fsload_hist(job, ctx->phase, ctx->type);
+	struct nlattr *res, *os, *bk;
+	unsigned int b, n = 0;
+
+	if (nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id))
+		return -EMSGSIZE;
+	res = nla_nest_start(skb, FSLOAD_A_JOB_RESULT);
+	if (!res || nla_put_u32(skb, FSLOAD_A_RES_PHASE_INDEX, ctx->phase))
+		return -EMSGSIZE;
+	os = nla_nest_start(skb, FSLOAD_A_RES_OPSTAT);
+	if (!os || nla_put_u8(skb, FSLOAD_A_OPSTAT_TYPE, ctx->type))
+		return -EMSGSIZE;
+	mutex_lock(&job->hist_lock);
+	for (b = ctx->bucket; b < FSLOAD_HIST_BUCKETS; b++) {
+		if (!h[b])
+			continue;
+		bk = nla_nest_start(skb, FSLOAD_A_OPSTAT_BUCKET);
+		if (!bk ||
+		    fsload_put_u64(skb, FSLOAD_A_BUCKET_LOW_NS,
+				   fsload_hist_low(b), FSLOAD_A_BUCKET_PAD) ||
+		    fsload_put_u64(skb, FSLOAD_A_BUCKET_HIGH_NS,
+				   fsload_hist_high(b), FSLOAD_A_BUCKET_PAD) ||
+		    fsload_put_u64(skb, FSLOAD_A_BUCKET_COUNT, h[b],
+				   FSLOAD_A_BUCKET_PAD)) {
+			if (bk)
+				nla_nest_cancel(skb, bk);
+			break;
+		}
+		nla_nest_end(skb, bk);
+		n++;
+	}
+	mutex_unlock(&job->hist_lock);
+	if (!n)
+		return -EMSGSIZE;
+	ctx->bucket = b;
+	nla_nest_end(skb, os);
+	nla_nest_end(skb, res);
+	return 0;
+}
+
+/* The next message of the dump at @ctx; advances @ctx. */
+static int fsload_fill_result_msg(struct sk_buff *skb, struct fsload_job *job,
+				  struct fsload_res_ctx *ctx)
+{
+	int err;
+
+	if (!ctx->type) {
+		err = fsload_fill_result(skb, job, ctx->phase);
+		if (!err) {
+			ctx->type = 1;
+			ctx->bucket = 0;
+		}
+		return err;
+	}
+	return fsload_fill_hist(skb, job, ctx);
+}
+
 static int fsload_nl_result_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
-	struct fsload_dump_ctx *ctx = (void *)cb->ctx;
+	struct fsload_res_ctx *ctx = (void *)cb->ctx;
 	struct nlattr *id = fsload_dump_attrs(cb)[FSLOAD_A_JOB_ID];
 	struct fsload_job *job;
+	bool started;
 	void *hdr;
 	int err = 0;
 
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
 	if (!id) {
 		NL_SET_ERR_ATTR_MISS(cb->extack, NULL, FSLOAD_A_JOB_ID);
 		NL_SET_ERR_MSG(cb->extack, "id: required");
@@ -726,14 +902,25 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 		NL_SET_ERR_MSG_ATTR(cb->extack, id, "id: no such job");
 		return -ENOENT;
 	}
-	for (; ctx->next_phase < job->prog.nphases; ctx->next_phase++) {
-		bool started;
-
-		spin_lock(&job->lock);
-		started = job->res[ctx->next_phase].started;
-		spin_unlock(&job->lock);
-		if (!started)
-			break;
+	while (ctx->phase < job->prog.nphases) {
+		if (ctx->type) {
+			/* Skip to the next type with buckets left. */
+			ctx->bucket = fsload_hist_next(job, ctx);
+			if (ctx->bucket == FSLOAD_HIST_BUCKETS) {
+				ctx->bucket = 0;
+				if (++ctx->type > FSLOAD_OP_MAX) {
+					ctx->type = 0;
+					ctx->phase++;
+				}
+				continue;
+			}
+		} else {
+			spin_lock(&job->lock);
+			started = job->res[ctx->phase].started;
+			spin_unlock(&job->lock);
+			if (!started)
+				break;
+		}
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &fsload_family,
 				  NLM_F_MULTI, FSLOAD_CMD_RESULT_GET);
@@ -741,7 +928,7 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 			err = -EMSGSIZE;
 			break;
 		}
-		err = fsload_fill_result(skb, job, ctx->next_phase);
+		err = fsload_fill_result_msg(skb, job, ctx);
 		if (err) {
 			genlmsg_cancel(skb, hdr);
 			break;
@@ -749,7 +936,7 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 		genlmsg_end(skb, hdr);
 	}
 	fsload_job_put(job);
-	/* A phase too big for an empty message would loop forever. */
+	/* A message too big for an empty buffer would loop forever. */
 	if (err && !skb->len)
 		return err;
 	return skb->len;

@@ -20,76 +20,6 @@
 #include "fsload.h"
 #include "compat.h"
 
-/* Write @v as exactly @width decimal digits at @p. */
-static void fsload_put_dec(char *p, unsigned int width, u32 v)
-{
-	while (width--) {
-		p[width] = '0' + v % 10;
-		v /= 10;
-	}
-}
-
-/*
- * Point w->name at file @idx of the worker's file set.  Consecutive files
- * in one subdirectory only increment the file digits: no division and no
- * vsnprintf() in the common case.
- */
-static void fsload_name_set(struct fsload_worker *w, u32 idx)
-{
-	u32 fpd = w->job->prog.files_per_dir;
-	char *p;
-
-	if (idx == w->name_idx + 1 && w->name_dir_left > 1) {
-		p = &w->name[FSLOAD_NAME_LEN - 1];
-		while (*p == '9')
-			*p-- = '0';
-		(*p)++;
-		w->name_dir_left--;
-	} else {
-		fsload_put_dec(&w->name[FSLOAD_NAME_TDIR_LEN + 2], 5, idx / fpd);
-		fsload_put_dec(&w->name[FSLOAD_NAME_FILE_OFF + 1], 8, idx);
-		w->name_dir_left = fpd - idx % fpd;
-	}
-	w->name_idx = idx;
-}
-
-/*
- * A permutation of [0, files) without memory: a full-period LCG over the
- * next power of two, each value scrambled by a bijection of that range
- * (xorshift and odd multiply), values >= files skipped.
- */
-struct fsload_perm {
-	u64 x, a, c, mask;
-	unsigned int shift;
-	u64 n;
-};
-
-static void fsload_perm_init(struct fsload_perm *pm, u64 n, u64 seed)
-{
-	unsigned int bits = n > 1 ? fls64(n - 1) : 1;
-
-	pm->n = n;
-	pm->mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
-	pm->shift = (bits + 1) / 2;
-	pm->a = 6364136223846793005ULL;		/* == 1 mod 4: full period */
-	pm->c = (seed * 1442695040888963407ULL) | 1;
-	pm->x = (seed >> 7) & pm->mask;
-}
-
-static u32 fsload_perm_next(struct fsload_perm *pm)
-{
-	u64 y;
-
-	do {
-		pm->x = (pm->a * pm->x + pm->c) & pm->mask;
-		y = pm->x;
-		y ^= y >> pm->shift;
-		y = (y * 0x9e3779b97f4a7c15ULL) & pm->mask;
-		y ^= y >> pm->shift;
-	} while (y >= pm->n);
-	return y;
-}
-
 /*
  * Unlink (or, with @dir, rmdir) @name in the directory @parent, which the
  * caller has resolved.  The inode's last reference is dropped after the
@@ -361,7 +291,7 @@ static s64 fsload_op_create(struct fsload_worker *w,
 	loff_t pos = 0;
 	int err = 0;
 
-	f = file_open_root(&w->job->dir, w->name,
+	f = file_open_root(&w->job->dir, w->e.name,
 			   fsload_open_flags(op, O_CREAT | O_EXCL | O_WRONLY),
 			   0644);
 	if (IS_ERR(f))
@@ -381,7 +311,7 @@ static s64 fsload_op_append(struct fsload_worker *w,
 	loff_t pos;
 	int err;
 
-	f = file_open_root(&w->job->dir, w->name,
+	f = file_open_root(&w->job->dir, w->e.name,
 			   fsload_open_flags(op, O_WRONLY | O_APPEND), 0);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
@@ -391,26 +321,15 @@ static s64 fsload_op_append(struct fsload_worker *w,
 	return err ? err : op->size;
 }
 
-/* A random block-aligned offset of a block inside op->size bytes. */
-static loff_t fsload_random_offset(struct fsload_worker *w,
-				   const struct fsload_opdesc *op)
-{
-	u64 nblocks = div_u64(op->size, op->block);
-	u32 r = prandom_u32_state(&w->rnd);
-
-	/* Multiply-shift: uniform over nblocks < 2^32 without a divide. */
-	return (loff_t)((nblocks * r) >> 32) * op->block;
-}
-
 static s64 fsload_op_random(struct fsload_worker *w,
 			    const struct fsload_opdesc *op, bool write)
 {
-	loff_t pos = fsload_random_offset(w, op);
+	loff_t pos = fsload_random_offset(&w->e, op);
 	struct file *f;
 	ssize_t n;
 	int err = 0;
 
-	f = file_open_root(&w->job->dir, w->name,
+	f = file_open_root(&w->job->dir, w->e.name,
 			   fsload_open_flags(op, write ? O_WRONLY : O_RDONLY),
 			   0);
 	if (IS_ERR(f))
@@ -433,7 +352,7 @@ static s64 fsload_op_read(struct fsload_worker *w,
 	s64 total = 0;
 	ssize_t n;
 
-	f = file_open_root(&w->job->dir, w->name,
+	f = file_open_root(&w->job->dir, w->e.name,
 			   fsload_open_flags(op, O_RDONLY), 0);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
@@ -501,7 +420,7 @@ static s64 fsload_op_fsync(struct fsload_worker *w)
 	struct file *f;
 	int err;
 
-	f = file_open_root(&w->job->dir, w->name, O_RDONLY | O_LARGEFILE, 0);
+	f = file_open_root(&w->job->dir, w->e.name, O_RDONLY | O_LARGEFILE, 0);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	err = vfs_fsync(f, 0);
@@ -515,7 +434,7 @@ static s64 fsload_op_stat(struct fsload_worker *w)
 	struct path p;
 	int err;
 
-	err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt, w->name,
+	err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt, w->e.name,
 			      LOOKUP_FOLLOW, &p);
 	if (err)
 		return err;
@@ -531,15 +450,15 @@ static s64 fsload_op_stat(struct fsload_worker *w)
 static s64 fsload_op_dirent(struct fsload_worker *w,
 			    const struct fsload_opdesc *op)
 {
-	const char *last = &w->name[FSLOAD_NAME_FILE_OFF];
+	const char *last = &w->e.name[FSLOAD_NAME_FILE_OFF];
 	int len = FSLOAD_NAME_LEN - FSLOAD_NAME_FILE_OFF;
 	struct path parent;
 	int err;
 
-	w->name[FSLOAD_NAME_DIR_LEN] = '\0';
-	err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt, w->name, 0,
+	w->e.name[FSLOAD_NAME_DIR_LEN] = '\0';
+	err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt, w->e.name, 0,
 			      &parent);
-	w->name[FSLOAD_NAME_DIR_LEN] = '/';
+	w->e.name[FSLOAD_NAME_DIR_LEN] = '/';
 	if (err)
 		return err;
 	if (op->type == FSLOAD_OP_MKDIR)
@@ -600,23 +519,6 @@ static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
 	return -EOPNOTSUPP;
 }
 
-static const struct fsload_opdesc *fsload_pick(struct fsload_worker *w,
-					       const struct fsload_phase *ph)
-{
-	u32 r;
-	unsigned int i;
-
-	if (ph->nops == 1)
-		return &ph->ops[0];
-	r = prandom_u32_state(&w->rnd) % ph->weight_total;
-	for (i = 0; i < ph->nops - 1; i++) {
-		if (r < ph->ops[i].weight)
-			break;
-		r -= ph->ops[i].weight;
-	}
-	return &ph->ops[i];
-}
-
 /* Record the first failure of the job and stop it. */
 static void fsload_fail(struct fsload_worker *w, const char *phase,
 			const char *what, int err)
@@ -628,157 +530,237 @@ static void fsload_fail(struct fsload_worker *w, const char *phase,
 		job->err = err;
 		snprintf(job->errmsg, sizeof(job->errmsg),
 			 "phase %s, thread %u: %s %s: error %d", phase,
-			 w->index, what, w->name, err);
+			 w->index, what, w->e.name, err);
 	}
 	spin_unlock(&job->lock);
 	fsload_job_stop(job);
 }
 
-/*
- * Wait until every worker has arrived at phase @p; the last to arrive
- * opens the phase.  Returns false when the job is stopping.
- */
-static bool fsload_barrier(struct fsload_worker *w, unsigned int p)
+static inline bool fsload_stopping(struct fsload_worker *w)
 {
-	struct fsload_job *job = w->job;
-	struct fsload_result *res = &job->res[p];
-
-	if (atomic_inc_return(&job->arrived) == job->prog.threads * (p + 1)) {
-		/* A stopping job opens no more phases. */
-		if (READ_ONCE(job->stop))
-			return false;
-		spin_lock(&job->lock);
-		res->started = true;
-		res->start_ns = ktime_get_ns();
-		job->cur_phase = p;
-		spin_unlock(&job->lock);
-		/* Pairs with smp_load_acquire() below: start_ns is visible. */
-		smp_store_release(&job->phase_go, p + 1);
-		wake_up_all(&job->wq);
-	} else {
-		/* Pairs with smp_store_release() above. */
-		wait_event_idle(job->wq, smp_load_acquire(&job->phase_go) > p ||
-				READ_ONCE(job->stop));
-	}
-	/* Pairs with smp_store_release() above. */
-	return smp_load_acquire(&job->phase_go) > p && !READ_ONCE(job->stop);
+	return READ_ONCE(w->job->stop);
 }
 
-static void fsload_merge(struct fsload_worker *w, unsigned int p,
-			 bool complete, bool stonewalled, u64 end_ns)
+static inline u64 fsload_now(void)
+{
+	return ktime_get_ns();
+}
+
+static inline void fsload_yield(void)
+{
+	cond_resched();
+}
+
+/* The phase loop, shared with fsloadctl's userspace engine. */
+#include "engine-loop.h"
+
+/* Null operations timed before the first phase: the engine's own cost. */
+#define FSLOAD_OVERHEAD_OPS	16384
+
+/*
+ * Before the first phase, with every other worker asleep: the machine's
+ * idle baseline, then the cost of the phase loop itself, from running
+ * null operations through it.
+ */
+static void fsload_calibrate(struct fsload_worker *w)
+{
+	static const struct fsload_slots null_slots = {
+		.slot[FSLOAD_OP_NULL] = 1,
+		.n = 1,
+	};
+	struct fsload_job *job = w->job;
+	struct fsload_engine *e = &w->e;
+	const struct fsload_slots *slots = e->slots;
+	struct fsload_sys a, b;
+	struct fsload_phase *ph;
+	u64 ops = e->ops_done, t0, t1;
+
+	if (job->prog.idle_ms) {
+		fsload_sys_snap(&a);
+		wait_event_idle_timeout(job->wq, READ_ONCE(job->stop),
+					msecs_to_jiffies(job->prog.idle_ms));
+		fsload_sys_snap(&b);
+		spin_lock(&job->lock);
+		job->idle_ns = b.wall_ns - a.wall_ns;
+		job->idle_busy_ns = fsload_sys_busy(&a, &b);
+		spin_unlock(&job->lock);
+	}
+	ph = kzalloc(sizeof(*ph), GFP_KERNEL);
+	if (!ph)
+		return;
+	ph->order = FSLOAD_ORDER_SEQUENTIAL;
+	ph->prefix = 'f';
+	ph->nops = 1;
+	ph->weight_total = 1;
+	ph->ops[0].type = FSLOAD_OP_NULL;
+	ph->ops[0].weight = 1;
+	e->slots = &null_slots;
+	/* Once to warm the caches, once measured. */
+	ph->iterations = FSLOAD_OVERHEAD_OPS / 8;
+	fsload_engine_run(w, e, ph, 0, ktime_get_ns(), &t1);
+	ph->iterations = FSLOAD_OVERHEAD_OPS;
+	t0 = ktime_get_ns();
+	if (fsload_engine_run(w, e, ph, 0, t0, &t1) == FSLOAD_RUN_DONE) {
+		spin_lock(&job->lock);
+		job->overhead_ops = FSLOAD_OVERHEAD_OPS;
+		job->overhead_ns = t1 - t0;
+		spin_unlock(&job->lock);
+	}
+	e->slots = slots;
+	/* The calibration is not part of the job's progress. */
+	WRITE_ONCE(e->ops_done, ops);
+	kfree(ph);
+}
+
+/* The last worker to arrive opens phase @p. */
+static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
 {
 	struct fsload_job *job = w->job;
 	struct fsload_result *res = &job->res[p];
-	unsigned int t;
 
+	if (p == 0)
+		fsload_calibrate(w);
+	/* Without the memory, the phase just lists no threads. */
+	fsload_threads_snap(&job->threads0);
+	fsload_sys_snap(&job->sys0);
 	spin_lock(&job->lock);
-	res->threads++;
-	if (complete)
-		res->complete++;
-	if (stonewalled)
-		res->stonewalled++;
-	res->end_ns = max(res->end_ns, end_ns);
-	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		struct fsload_opstat *d = &res->op[t], *s = &w->st[t];
-
-		if (!s->ops && !s->errors)
-			continue;
-		if (!d->ops && !d->errors)
-			d->lat_min = U64_MAX;
-		d->ops += s->ops;
-		d->errors += s->errors;
-		d->bytes += s->bytes;
-		d->lat_sum += s->lat_sum;
-		d->lat_min = min(d->lat_min, s->lat_min);
-		d->lat_max = max(d->lat_max, s->lat_max);
-	}
+	res->started = true;
+	res->start_ns = job->sys0.wall_ns;
+	job->cur_phase = p;
 	spin_unlock(&job->lock);
 }
 
-/* Errors that weighted operations on one file set make normal. */
-static bool fsload_tolerable(int err)
+/*
+ * The last worker to finish phase @p closes it: the machine's CPU over
+ * the phase, the sync tail, the threads that used most CPU.
+ */
+static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 {
-	return err == -ENOENT || err == -EEXIST || err == -ENOTEMPTY ||
-	       err == -ENOTDIR || err == -EISDIR;
+	struct fsload_job *job = w->job;
+	const struct fsload_phase *ph = &job->prog.phases[p];
+	struct fsload_result *res = &job->res[p];
+	struct fsload_top top[FSLOAD_TOP_THREADS];
+	struct fsload_sys s1, s2;
+	bool tail = false;
+	unsigned int ntop = 0;
+	int err = 0;
+
+	fsload_sys_snap(&s1);
+	s2 = s1;
+	if ((ph->flags & FSLOAD_PHASE_F_SYNC) && !READ_ONCE(job->stop)) {
+		err = fsload_op_syncfs(w);
+		fsload_sys_snap(&s2);
+		tail = true;
+	}
+	if (job->threads0.v)
+		ntop = fsload_threads_top(&job->threads0, job, top);
+	fsload_threads_free(&job->threads0);
+
+	spin_lock(&job->lock);
+	if (!READ_ONCE(job->stop) || tail) {
+		res->measured = true;
+		res->sys_busy_ns = fsload_sys_busy(&job->sys0, &s1);
+		res->tail = tail;
+		res->tail_ns = s2.wall_ns - s1.wall_ns;
+		res->tail_busy_ns = fsload_sys_busy(&s1, &s2);
+		res->ntop = ntop;
+		memcpy(res->top, top, ntop * sizeof(*top));
+	}
+	spin_unlock(&job->lock);
+	if (err) {
+		w->e.name[0] = '\0';
+		fsload_fail(w, ph->name, "syncfs", err);
+	}
+}
+
+static bool fsload_barrier_passed(struct fsload_job *job, unsigned int gen)
+{
+	/* Pairs with smp_store_release() in fsload_barrier(). */
+	return smp_load_acquire(&job->barrier_gen) > gen;
 }
 
 /*
- * Run phase @p; returns true when every iteration was done or the phase's
- * time limit was reached.
+ * Barrier @gen: wait until every worker has arrived.  The last to arrive
+ * opens phase @gen / 2 (even @gen) or closes it (odd) while the others
+ * sleep.  Returns false when the job is stopping.
+ */
+static bool fsload_barrier(struct fsload_worker *w, unsigned int gen)
+{
+	struct fsload_job *job = w->job;
+
+	if (atomic_inc_return(&job->arrived) == job->prog.threads * (gen + 1)) {
+		/* A stopping job opens no phase. */
+		if (!(gen & 1) && READ_ONCE(job->stop))
+			return false;
+		if (gen & 1)
+			fsload_phase_close(w, gen / 2);
+		else
+			fsload_phase_open(w, gen / 2);
+		/*
+		 * Pairs with smp_load_acquire() below: what the phase's opener
+		 * or closer wrote is visible to the others.
+		 */
+		smp_store_release(&job->barrier_gen, gen + 1);
+		wake_up_all(&job->wq);
+	} else {
+		wait_event_idle(job->wq, fsload_barrier_passed(job, gen) ||
+				READ_ONCE(job->stop));
+	}
+	return fsload_barrier_passed(job, gen) && !READ_ONCE(job->stop);
+}
+
+static void fsload_merge(struct fsload_worker *w, unsigned int p,
+			 enum fsload_run_end end, u64 end_ns,
+			 const struct fsload_counters *c0,
+			 const struct fsload_counters *c1)
+{
+	struct fsload_job *job = w->job;
+	struct fsload_result *res = &job->res[p];
+	unsigned int t, i;
+
+	spin_lock(&job->lock);
+	res->threads++;
+	if (end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED)
+		res->complete++;
+	if (end == FSLOAD_RUN_STONEWALLED)
+		res->stonewalled++;
+	res->end_ns = max(res->end_ns, end_ns);
+	res->worker_cpu_ns += c1->cpu_ns - c0->cpu_ns;
+	res->instructions += c1->instructions - c0->instructions;
+	res->cycles += c1->cycles - c0->cycles;
+	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
+		if (w->e.st[t].ops || w->e.st[t].errors)
+			fsload_opstat_add(&res->op[t], &w->e.st[t]);
+	}
+	spin_unlock(&job->lock);
+
+	mutex_lock(&job->hist_lock);
+	for (i = 0; i < job->slots.n * FSLOAD_HIST_BUCKETS; i++)
+		res->hist[i] += w->e.hist[i];
+	mutex_unlock(&job->hist_lock);
+}
+
+/*
+ * Run phase @p and merge the worker's statistics; returns true when every
+ * iteration was done or the phase's time limit was reached.
  */
 static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 {
 	struct fsload_job *job = w->job;
 	const struct fsload_phase *ph = &job->prog.phases[p];
-	u32 files = job->prog.files, idx;
-	const struct fsload_opdesc *op;
-	bool stonewalled = false;
-	struct fsload_opstat *st;
-	struct fsload_perm perm;
-	u64 i, t0, t1, lat, deadline;
-	s64 ret;
+	struct fsload_counters c0, c1;
+	enum fsload_run_end end;
+	u64 end_ns;
 
-	memset(w->st, 0, sizeof(w->st));
-	for (i = 0; i <= FSLOAD_OP_MAX; i++)
-		w->st[i].lat_min = U64_MAX;
-	if (ph->order == FSLOAD_ORDER_RANDOM)
-		fsload_perm_init(&perm, files,
-				 job->prog.seed ^ ((u64)w->index << 32 | p));
-	div_u64_rem(ph->first, files, &idx);
-	w->name[FSLOAD_NAME_FILE_OFF] = ph->prefix;
-	/* No phase lasts 2^64 ns: a deadline of U64_MAX never comes. */
-	deadline = ph->duration_ns ? job->res[p].start_ns + ph->duration_ns :
-				     U64_MAX;
-
-	t0 = ktime_get_ns();
-	for (i = 0; i < ph->iterations; i++) {
-		if (READ_ONCE(job->stop))
-			break;
-		if (t0 >= deadline) {
-			stonewalled = true;
-			break;
-		}
-		if (ph->order == FSLOAD_ORDER_RANDOM) {
-			fsload_name_set(w, w->file_base +
-					   fsload_perm_next(&perm));
-		} else {
-			fsload_name_set(w, w->file_base + idx);
-			if (++idx == files)
-				idx = 0;
-		}
-		op = fsload_pick(w, ph);
-		ret = fsload_do_op(w, op);
-		/* One clock read per op: the end of one is the next's start. */
-		t1 = ktime_get_ns();
-		lat = t1 - t0;
-		t0 = t1;
-		st = &w->st[op->type];
-		if (ret < 0) {
-			st->errors++;
-			if ((ph->flags & FSLOAD_PHASE_F_CONTINUE) &&
-			    fsload_tolerable(ret)) {
-				cond_resched();
-				continue;
-			}
-			fsload_merge(w, p, false, false, t1);
-			fsload_fail(w, ph->name, fsload_op_names[op->type],
-				    (int)ret);
-			return false;
-		}
-		st->ops++;
-		st->bytes += ret;
-		st->lat_sum += lat;
-		if (lat < st->lat_min)
-			st->lat_min = lat;
-		if (lat > st->lat_max)
-			st->lat_max = lat;
-		WRITE_ONCE(w->ops_done, w->ops_done + 1);
-		WRITE_ONCE(w->bytes_done, w->bytes_done + ret);
-		cond_resched();
-	}
-	fsload_merge(w, p, i == ph->iterations || stonewalled, stonewalled,
-		     t0);
-	return i == ph->iterations || stonewalled;
+	fsload_counters_read(w, &c0);
+	end = fsload_engine_run(w, &w->e, ph, p, job->res[p].start_ns,
+				&end_ns);
+	fsload_counters_read(w, &c1);
+	fsload_merge(w, p, end, end_ns, &c0, &c1);
+	if (end == FSLOAD_RUN_FAILED)
+		fsload_fail(w, ph->name, fsload_op_names[w->e.failed_op->type],
+			    w->e.err);
+	return end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED;
 }
 
 /*
@@ -791,18 +773,18 @@ static int fsload_worker_prepare(struct fsload_worker *w)
 	const struct fsload_program *prog = &w->job->prog;
 	bool shared = prog->flags & FSLOAD_JOB_F_SHARED_DIR;
 	u32 fpd = prog->files_per_dir;
-	u32 d = w->file_base / fpd;
-	u32 dend = (w->file_base + (u32)prog->files - 1) / fpd;
+	u32 d = w->e.file_base / fpd;
+	u32 dend = (w->e.file_base + (u32)prog->files - 1) / fpd;
 	struct path tdir;
 	char name[8];
 	int err;
 
-	err = fsload_mkdir(&w->job->dir, w->name, FSLOAD_NAME_TDIR_LEN, &tdir);
+	err = fsload_mkdir(&w->job->dir, w->e.name, FSLOAD_NAME_TDIR_LEN, &tdir);
 	if (err == -EEXIST && shared) {
-		w->name[FSLOAD_NAME_TDIR_LEN] = '\0';
+		w->e.name[FSLOAD_NAME_TDIR_LEN] = '\0';
 		err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt,
-				      w->name, 0, &tdir);
-		w->name[FSLOAD_NAME_TDIR_LEN] = '/';
+				      w->e.name, 0, &tdir);
+		w->e.name[FSLOAD_NAME_TDIR_LEN] = '/';
 	}
 	if (err)
 		return err;
@@ -837,24 +819,25 @@ int fsload_worker_fn(void *data)
 	struct fsload_job *job = w->job;
 	const struct cred *old;
 	unsigned int p;
-	bool shared;
+	bool ok = true;
 	int err;
 
 	old = override_creds(job->cred);
-	shared = job->prog.flags & FSLOAD_JOB_F_SHARED_DIR;
-	if (shared)
-		w->file_base = w->index * (u32)job->prog.files;
-	snprintf(w->name, sizeof(w->name), "t%03u/d00000/f00000000",
-		 shared ? 0 : w->index);
+	fsload_counters_open(w);
+	if (w->ev_insn)
+		WRITE_ONCE(job->pmu, true);
 	err = fsload_worker_prepare(w);
 	if (err) {
-		w->name[FSLOAD_NAME_DIR_LEN] = '\0';
+		w->e.name[FSLOAD_NAME_DIR_LEN] = '\0';
 		fsload_fail(w, "prepare", "mkdir", err);
 	}
-	for (p = 0; !err && p < job->prog.nphases; p++) {
-		if (!fsload_barrier(w, p) || !fsload_run_phase(w, p))
+	for (p = 0; !err && ok && p < job->prog.nphases; p++) {
+		if (!fsload_barrier(w, 2 * p))
 			break;
+		ok = fsload_run_phase(w, p);
+		fsload_barrier(w, 2 * p + 1);
 	}
+	fsload_counters_close(w);
 	revert_creds(old);
 	fsload_job_worker_done(job);
 	return 0;

@@ -2018,6 +2018,9 @@ static void check_started(struct __test_metadata *_metadata,
 struct opstat {
 	uint8_t type;
 	uint64_t ops, errors, bytes, sum, min, max;
+	uint64_t hist;		/* operations in its histogram's buckets */
+	bool hist_ok;		/* buckets ascending, each low < high */
+	uint64_t hist_low;	/* the last bucket's low end */
 };
 
 struct phaseres {
@@ -2069,14 +2072,60 @@ static void parse_result(const struct nlmsghdr *h, struct phaseres *p)
 }
 
 /*
+ * A histogram message (phase index and one opstat with buckets): add its
+ * buckets to the phase's opstat of that type in @p[0..n).
+ */
+static void parse_hist(const struct nlmsghdr *h, struct phaseres *p, int n)
+{
+	struct nlattr *res = gattr(h, FSLOAD_A_JOB_RESULT), *os, *b;
+	uint64_t low = 0, high = 0, count = 0;
+	uint32_t index;
+	uint8_t type;
+	int i, k, rem;
+
+	if (!res || !a_get_u32(nattr(res, FSLOAD_A_RES_PHASE_INDEX), &index))
+		return;
+	os = nattr(res, FSLOAD_A_RES_OPSTAT);
+	if (!os || !a_get_u8(nattr(os, FSLOAD_A_OPSTAT_TYPE), &type))
+		return;
+	for (i = 0; i < n; i++) {
+		if (p[i].index != index)
+			continue;
+		for (k = 0; k < p[i].nstats; k++) {
+			struct opstat *o = &p[i].st[k];
+
+			if (o->type != type)
+				continue;
+			nla_for_each_nested(b, os, rem) {
+				if (nla_type(b) != FSLOAD_A_OPSTAT_BUCKET)
+					continue;
+				if (!a_get_u64(nattr(b, FSLOAD_A_BUCKET_LOW_NS),
+					       &low) ||
+				    !a_get_u64(nattr(b, FSLOAD_A_BUCKET_HIGH_NS),
+					       &high) ||
+				    !a_get_u64(nattr(b, FSLOAD_A_BUCKET_COUNT),
+					       &count) ||
+				    low >= high || !count ||
+				    (o->hist && low <= o->hist_low))
+					o->hist_ok = false;
+				o->hist_low = low;
+				o->hist += count;
+			}
+		}
+	}
+}
+
+/*
  * RESULT_GET of @id, parsed into @p: the number of phases reported, or a
- * negative errno (the kernel's, or of the exchange).
+ * negative errno (the kernel's, or of the exchange).  A phase is its
+ * summary message followed by messages of histogram buckets.
  */
 static int fsl_results(struct fsl *f, uint32_t id, struct phaseres *p,
 		       int max)
 {
+	struct nlattr *res;
 	struct reply r;
-	int i, ret;
+	int i, k, n = 0, ret;
 
 	ret = fsl_id_req(f, FSLOAD_CMD_RESULT_GET, NLM_F_DUMP, id, &r);
 	if (ret > 0)
@@ -2085,10 +2134,21 @@ static int fsl_results(struct fsl *f, uint32_t id, struct phaseres *p,
 		ret = -r.err;
 	else if (!ret && !r.done)
 		ret = -EBADMSG;
-	else if (!ret)
-		ret = r.n;
-	for (i = 0; ret > 0 && i < r.n && i < max && i < MAX_REPLIES; i++)
-		parse_result(r.m[i], &p[i]);
+	for (i = 0; !ret && i < r.n && i < MAX_REPLIES; i++) {
+		res = gattr(r.m[i], FSLOAD_A_JOB_RESULT);
+		if (res && nattr(res, FSLOAD_A_RES_PHASE_NAME)) {
+			if (n < max) {
+				parse_result(r.m[i], &p[n]);
+				for (k = 0; k < p[n].nstats; k++)
+					p[n].st[k].hist_ok = true;
+			}
+			n++;
+		} else {
+			parse_hist(r.m[i], p, n < max ? n : max);
+		}
+	}
+	if (!ret)
+		ret = n;
 	reply_free(&r);
 	return ret;
 }
@@ -2103,6 +2163,9 @@ static void check_opstat(struct __test_metadata *_metadata,
 	       (unsigned long long)o->sum, (unsigned long long)o->min,
 	       (unsigned long long)o->max);
 	EXPECT_LE(o->min, o->max);
+	/* Every successful operation is in the latency histogram. */
+	EXPECT_EQ(o->ops, o->hist);
+	EXPECT_TRUE(o->hist_ok);
 	if (o->ops) {
 		EXPECT_LE(o->min, o->sum / o->ops);
 		EXPECT_LE(o->sum / o->ops, o->max);

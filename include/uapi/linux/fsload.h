@@ -46,8 +46,13 @@
  * @FSLOAD_CMD_JOB_GET: status of one job (do, %FSLOAD_A_JOB_ID) or of
  *	all jobs (dump).
  * @FSLOAD_CMD_RESULT_GET: results of one job (dump, %FSLOAD_A_JOB_ID
- *	required), one message per phase that started, each carrying
- *	%FSLOAD_A_JOB_ID and one %FSLOAD_A_JOB_RESULT nest.
+ *	required), for each phase that started: one message with the
+ *	phase's summary (%FSLOAD_A_JOB_ID and one %FSLOAD_A_JOB_RESULT
+ *	nest, its %FSLOAD_A_RES_OPSTAT nests without buckets), then messages
+ *	carrying the latency histograms: %FSLOAD_A_RES_PHASE_INDEX and one
+ *	%FSLOAD_A_RES_OPSTAT with its %FSLOAD_A_OPSTAT_TYPE and some of its
+ *	%FSLOAD_A_OPSTAT_BUCKET nests.  A histogram may span several
+ *	messages: merge the buckets by phase index and type.
  * @FSLOAD_CMD_JOB_PROGRESS_NTF: multicast on "events" while a job runs,
  *	every %FSLOAD_A_JOB_PROGRESS_MS; status attributes as for
  *	@FSLOAD_CMD_JOB_GET.
@@ -178,12 +183,17 @@ enum fsload_op_flags {
  *	ENOTEMPTY or ENOTDIR (expected when weighted operations meet on one
  *	file set) is counted as an error and the phase goes on; any other
  *	error still ends the job
+ * @FSLOAD_PHASE_F_SYNC: when every worker has finished the phase, sync
+ *	the filesystem (syncfs, which also waits for work the filesystem
+ *	deferred: delayed allocation, inode inactivation) and report its
+ *	time and CPU as the phase's tail (%FSLOAD_A_RES_TAIL_NS)
  */
 enum fsload_phase_flags {
 	FSLOAD_PHASE_F_CONTINUE	= 1U << 0,
+	FSLOAD_PHASE_F_SYNC	= 1U << 1,
 };
 
-#define FSLOAD_PHASE_F_ALL	FSLOAD_PHASE_F_CONTINUE
+#define FSLOAD_PHASE_F_ALL	(FSLOAD_PHASE_F_CONTINUE | FSLOAD_PHASE_F_SYNC)
 
 /**
  * enum fsload_phase_order - %FSLOAD_A_PHASE_ORDER
@@ -199,11 +209,18 @@ enum fsload_phase_order {
 /*
  * Top-level attributes: requests, status replies and notifications.
  * Request-only: DIR (required for start), FLAGS, THREADS, FILES,
- * FILES_PER_DIR, SEED, PROFILE, PROGRESS_MS, PHASE (one or more).
+ * FILES_PER_DIR, SEED, PROFILE, PROGRESS_MS, PHASE (one or more), IDLE_MS.
  * Status (JOB_GET, JOB_START reply, notifications): ID, DIR, FLAGS,
  * THREADS, FILES, FILES_PER_DIR, SEED, PROFILE, STATE, ERRNO, ERROR_MSG,
  * PHASE_INDEX, PHASES, ELAPSED_NS, OPS, BYTES, WORKER_PID (one per worker,
- * in thread order), OWNER_PORTID.
+ * in thread order), OWNER_PORTID, CPUS, PMU, IDLE_NS, IDLE_BUSY_NS,
+ * OVERHEAD_OPS, OVERHEAD_NS (the last four once measured).
+ *
+ * Before the first phase, with every worker waiting, the job measures
+ * the machine's busy CPU time over IDLE_MS (the idle baseline, which
+ * results subtract from background CPU) and the engine's own cost: the
+ * time of OVERHEAD_OPS null operations through the phase loop (timing,
+ * accounting, naming), OVERHEAD_NS in all.
  */
 enum {
 	FSLOAD_A_JOB_ID = 1,		/* u32 */
@@ -231,6 +248,17 @@ enum {
 	FSLOAD_A_JOB_OWNER_PORTID,	/* u32: 0 when detached */
 	FSLOAD_A_JOB_RESULT,		/* nest: FSLOAD_A_RES_* */
 	FSLOAD_A_JOB_PAD,
+	FSLOAD_A_JOB_IDLE_MS,		/* u32: idle baseline to measure */
+	FSLOAD_A_JOB_CPUS,		/* u32: online CPUs */
+	FSLOAD_A_JOB_PMU,		/* u8: 1 if hardware counters count
+					 * the workers (instructions, cycles)
+					 */
+	FSLOAD_A_JOB_IDLE_NS,		/* u64: idle baseline measured */
+	FSLOAD_A_JOB_IDLE_BUSY_NS,	/* u64: busy CPU time during it, all
+					 * CPUs
+					 */
+	FSLOAD_A_JOB_OVERHEAD_OPS,	/* u64 */
+	FSLOAD_A_JOB_OVERHEAD_NS,	/* u64 */
 
 	__FSLOAD_A_JOB_MAX,
 	FSLOAD_A_JOB_MAX = __FSLOAD_A_JOB_MAX - 1
@@ -279,6 +307,16 @@ enum {
  * moment the last worker arrived at the phase's start barrier to the end
  * of the last worker's last operation.  COMPLETE is 1 when every worker
  * finished every iteration, or ran until the phase's time limit.
+ *
+ * CPU: WORKER_CPU_NS is the workers' own CPU time in the phase (task
+ * clock), INSTRUCTIONS and CYCLES their kernel-mode counts where the
+ * machine has a PMU (absent otherwise).  SYSTEM_CPU_NS is the busy time
+ * of all CPUs over the phase (not idle, not waiting for I/O): minus the
+ * workers' and the idle baseline, what other threads spent meanwhile.
+ * TAIL_NS and TAIL_CPU_NS are the FSLOAD_PHASE_F_SYNC tail's time and the
+ * busy time of all CPUs during it.  THREAD lists the threads other than
+ * the workers that used most CPU over the phase and its tail.  SYSTEM_*,
+ * TAIL_* and THREAD are absent when the phase did not end normally.
  */
 enum {
 	FSLOAD_A_RES_PHASE_INDEX = 1,	/* u32: from 0, as in the request */
@@ -292,6 +330,14 @@ enum {
 	FSLOAD_A_RES_OPSTAT,		/* nest: FSLOAD_A_OPSTAT_*, repeated */
 	FSLOAD_A_RES_PAD,
 	FSLOAD_A_RES_STONEWALLED,	/* u8: 1 if its time limit ended it */
+	FSLOAD_A_RES_WORKER_CPU_NS,	/* u64 */
+	FSLOAD_A_RES_INSTRUCTIONS,	/* u64 */
+	FSLOAD_A_RES_CYCLES,		/* u64 */
+	FSLOAD_A_RES_SYSTEM_CPU_NS,	/* u64 */
+	FSLOAD_A_RES_TAIL_NS,		/* u64 */
+	FSLOAD_A_RES_TAIL_CPU_NS,	/* u64 */
+	/* nest: FSLOAD_A_THREAD_*, repeated, most CPU first */
+	FSLOAD_A_RES_THREAD,
 
 	__FSLOAD_A_RES_MAX,
 	FSLOAD_A_RES_MAX = __FSLOAD_A_RES_MAX - 1
@@ -307,9 +353,38 @@ enum {
 	FSLOAD_A_OPSTAT_LAT_MIN_NS,	/* u64 */
 	FSLOAD_A_OPSTAT_LAT_MAX_NS,	/* u64 */
 	FSLOAD_A_OPSTAT_PAD,
+	/* nest: FSLOAD_A_BUCKET_*, repeated, ascending, empty ones omitted */
+	FSLOAD_A_OPSTAT_BUCKET,
 
 	__FSLOAD_A_OPSTAT_MAX,
 	FSLOAD_A_OPSTAT_MAX = __FSLOAD_A_OPSTAT_MAX - 1
+};
+
+/*
+ * A latency histogram bucket: COUNT operations took from LOW_NS to below
+ * HIGH_NS.  Buckets are log-linear: 1 ns wide below 16 ns, then 8 per
+ * power of two (12.5% of their value wide).
+ */
+enum {
+	FSLOAD_A_BUCKET_LOW_NS = 1,	/* u64 */
+	FSLOAD_A_BUCKET_HIGH_NS,	/* u64: exclusive */
+	FSLOAD_A_BUCKET_COUNT,		/* u64 */
+	FSLOAD_A_BUCKET_PAD,
+
+	__FSLOAD_A_BUCKET_MAX,
+	FSLOAD_A_BUCKET_MAX = __FSLOAD_A_BUCKET_MAX - 1
+};
+
+/* A thread other than the workers, and its CPU time during a phase. */
+enum {
+	FSLOAD_A_THREAD_NAME = 1,	/* string: its comm */
+	FSLOAD_A_THREAD_PID,		/* u32: thread id */
+	FSLOAD_A_THREAD_CPU_NS,		/* u64 */
+	FSLOAD_A_THREAD_PAD,
+	FSLOAD_A_THREAD_KERNEL,		/* u8: 1 for a kernel thread */
+
+	__FSLOAD_A_THREAD_MAX,
+	FSLOAD_A_THREAD_MAX = __FSLOAD_A_THREAD_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_FSLOAD_H */

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsload: the phase loop, compiled into the kernel's workers (ops.c) and
+ * fsloadctl's userspace engine (ctl/uengine.c), so that both run the same
+ * operation sequence with the same accounting.
+ *
+ * Included once per engine, after it has defined:
+ *	struct fsload_worker		its worker, opaque here
+ *	s64 fsload_do_op(w, op)		do @op on e->name: bytes moved or
+ *					a negative errno
+ *	bool fsload_stopping(w)		a stop was requested
+ *	u64 fsload_now(void)		monotonic clock, ns
+ *	void fsload_yield(void)		a rescheduling point
+ * as static (inline) functions: the operation is a direct call.
+ */
+#ifndef _FSLOAD_ENGINE_LOOP_H
+#define _FSLOAD_ENGINE_LOOP_H
+
+#include "engine.h"
+
+enum fsload_run_end {
+	FSLOAD_RUN_DONE,	/* every iteration was done */
+	FSLOAD_RUN_STONEWALLED,	/* the phase's time limit was reached */
+	FSLOAD_RUN_STOPPED,	/* a stop was requested */
+	FSLOAD_RUN_FAILED,	/* e->failed_op failed with e->err */
+};
+
+/*
+ * Run @ph, which opened at @start_ns, over the worker's file set.  The
+ * phase statistics in @e are reset first.  *@end_ns is the end of the last
+ * operation.  One clock read per operation: the end of one is the start
+ * of the next.
+ */
+static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
+					     struct fsload_engine *e,
+					     const struct fsload_phase *ph,
+					     unsigned int p, u64 start_ns,
+					     u64 *end_ns)
+{
+	enum fsload_run_end end = FSLOAD_RUN_DONE;
+	u32 files = e->files, idx;
+	const struct fsload_opdesc *op;
+	struct fsload_opstat *st;
+	struct fsload_perm perm;
+	u64 i, t0, t1, lat, deadline;
+	unsigned int b;
+	s64 ret;
+
+	fsload_engine_reset(e);
+	e->failed_op = NULL;
+	e->err = 0;
+	if (ph->order == FSLOAD_ORDER_RANDOM)
+		fsload_perm_init(&perm, files,
+				 e->seed ^ ((u64)e->index << 32 | p));
+	div_u64_rem(ph->first, files, &idx);
+	e->name[FSLOAD_NAME_FILE_OFF] = ph->prefix;
+	/* No phase lasts 2^64 ns: a deadline of U64_MAX never comes. */
+	deadline = ph->duration_ns ? start_ns + ph->duration_ns : U64_MAX;
+
+	t0 = fsload_now();
+	for (i = 0; i < ph->iterations; i++) {
+		if (fsload_stopping(w)) {
+			end = FSLOAD_RUN_STOPPED;
+			break;
+		}
+		if (t0 >= deadline) {
+			end = FSLOAD_RUN_STONEWALLED;
+			break;
+		}
+		if (ph->order == FSLOAD_ORDER_RANDOM) {
+			fsload_name_set(e, e->file_base +
+					   fsload_perm_next(&perm));
+		} else {
+			fsload_name_set(e, e->file_base + idx);
+			if (++idx == files)
+				idx = 0;
+		}
+		op = fsload_pick(e, ph);
+		ret = fsload_do_op(w, op);
+		t1 = fsload_now();
+		lat = t1 - t0;
+		t0 = t1;
+		st = &e->st[op->type];
+		if (ret < 0) {
+			st->errors++;
+			if ((ph->flags & FSLOAD_PHASE_F_CONTINUE) &&
+			    fsload_tolerable(ret)) {
+				fsload_yield();
+				continue;
+			}
+			e->failed_op = op;
+			e->err = ret;
+			end = FSLOAD_RUN_FAILED;
+			break;
+		}
+		st->ops++;
+		st->bytes += ret;
+		st->lat_sum += lat;
+		if (lat < st->lat_min)
+			st->lat_min = lat;
+		if (lat > st->lat_max)
+			st->lat_max = lat;
+		b = (e->slots->slot[op->type] - 1) * FSLOAD_HIST_BUCKETS;
+		e->hist[b + fsload_hist_bucket(lat)]++;
+		WRITE_ONCE(e->ops_done, e->ops_done + 1);
+		WRITE_ONCE(e->bytes_done, e->bytes_done + ret);
+		fsload_yield();
+	}
+	*end_ns = t0;
+	return end;
+}
+
+#endif /* _FSLOAD_ENGINE_LOOP_H */

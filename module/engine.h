@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsload: the part of the engine that the kernel's workers (module/) and
+ * fsloadctl's userspace engine (ctl/uengine.c) share, compiled for both:
+ * the program's types, the file names, the random file order, the choice
+ * of an operation by weight, the per-operation statistics and the latency
+ * histogram.  The phase loop itself is in engine-loop.h.  So both engines
+ * run the identical operation sequence from one definition.
+ *
+ * Userspace includes ctl/kshim.h first, which supplies the kernel types
+ * and helpers used here.
+ */
+#ifndef _FSLOAD_ENGINE_H
+#define _FSLOAD_ENGINE_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/bitops.h>
+#include <linux/math64.h>
+#include <linux/string.h>
+#include <uapi/linux/fsload.h>
+#endif
+
+/* One weighted operation of a phase, as validated. */
+struct fsload_opdesc {
+	u8 type;		/* enum fsload_op */
+	u32 weight;		/* relative weight, >= 1 */
+	u64 size;		/* bytes written per file */
+	u32 block;		/* bytes per read/write call */
+	u32 flags;		/* enum fsload_op_flags */
+	char prefix;		/* rename: the new name's first letter */
+};
+
+struct fsload_phase {
+	char name[FSLOAD_NAME_MAX];
+	u8 order;		/* enum fsload_phase_order */
+	char prefix;		/* first letter of file names */
+	u32 flags;		/* enum fsload_phase_flags */
+	u64 duration_ns;	/* stonewall; 0 = none */
+	u64 first;		/* first file index, sequential order */
+	u64 iterations;		/* per thread */
+	unsigned int nops;
+	u32 weight_total;
+	struct fsload_opdesc ops[FSLOAD_PHASE_OPS_MAX];
+};
+
+/* Statistics of one operation type; owned by one worker, or merged. */
+struct fsload_opstat {
+	u64 ops;		/* successful operations */
+	u64 errors;		/* failed operations */
+	u64 bytes;		/* bytes written and read */
+	u64 lat_sum;		/* ns */
+	u64 lat_min;		/* ns, U64_MAX when no operation */
+	u64 lat_max;		/* ns */
+};
+
+/*
+ * Latency histogram, log-linear: values below 16 ns have a bucket each;
+ * above, every power of two is split into 8 buckets (12.5% wide), up to
+ * 2^64 ns.  496 buckets of u64, 3968 bytes, cover every latency.
+ */
+#define FSLOAD_HIST_SUB_BITS	3
+#define FSLOAD_HIST_SUB		BIT(FSLOAD_HIST_SUB_BITS)
+#define FSLOAD_HIST_BUCKETS	((64 - FSLOAD_HIST_SUB_BITS + 1) * \
+				 FSLOAD_HIST_SUB)
+
+static inline unsigned int fsload_hist_bucket(u64 v)
+{
+	unsigned int k;
+
+	if (v < 2 * FSLOAD_HIST_SUB)
+		return v;
+	k = fls64(v) - 1 - FSLOAD_HIST_SUB_BITS;
+	return k * FSLOAD_HIST_SUB + (unsigned int)(v >> k);
+}
+
+/* The smallest value of bucket @b; the next bucket's is its end. */
+static inline u64 fsload_hist_low(unsigned int b)
+{
+	unsigned int k;
+
+	if (b < 2 * FSLOAD_HIST_SUB)
+		return b;
+	k = b / FSLOAD_HIST_SUB - 1;
+	return (u64)(b % FSLOAD_HIST_SUB + FSLOAD_HIST_SUB) << k;
+}
+
+/* Exclusive end of bucket @b (U64_MAX for the last). */
+static inline u64 fsload_hist_high(unsigned int b)
+{
+	return b + 1 < FSLOAD_HIST_BUCKETS ? fsload_hist_low(b + 1) : U64_MAX;
+}
+
+/*
+ * Operation types a program uses get consecutive slots: a worker keeps one
+ * histogram per slot, not one per type.
+ */
+struct fsload_slots {
+	u8 slot[FSLOAD_OP_MAX + 1];	/* slot + 1; 0: type not used */
+	unsigned int n;
+};
+
+static inline void fsload_slots_init(struct fsload_slots *s,
+				     const struct fsload_phase *ph,
+				     unsigned int nphases)
+{
+	unsigned int p, i;
+	u8 t;
+
+	memset(s, 0, sizeof(*s));
+	for (p = 0; p < nphases; p++) {
+		for (i = 0; i < ph[p].nops; i++) {
+			t = ph[p].ops[i].type;
+			if (!s->slot[t])
+				s->slot[t] = ++s->n;
+		}
+	}
+}
+
+/*
+ * The engine's random numbers (splitmix64): the same sequence for a seed
+ * in the kernel and in userspace.
+ */
+struct fsload_rng {
+	u64 s;
+};
+
+static inline void fsload_rng_seed(struct fsload_rng *r, u64 seed)
+{
+	r->s = seed;
+}
+
+static inline u32 fsload_rng_u32(struct fsload_rng *r)
+{
+	u64 z = (r->s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31)) >> 32;
+}
+
+/*
+ * A permutation of [0, n) without memory: a full-period LCG over the
+ * next power of two, each value scrambled by a bijection of that range
+ * (xorshift and odd multiply), values >= n skipped.
+ */
+struct fsload_perm {
+	u64 x, a, c, mask;
+	unsigned int shift;
+	u64 n;
+};
+
+static inline void fsload_perm_init(struct fsload_perm *pm, u64 n, u64 seed)
+{
+	unsigned int bits = n > 1 ? fls64(n - 1) : 1;
+
+	pm->n = n;
+	pm->mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+	pm->shift = (bits + 1) / 2;
+	pm->a = 6364136223846793005ULL;		/* == 1 mod 4: full period */
+	pm->c = (seed * 1442695040888963407ULL) | 1;
+	pm->x = (seed >> 7) & pm->mask;
+}
+
+static inline u32 fsload_perm_next(struct fsload_perm *pm)
+{
+	u64 y;
+
+	do {
+		pm->x = (pm->a * pm->x + pm->c) & pm->mask;
+		y = pm->x;
+		y ^= y >> pm->shift;
+		y = (y * 0x9e3779b97f4a7c15ULL) & pm->mask;
+		y ^= y >> pm->shift;
+	} while (y >= pm->n);
+	return y;
+}
+
+/* Length of "t000/d00000/f00000000" and offsets of its parts. */
+#define FSLOAD_NAME_LEN		21
+#define FSLOAD_NAME_TDIR_LEN	4	/* "t000" */
+#define FSLOAD_NAME_DIR_LEN	11	/* "t000/d00000" */
+#define FSLOAD_NAME_FILE_OFF	12	/* "f00000000" */
+
+/*
+ * One worker's (or userspace thread's) engine state.  Everything in it is
+ * the worker's own: no shared counters.
+ */
+struct fsload_engine {
+	/* The job's parameters. */
+	u64 files;		/* per thread */
+	u32 files_per_dir;
+	u64 seed;
+	unsigned int index;	/* thread index */
+	u32 file_base;		/* first file index (shared tree) */
+	const struct fsload_slots *slots;
+	struct fsload_rng rnd;
+
+	/* The current name: w->name holds file name_idx. */
+	u64 name_idx;
+	u32 name_dir_left;	/* files left in name's subdirectory */
+	char name[FSLOAD_NAME_LEN + 1];
+
+	/* Progress, all phases; read by others with READ_ONCE(). */
+	u64 ops_done;
+	u64 bytes_done;
+
+	/* The current phase's statistics. */
+	struct fsload_opstat st[FSLOAD_OP_MAX + 1];
+	u64 *hist;		/* slots->n x FSLOAD_HIST_BUCKETS */
+
+	/* How the last phase run ended. */
+	const struct fsload_opdesc *failed_op;
+	int err;		/* negative errno of failed_op */
+};
+
+/* Write @v as exactly @width decimal digits at @p. */
+static inline void fsload_put_dec(char *p, unsigned int width, u32 v)
+{
+	while (width--) {
+		p[width] = '0' + v % 10;
+		v /= 10;
+	}
+}
+
+/* Set up @e for thread @index of a job; the caller sets e->hist. */
+static inline void fsload_engine_init(struct fsload_engine *e,
+				      unsigned int index, u64 files,
+				      u32 files_per_dir, u64 seed, bool shared,
+				      const struct fsload_slots *slots)
+{
+	e->index = index;
+	e->files = files;
+	e->files_per_dir = files_per_dir;
+	e->seed = seed;
+	e->slots = slots;
+	e->file_base = shared ? index * (u32)files : 0;
+	fsload_rng_seed(&e->rnd, seed + index);
+	memcpy(e->name, "t000/d00000/f00000000", FSLOAD_NAME_LEN + 1);
+	fsload_put_dec(&e->name[1], 3, shared ? 0 : index);
+	e->name_idx = 0;
+	e->name_dir_left = 0;
+}
+
+/*
+ * Point e->name at file @idx of the worker's file set.  Consecutive files
+ * in one subdirectory only increment the file digits: no division and no
+ * vsnprintf() in the common case.
+ */
+static inline void fsload_name_set(struct fsload_engine *e, u32 idx)
+{
+	u32 fpd = e->files_per_dir;
+	char *p;
+
+	if (idx == e->name_idx + 1 && e->name_dir_left > 1) {
+		p = &e->name[FSLOAD_NAME_LEN - 1];
+		while (*p == '9')
+			*p-- = '0';
+		(*p)++;
+		e->name_dir_left--;
+	} else {
+		fsload_put_dec(&e->name[FSLOAD_NAME_TDIR_LEN + 2], 5, idx / fpd);
+		fsload_put_dec(&e->name[FSLOAD_NAME_FILE_OFF + 1], 8, idx);
+		e->name_dir_left = fpd - idx % fpd;
+	}
+	e->name_idx = idx;
+}
+
+static inline const struct fsload_opdesc *
+fsload_pick(struct fsload_engine *e, const struct fsload_phase *ph)
+{
+	unsigned int i;
+	u32 r;
+
+	if (ph->nops == 1)
+		return &ph->ops[0];
+	r = fsload_rng_u32(&e->rnd) % ph->weight_total;
+	for (i = 0; i < ph->nops - 1; i++) {
+		if (r < ph->ops[i].weight)
+			break;
+		r -= ph->ops[i].weight;
+	}
+	return &ph->ops[i];
+}
+
+/* A random block-aligned offset of a block inside op->size bytes. */
+static inline u64 fsload_random_offset(struct fsload_engine *e,
+				       const struct fsload_opdesc *op)
+{
+	u64 nblocks = div_u64(op->size, op->block);
+	u32 r = fsload_rng_u32(&e->rnd);
+
+	/* Multiply-shift: uniform over nblocks < 2^32 without a divide. */
+	return ((nblocks * r) >> 32) * op->block;
+}
+
+/* Zero the phase statistics of @e. */
+static inline void fsload_engine_reset(struct fsload_engine *e)
+{
+	unsigned int i;
+
+	memset(e->st, 0, sizeof(e->st));
+	for (i = 0; i <= FSLOAD_OP_MAX; i++)
+		e->st[i].lat_min = U64_MAX;
+	if (e->hist)
+		memset(e->hist, 0, e->slots->n * FSLOAD_HIST_BUCKETS *
+		       sizeof(*e->hist));
+}
+
+/* Add @s into @d (statistics of one type). */
+static inline void fsload_opstat_add(struct fsload_opstat *d,
+				     const struct fsload_opstat *s)
+{
+	if (!d->ops && !d->errors)
+		d->lat_min = U64_MAX;
+	d->ops += s->ops;
+	d->errors += s->errors;
+	d->bytes += s->bytes;
+	d->lat_sum += s->lat_sum;
+	d->lat_min = min(d->lat_min, s->lat_min);
+	d->lat_max = max(d->lat_max, s->lat_max);
+}
+
+/* Errors that weighted operations on one file set make normal. */
+static inline bool fsload_tolerable(int err)
+{
+	return err == -ENOENT || err == -EEXIST || err == -ENOTEMPTY ||
+	       err == -ENOTDIR || err == -EISDIR;
+}
+
+#endif /* _FSLOAD_ENGINE_H */
