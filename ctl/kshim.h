@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsloadctl: the kernel types and helpers that module/engine.h and
+ * module/engine-loop.h use, for compiling them unchanged in userspace
+ * (the userspace engine, uengine.c).  Include it before engine.h.
+ *
+ * Only what the shared engine needs: anything more here would let the
+ * two engines drift apart without the compiler noticing.
+ */
+#ifndef FSLOADCTL_KSHIM_H
+#define FSLOADCTL_KSHIM_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <linux/fsload.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int64_t s64;
+
+#ifndef U64_MAX
+#define U64_MAX		UINT64_MAX
+#endif
+
+#ifndef BIT
+#define BIT(nr)		(1UL << (nr))
+#endif
+
+/* Position of the most significant bit set, 1..64; 0 for 0. */
+static inline int fls64(u64 x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
+static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
+{
+	*remainder = dividend % divisor;
+	return dividend / divisor;
+}
+
+static inline u64 div_u64(u64 dividend, u32 divisor)
+{
+	return dividend / divisor;
+}
+
+/* As the kernel's: both arguments of one type, each evaluated once. */
+#define min(x, y) ({				\
+	__typeof__(x) _min1 = (x);		\
+	__typeof__(y) _min2 = (y);		\
+	(void)(&_min1 == &_min2);		\
+	_min1 < _min2 ? _min1 : _min2; })
+
+#define max(x, y) ({				\
+	__typeof__(x) _max1 = (x);		\
+	__typeof__(y) _max2 = (y);		\
+	(void)(&_max1 == &_max2);		\
+	_max1 > _max2 ? _max1 : _max2; })
+
+/*
+ * One access the compiler may neither tear, merge nor repeat: progress
+ * counters written by a worker thread and read by the main thread.
+ */
+#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, val)	(*(volatile __typeof__(x) *)&(x) = (val))
+
+#endif /* FSLOADCTL_KSHIM_H */

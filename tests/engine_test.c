@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the engine code shared by the module and fsloadctl
+ * (module/engine.h), and of the percentiles fsloadctl computes from its
+ * histograms (ctl/stats.c), against known inputs.  Runs on the host.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kshim.h"
+#include "engine.h"
+#include "results.h"
+
+#include "kselftest_harness.h"
+
+/* Every value falls in the bucket whose bounds hold it. */
+TEST(hist_bucket_bounds)
+{
+	static const u64 edges[] = {
+		0, 1, 15, 16, 17, 31, 32, 33, 1000, 1023, 1024, 1025,
+		999999, 1000000, (1ULL << 40) - 1, 1ULL << 40, U64_MAX - 1,
+		U64_MAX,
+	};
+	unsigned int i, b;
+	u64 v;
+
+	for (i = 0; i < ARRAY_SIZE(edges); i++) {
+		v = edges[i];
+		b = fsload_hist_bucket(v);
+		ASSERT_LT(b, FSLOAD_HIST_BUCKETS);
+		EXPECT_LE(fsload_hist_low(b), v);
+		if (b + 1 < FSLOAD_HIST_BUCKETS) {
+			EXPECT_LT(v, fsload_hist_high(b));
+		}
+	}
+	/* Pseudo-random values over the whole range, all magnitudes. */
+	for (i = 0, v = 1; i < 200000; i++) {
+		u64 x = v >> (i % 64);
+
+		v = v * 6364136223846793005ULL + 1442695040888963407ULL;
+		b = fsload_hist_bucket(x);
+		ASSERT_LT(b, FSLOAD_HIST_BUCKETS);
+		ASSERT_LE(fsload_hist_low(b), x);
+		if (b + 1 < FSLOAD_HIST_BUCKETS) {
+			ASSERT_LT(x, fsload_hist_high(b));
+		}
+	}
+}
+
+/* Buckets tile the range: each starts where the previous ended. */
+TEST(hist_buckets_contiguous)
+{
+	unsigned int b;
+
+	EXPECT_EQ(0ULL, fsload_hist_low(0));
+	for (b = 1; b < FSLOAD_HIST_BUCKETS; b++) {
+		ASSERT_EQ(fsload_hist_high(b - 1), fsload_hist_low(b));
+		ASSERT_LT(fsload_hist_low(b - 1), fsload_hist_low(b));
+		ASSERT_EQ(b, fsload_hist_bucket(fsload_hist_low(b)));
+		ASSERT_EQ(b - 1, fsload_hist_bucket(fsload_hist_low(b) - 1));
+	}
+	EXPECT_EQ(U64_MAX, fsload_hist_high(FSLOAD_HIST_BUCKETS - 1));
+}
+
+/* Resolution: 1 ns below 16 ns, then at most 12.5% of the value. */
+TEST(hist_resolution)
+{
+	unsigned int b;
+	u64 lo, hi;
+
+	for (b = 0; b + 1 < FSLOAD_HIST_BUCKETS; b++) {
+		lo = fsload_hist_low(b);
+		hi = fsload_hist_high(b);
+		if (lo < 16) {
+			ASSERT_EQ(1ULL, hi - lo);
+		} else {
+			ASSERT_LE((hi - lo) * 8, lo);
+		}
+	}
+}
+
+/* Build an opstat from @n latencies, as the kernel would report it. */
+static void opstat_from(struct opstat *os, const u64 *lat, unsigned int n)
+{
+	static u64 h[FSLOAD_HIST_BUCKETS];
+	unsigned int i, b;
+
+	memset(h, 0, sizeof(h));
+	memset(os, 0, sizeof(*os));
+	os->lat_min_ns = U64_MAX;
+	for (i = 0; i < n; i++) {
+		h[fsload_hist_bucket(lat[i])]++;
+		os->ops++;
+		os->lat_sum_ns += lat[i];
+		os->lat_min_ns = min(os->lat_min_ns, lat[i]);
+		os->lat_max_ns = max(os->lat_max_ns, lat[i]);
+	}
+	os->have = 1ULL << FSLOAD_A_OPSTAT_LAT_MIN_NS |
+		   1ULL << FSLOAD_A_OPSTAT_LAT_MAX_NS;
+	os->buckets = calloc(FSLOAD_HIST_BUCKETS, sizeof(*os->buckets));
+	for (b = 0; b < FSLOAD_HIST_BUCKETS; b++) {
+		if (!h[b])
+			continue;
+		os->buckets[os->nbuckets].low_ns = fsload_hist_low(b);
+		os->buckets[os->nbuckets].high_ns = fsload_hist_high(b);
+		os->buckets[os->nbuckets].count = h[b];
+		os->nbuckets++;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The exact percentile: the value of rank ceil(q * n). */
+static double exact(u64 *v, unsigned int n, double q)
+{
+	unsigned int r = (unsigned int)ceil(q * n);
+
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return (double)v[r ? r - 1 : 0];
+}
+
+/*
+ * Percentiles are within a bucket's width (12.5%) of the exact ones.
+ * (The harness's comparisons are integer ones: floats go through
+ * EXPECT_TRUE.)
+ */
+TEST(percentiles_known_inputs)
+{
+	static const double qs[] = { 0.5, 0.9, 0.99, 0.999 };
+	static u64 v[100000];
+	struct opstat os;
+	unsigned int i, k, n = 100000;
+	double p, e;
+	u64 x = 42;
+
+	/* Uniform 1..100000 ns. */
+	for (i = 0; i < n; i++)
+		v[i] = i + 1;
+	opstat_from(&os, v, n);
+	for (k = 0; k < ARRAY_SIZE(qs); k++) {
+		p = opstat_percentile(&os, qs[k]);
+		e = exact(v, n, qs[k]);
+		TH_LOG("uniform p%g: %.1f, exact %.0f", qs[k] * 100, p, e);
+		EXPECT_TRUE(fabs(p - e) <= e * 0.125);
+	}
+	free(os.buckets);
+
+	/* Long tail: mostly ~2 us, 1% ~1 ms, 0.1% ~50 ms. */
+	for (i = 0; i < n; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		v[i] = 2000 + (x >> 54);
+		if (i % 100 == 7)
+			v[i] = 1000000 + (x >> 44);
+		if (i % 1000 == 3)
+			v[i] = 50000000 + (x >> 40);
+	}
+	opstat_from(&os, v, n);
+	for (k = 0; k < ARRAY_SIZE(qs); k++) {
+		p = opstat_percentile(&os, qs[k]);
+		e = exact(v, n, qs[k]);
+		TH_LOG("tail p%g: %.1f, exact %.0f", qs[k] * 100, p, e);
+		EXPECT_TRUE(fabs(p - e) <= e * 0.125);
+	}
+	free(os.buckets);
+}
+
+/* One value: every percentile is that value (clamped to min and max). */
+TEST(percentiles_constant)
+{
+	static u64 v[1000];
+	struct opstat os;
+	unsigned int i;
+
+	for (i = 0; i < 1000; i++)
+		v[i] = 1503;
+	opstat_from(&os, v, 1000);
+	EXPECT_TRUE(opstat_percentile(&os, 0.5) == 1503.0);
+	EXPECT_TRUE(opstat_percentile(&os, 0.999) == 1503.0);
+	free(os.buckets);
+
+	/* Values below 16 ns are exact. */
+	for (i = 0; i < 1000; i++)
+		v[i] = i < 500 ? 3 : 9;
+	opstat_from(&os, v, 1000);
+	EXPECT_TRUE(fabs(opstat_percentile(&os, 0.5) - 3.0) <= 0.5);
+	EXPECT_TRUE(fabs(opstat_percentile(&os, 0.9) - 9.0) <= 0.5);
+	free(os.buckets);
+
+	/* Empty: no percentile. */
+	memset(&os, 0, sizeof(os));
+	EXPECT_TRUE(isnan(opstat_percentile(&os, 0.5)));
+}
+
+/* The shared random file order is a permutation of the file set. */
+TEST(perm_is_permutation)
+{
+	static const u64 sizes[] = { 1, 2, 3, 1000, 4097, 100000 };
+	static unsigned char seen[100000];
+	struct fsload_perm pm;
+	unsigned int i, k;
+	u32 x;
+
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
+		memset(seen, 0, sizeof(seen));
+		fsload_perm_init(&pm, sizes[k], 12345 + k);
+		for (i = 0; i < sizes[k]; i++) {
+			x = fsload_perm_next(&pm);
+			ASSERT_LT(x, sizes[k]);
+			ASSERT_EQ(0, seen[x]);
+			seen[x] = 1;
+		}
+	}
+}
+
+/* Names advance incrementally and agree with a full formatting. */
+TEST(names_incremental)
+{
+	static struct fsload_slots slots;
+	struct fsload_engine e = { 0 };
+	char want[32];
+	u32 i;
+
+	fsload_engine_init(&e, 7, 2500, 1000, 1, false, &slots);
+	for (i = 0; i < 2500; i++) {
+		fsload_name_set(&e, i);
+		snprintf(want, sizeof(want), "t007/d%05u/f%08u", i / 1000, i);
+		ASSERT_STREQ(want, e.name);
+	}
+	fsload_name_set(&e, 17);
+	EXPECT_STREQ("t007/d00000/f00000017", e.name);
+}
+
+TEST_HARNESS_MAIN
