@@ -38,7 +38,9 @@ has_item() {
 	local w
 
 	w=$(printf '%s' "$2" | sed 's/[][\.*^$/+?(){}|]/\\&/g')
-	section "$1" | grep -qE "^ +([^ ,]+, )*$w(,| |$)"
+	# Not grep -q: it would leave awk writing to a closed pipe, and
+	# pipefail would then fail the match on a long section.
+	section "$1" | grep -E "^ +([^ ,]+, )*$w(,| |$)" >/dev/null
 }
 
 # The lines of `fsloadctl help` between a header line and a blank line.
