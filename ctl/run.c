@@ -15,6 +15,7 @@
 #include "nl.h"
 #include "print.h"
 #include "run.h"
+#include "uengine.h"
 #include "wait.h"
 
 static bool op_takes_size(uint8_t type)
@@ -108,6 +109,11 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 	double tick_s = req->tick ? req->tick_ms / 1000.0 : -1;
 	int ret;
 
+	if (req->engine == ENGINE_USER) {
+		ret = uengine_run(req, run);
+		run->engine = ENGINE_USER;
+		return ret;
+	}
 	memset(run, 0, sizeof(*run));
 	run->threads = req->threads;
 	waiter_init(&w, nl, !p->quiet && progress_wanted(), req->x);
@@ -173,6 +179,8 @@ void run_free(struct run *run)
 {
 	job_status_free(&run->js);
 	results_free(&run->r);
+	free(run->job_dir);
+	run->job_dir = NULL;
 	run->ok = false;
 }
 
@@ -180,6 +188,8 @@ char *run_job_dir(const struct run *run)
 {
 	char *s;
 
+	if (run->engine == ENGINE_USER)
+		return run->job_dir ? strdup(run->job_dir) : NULL;
 	if (!run->js.dir ||
 	    asprintf(&s, "%s/fsload-%" PRIu32, run->js.dir, run->js.id) < 0)
 		return NULL;

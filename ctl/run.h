@@ -15,6 +15,13 @@
 
 struct nl_ctx;
 
+/* Which engine runs a job (start --engine). */
+enum engine {
+	ENGINE_KERNEL,	/* fsload.ko's workers, over netlink */
+	ENGINE_USER,	/* fsloadctl's threads, through system calls */
+	ENGINE_BOTH,	/* the kernel's, then the user's: compared */
+};
+
 /**
  * struct job_req - what to start
  * @p: the parameters (dir, files per dir, seed, progress, quiet)
@@ -27,6 +34,7 @@ struct nl_ctx;
  *	the job (as asked: run->stopped_by_us)
  * @tick_arg: its argument
  * @tick_ms: its interval
+ * @engine: ENGINE_KERNEL or ENGINE_USER
  */
 struct job_req {
 	const struct params *p;
@@ -38,6 +46,7 @@ struct job_req {
 	bool (*tick)(void *arg);
 	void *tick_arg;
 	unsigned int tick_ms;
+	enum engine engine;
 };
 
 /**
@@ -50,6 +59,9 @@ struct job_req {
  * @interrupted: it was stopped by SIGINT/SIGTERM or from outside
  * @threads: worker threads asked for
  * @has_extents: @ext_files and @ext_total were counted
+ * @engine: the engine that ran it
+ * @job_dir: the job directory of a user engine job (malloc'd); the
+ *	kernel's is DIR/fsload-<id>
  */
 struct run {
 	struct job_status js;
@@ -62,18 +74,22 @@ struct run {
 	bool has_extents;
 	uint64_t ext_files;
 	uint64_t ext_total;
+	enum engine engine;
+	char *job_dir;
 };
 
 /*
  * Start the job on @nl (open, subscribed to events), follow it with
  * progress on stderr, and collect its results into @run.  Returns 0 when
  * the job ran (whatever its end: run->ret), else an exit code (the
- * request was refused, the module went away ...).
+ * request was refused, the module went away ...).  With req->engine
+ * ENGINE_USER, fsloadctl runs it itself (uengine.h); @nl is not used
+ * and may be NULL.
  */
 int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run);
 void run_free(struct run *run);
 
-/* DIR/fsload-<id> of a job that ran (malloc'd), or NULL. */
+/* The directory of a job that ran (malloc'd), or NULL. */
 char *run_job_dir(const struct run *run);
 
 /*

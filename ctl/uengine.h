@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsloadctl: the userspace engine (start --engine user).
+ *
+ * It runs a program's identical operation sequence -- the same names,
+ * sizes, order, threads and seed as the kernel's workers -- from
+ * fsloadctl's own threads through system calls, with the phase loop of
+ * module/engine-loop.h compiled for userspace, and reports it in the
+ * structures the kernel's status and results are parsed into.  Comparing
+ * the two shows what the system-call boundary costs.
+ */
+#ifndef FSLOADCTL_UENGINE_H
+#define FSLOADCTL_UENGINE_H
+
+#include <stdint.h>
+
+#include "run.h"
+
+struct job_req;
+struct program;
+
+/*
+ * Check that @prog, for @threads threads of @files files each in
+ * directories of @files_per_dir, is a program the engine runs (as the
+ * kernel validates a start request).  Returns 0, or EXIT_USAGE after
+ * printing why not.
+ */
+int uengine_check(const struct program *prog, uint32_t threads,
+		  uint64_t files, uint32_t files_per_dir, uint32_t flags);
+
+/*
+ * Run @req in DIR/fsload-user-<pid>-<n>/ (run->job_dir), following it
+ * with a progress line on stderr unless quiet, and fill run->js and
+ * run->r as the kernel's status and results would be.  SIGINT/SIGTERM
+ * stop it (a second one kills the process).  Returns 0 when the job ran
+ * (whatever its end: run->ret), else an exit code.
+ */
+int uengine_run(const struct job_req *req, struct run *run);
+
+#endif /* FSLOADCTL_UENGINE_H */
