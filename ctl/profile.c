@@ -51,6 +51,7 @@ void params_init(struct params *p)
 	memset(p, 0, sizeof(*p));
 	p->dir = ".";
 	p->threads = "1";
+	p->engine = "kernel";
 	p->files = 1000;
 	p->size = 4096;
 	p->block = 4096;

@@ -78,6 +78,7 @@ struct params {
 	uint64_t ops;		/* iterations per thread of a timed phase */
 	double time;		/* seconds of a timed phase; 0: use ops */
 	const char *age;	/* target utilisation, percent */
+	const char *engine;	/* kernel, user or both */
 	double scale;		/* untar */
 	bool sync_between;	/* untar */
 	/* measurement */

@@ -32,6 +32,7 @@
 #include "run.h"
 #include "status.h"
 #include "sweep.h"
+#include "uengine.h"
 #include "wait.h"
 
 #define OPT(field)	offsetof(struct params, field)
@@ -90,6 +91,8 @@ static const struct arg_desc start_args[] = {
 	  "untar: F times the tree's 24000 files (default 1)" },
 	{ "sync-between", ARG_FLAG, OPT(sync_between), NULL,
 	  "untar: a syncfs phase between the phases" },
+	{ "engine", ARG_STR, OPT(engine), "NAME",
+	  "kernel (default); user: the same operations from fsloadctl's threads through system calls; both: kernel then user, compared" },
 	{ "keep", ARG_FLAG, OPT(keep), NULL,
 	  "leave the job's directory and files in place" },
 	{ "detach", ARG_FLAG, OPT(detach), NULL,
@@ -287,7 +290,8 @@ static bool age_tick(void *arg)
  */
 static int run_age(struct nl_ctx *nl, const struct params *p,
 		   uint32_t threads, double target, bool alone,
-		   bool keep_files, struct run *run, struct age_report *ar)
+		   bool keep_files, enum engine engine, struct run *run,
+		   struct age_report *ar)
 {
 	static struct program prog;
 	struct params ap = *p;
@@ -343,6 +347,7 @@ static int run_age(struct nl_ctx *nl, const struct params *p,
 	req.tick = age_tick;
 	req.tick_arg = &ac;
 	req.tick_ms = AGE_TICK_MS;
+	req.engine = engine;
 	ret = run_job(nl, &req, run);
 	if (ret)
 		return ret;
@@ -407,14 +412,15 @@ int cmd_start(int argc, char **argv)
 	const struct profile *pf = NULL;
 	struct params cli = { 0 }, p;
 	uint32_t counts[SWEEP_MAX];
-	unsigned int ncounts, nruns = 0, nwant, c, it, i;
+	unsigned int ncounts, nruns = 0, nwant, c, it, i, e;
 	struct run *runs = NULL, age_run = { 0 };
 	struct age_report ar = { 0 };
 	struct job_extra x = { 0 };
 	bool is_age = false, age_first = false, extents = false;
 	double target = 0;
 	char *age_dir = NULL;
-	struct nl_ctx nl;
+	enum engine engine, job_engine;
+	struct nl_ctx nl = { 0 };
 	int npos, ret, job_ret = EXIT_OK;
 
 	ret = parse_args(&start_cmd, &cli, seen, argc, argv, NULL, 0, &npos);
@@ -472,11 +478,23 @@ int cmd_start(int argc, char **argv)
 	if (p.detach && (ncounts > 1 || p.iterations > 1 || age_first ||
 			 is_age || extents))
 		return usage_error("--detach: only for a single job of a profile without extents or aging");
-
-	ret = nl_open(&nl, true);
+	ret = parse_engine(p.engine, &engine);
 	if (ret)
 		return ret;
-	if (!p.detach) {
+	if (engine != ENGINE_KERNEL && p.detach)
+		return usage_error("--detach: with the kernel engine only");
+	if (engine == ENGINE_BOTH && (ncounts > 1 || p.iterations > 1 || is_age))
+		return usage_error("--engine both: one job (no thread list, iterations or age profile)");
+	/* Aging, and each job of "both" in turn, run on one engine. */
+	job_engine = engine == ENGINE_USER ? ENGINE_USER : ENGINE_KERNEL;
+
+	/* The user engine needs neither the module nor netlink. */
+	if (engine != ENGINE_USER) {
+		ret = nl_open(&nl, true);
+		if (ret)
+			return ret;
+	}
+	if (!p.detach && engine != ENGINE_USER) {
 		/* before the job exists: its end cannot be missed */
 		ret = nl_subscribe(&nl);
 		if (ret)
@@ -486,7 +504,7 @@ int cmd_start(int argc, char **argv)
 
 	if (is_age) {
 		ret = run_age(&nl, &p, counts[0], target, true, p.keep,
-			      &age_run, &ar);
+			      job_engine, &age_run, &ar);
 		if (ret)
 			goto out;
 		if (!ar.run) {
@@ -521,7 +539,7 @@ int cmd_start(int argc, char **argv)
 
 	if (age_first) {
 		ret = run_age(&nl, &p, counts[0], target, false, true,
-			      &age_run, &ar);
+			      job_engine, &age_run, &ar);
 		if (ret)
 			goto out;
 		if (ar.run)
@@ -537,7 +555,8 @@ int cmd_start(int argc, char **argv)
 	}
 
 	nwant = ncounts * p.iterations;
-	runs = calloc(nwant, sizeof(*runs));
+	/* both: the kernel's run, then the user's */
+	runs = calloc(engine == ENGINE_BOTH ? 2 : nwant, sizeof(*runs));
 	if (!runs) {
 		errmsg("out of memory");
 		ret = EXIT_SYSERR;
@@ -579,25 +598,34 @@ int cmd_start(int argc, char **argv)
 				    (p.keep || extents ? FSLOAD_JOB_F_KEEP : 0) |
 				    (p.detach ? FSLOAD_JOB_F_DETACH : 0);
 			req.x = &x;
+			req.engine = job_engine;
 			if (p.detach) {
 				ret = start_detached(&nl, &req);
 				goto out;
 			}
-			ret = run_job(&nl, &req, run);
-			if (ret)
-				goto report;
-			nruns++;
-			if (extents)
-				count_extents(run, p.keep);
-			if (run->ret && !job_ret)
-				job_ret = run->ret;
-			/* interrupted or failed: no more jobs */
-			if (run->ret)
-				goto report;
+			/* both: the same program again, from fsloadctl's threads */
+			for (e = 0; e < (engine == ENGINE_BOTH ? 2 : 1); e++) {
+				run = &runs[nruns];
+				if (e)
+					req.engine = ENGINE_USER;
+				ret = run_job(&nl, &req, run);
+				if (ret)
+					goto report;
+				nruns++;
+				if (extents)
+					count_extents(run, p.keep);
+				if (run->ret && !job_ret)
+					job_ret = run->ret;
+				/* interrupted or failed: no more jobs */
+				if (run->ret)
+					goto report;
+			}
 		}
 	}
 report:
-	if (nruns == 1 && nwant == 1)
+	if (engine == ENGINE_BOTH && nruns)
+		report_both(runs, nruns, &x, pf);
+	else if (nruns == 1 && nwant == 1)
 		report_single(&runs[0], &x, pf, age_first ? &ar : NULL);
 	else if (nruns && ncounts > 1)
 		report_sweep(runs, nruns, pf, age_first ? &ar : NULL);
