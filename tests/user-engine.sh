@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The userspace engine (fsloadctl start --engine user) on the host: it
+# needs neither the module nor a guest.  smallfiles and metadata run in a
+# temporary directory; the JSON results must count what the program asked
+# for (ops per phase, a latency histogram whose counts sum to the ops),
+# the files kept with --keep must be on disk under the job layout, and
+# without --keep nothing may be left.  KTAP; "N passed, N failed" last.
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/ktap.sh
+. "$repo/tests/ktap.sh"
+
+if [ ! -x "$repo/ctl/fsloadctl" ]; then
+	make -s -C "$repo/ctl" >/dev/null ||
+		{ echo "1..0 # SKIP cannot build ctl/fsloadctl"; exit 4; }
+fi
+command -v python3 >/dev/null || { echo "1..0 # SKIP no python3"; exit 4; }
+
+ctl=$repo/ctl/fsloadctl
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# check FILE EXPR WANTED...: Python expressions over the JSON document
+# (as `j`; ph(NAME) is a phase); a list prints space-separated.
+check() {
+	python3 - "$@" <<'EOF' || exit "$KSFT_FAIL"
+import json, sys
+j = json.load(open(sys.argv[1]))
+def ph(name):
+    return [p for p in j["phases"] if p["name"] == name][0]
+def hist_ok(p):
+    # every op type's histogram counts exactly its operations
+    return all(sum(b[2] for b in o["latency"]["histogram"]) == o["ops"]
+               for o in p["ops_by_type"])
+bad = 0
+a = sys.argv[2:]
+for i in range(0, len(a), 2):
+    expr, want = a[i], a[i + 1]
+    try:
+        v = eval(expr)
+        got = " ".join(map(str, v)) if isinstance(v, list) else str(v)
+    except Exception as e:
+        got = "exception: %r" % e
+    if got != want:
+        print("FAIL: %s: got %r, wanted %r" % (expr, got, want))
+        bad = 1
+sys.exit(bad)
+EOF
+}
+
+# run DIR NAME ARGS...: start --engine user --json into $tmp/NAME.json
+run() {
+	local dir=$1 name=$2
+
+	shift 2
+	"$ctl" --json start --engine user --dir "$dir" --quiet --idle-ms 0 \
+		"$@" >"$tmp/$name.json" ||
+		fail "fsloadctl start --engine user $* exited $?"
+}
+
+t_smallfiles() {
+	local d=$tmp/sf f=$tmp/sf.json
+
+	mkdir -p "$d"
+	run "$d" sf --profile smallfiles --threads 2 --files 150 \
+		--files-per-dir 100 --size 8192 --block 4096 --seed 7
+	check "$f" \
+		'j["job"]["state"]' "done" \
+		'j["job"]["threads"]' 2 \
+		'[p["name"] for p in j["phases"]]' "create stat read unlink" \
+		'[p["ops"] for p in j["phases"]]' "300 300 300 300" \
+		'[p["errors"] for p in j["phases"]]' "0 0 0 0" \
+		'[p["complete"] for p in j["phases"]]' "True True True True" \
+		'ph("create")["bytes"]' $((300 * 8192)) \
+		'ph("read")["bytes"]' $((300 * 8192)) \
+		'all(hist_ok(p) for p in j["phases"])' True \
+		'all(p["cpu"]["worker_ns"] > 0 for p in j["phases"])' True \
+		'len(j["job"]["worker_pids"])' 2 \
+		'j["job"]["overhead_ops"]' 16384 \
+		'j["job"]["pmu"]' False
+	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
+}
+
+t_smallfiles_keep() {
+	local d=$tmp/sfk f=$tmp/sfk.json jd n
+
+	mkdir -p "$d"
+	# smallfiles unlinks what it made: a job file that only creates.
+	cat >"$tmp/create.job" <<'EOF'
+[global]
+files = 120
+files-per-dir = 50
+
+[phase create]
+op = create size=4K block=4K
+EOF
+	run "$d" sfk --job "$tmp/create.job" --threads 2 --keep
+	check "$f" \
+		'j["job"]["state"]' "done" \
+		'[p["ops"] for p in j["phases"]]' 240 \
+		'all(hist_ok(p) for p in j["phases"])' True
+	jd=$(find "$d" -mindepth 1 -maxdepth 1 -name 'fsload-*')
+	if [ -z "$jd" ] || [ "$(echo "$jd" | wc -l)" -ne 1 ]; then
+		fail "one job directory expected: $jd"
+	fi
+	n=$(find "$jd" -type f | wc -l)
+	[ "$n" -eq 240 ] || fail "$n files on disk, wanted 240"
+	# the kernel's layout: t<3>/d<5>/f<8>, 50 files a directory
+	if [ ! -f "$jd/t000/d00000/f00000000" ] ||
+	   [ ! -f "$jd/t001/d00002/f00000119" ]; then
+		fail "not the job layout: $(find "$jd" | head -5)"
+	fi
+	n=$(find "$jd/t001/d00001" -type f | wc -l)
+	[ "$n" -eq 50 ] || fail "t001/d00001 holds $n files, wanted 50"
+	n=$(stat -c %s "$jd/t000/d00001/f00000077")
+	[ "$n" -eq 4096 ] || fail "a file of $n bytes, wanted 4096"
+}
+
+t_metadata_keep() {
+	local d=$tmp/md f=$tmp/md.json jd n
+
+	mkdir -p "$d"
+	run "$d" md --profile metadata --threads 2 --items 80 --keep
+	check "$f" \
+		'j["job"]["state"]' "done" \
+		'[p["name"] for p in j["phases"]]' \
+		"dir-create dir-stat dir-rename file-create file-stat file-read" \
+		'[p["ops"] for p in j["phases"]]' "160 160 160 160 160 160" \
+		'[p["errors"] for p in j["phases"]]' "0 0 0 0 0 0" \
+		'all(hist_ok(p) for p in j["phases"])' True \
+		'sum(p["ops"] for p in j["phases"])' 960 \
+		'j["job"]["ops"]' 960
+	jd=$(find "$d" -mindepth 1 -maxdepth 1 -name 'fsload-*')
+	[ -n "$jd" ] || fail "no job directory kept"
+	n=$(find "$jd" -mindepth 3 -type f | wc -l)
+	[ "$n" -eq 160 ] || fail "$n files on disk, wanted 160"
+	# directories made, then renamed to their new first letter
+	n=$(find "$jd" -mindepth 3 -type d | wc -l)
+	[ "$n" -eq 160 ] || fail "$n item directories on disk, wanted 160"
+	n=$(find "$jd" -mindepth 3 -type d -name 'f*' | wc -l)
+	[ "$n" -eq 0 ] || fail "$n directories not renamed"
+}
+
+# The same seed gives the same operation sequence: two runs of a random
+# order mix count the same per op type.
+t_same_sequence() {
+	local d=$tmp/seq a b
+
+	mkdir -p "$d"
+	run "$d" seq1 --profile randrw --ops 400 --files 20 --size 64K \
+		--threads 2 --seed 42
+	run "$d" seq2 --profile randrw --ops 400 --files 20 --size 64K \
+		--threads 2 --seed 42
+	a=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print([[(o["op"], o["ops"]) for o in p["ops_by_type"]] for p in j["phases"]])' "$tmp/seq1.json")
+	b=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print([[(o["op"], o["ops"]) for o in p["ops_by_type"]] for p in j["phases"]])' "$tmp/seq2.json")
+	[ "$a" = "$b" ] || fail "seed 42 twice: $a vs $b"
+	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
+}
+
+t_usage() {
+	"$ctl" start --engine bogus --profile smallfiles --dir "$tmp" \
+		>/dev/null 2>&1
+	[ $? -eq 2 ] || fail "--engine bogus: not a usage error"
+	"$ctl" start --engine user --detach --profile smallfiles \
+		--dir "$tmp" >/dev/null 2>&1
+	[ $? -eq 2 ] || fail "--engine user --detach: not a usage error"
+	"$ctl" start --engine both --threads 1,2 --profile smallfiles \
+		--dir "$tmp" >/dev/null 2>&1
+	[ $? -eq 2 ] || fail "--engine both with a thread list: not a usage error"
+	"$ctl" start --engine user --profile smallfiles --files 5 --quiet \
+		--dir "$tmp/nonexistent" >/dev/null 2>&1
+	[ $? -eq 2 ] || fail "a missing --dir: not a usage error"
+}
+
+ktap_plan 5
+ktap_run smallfiles t_smallfiles
+ktap_run smallfiles_keep_layout t_smallfiles_keep
+ktap_run metadata_keep t_metadata_keep
+ktap_run same_seed_same_sequence t_same_sequence
+ktap_run usage_errors t_usage
+ktap_finish
+rc=$?
+echo "$ktap_pass passed, $ktap_fail failed"
+[ "$rc" -eq 0 ]
