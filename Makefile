@@ -10,6 +10,7 @@
 #   make kernels         the trixie root with Debian's 6.12 and 7.x kernels
 #   make check-all       lint + the test suite on 6.1, 6.12 and 7.x
 #   make check-debug     the suite on a debug kernel (KASAN, lockdep, ...)
+#   make bench           per-op cost, kernel vs user engine, instruction clock
 #   make install         module (updates/), fsloadctl, man page, completion,
 #                        uapi header; DESTDIR, PREFIX (/usr/local)
 #   make uninstall       remove exactly what install wrote
@@ -89,6 +90,13 @@ kernels: deps
 .PHONY: check-debug
 check-debug: deps
 	scripts/check-debug.sh
+
+# Figures, not tests: the standard profiles on ext4 and xfs under QEMU's
+# instruction clock, kernel and user engines side by side (scripts/bench.sh).
+.PHONY: bench
+bench: deps
+	$(MAKE) all
+	scripts/bench.sh $(BENCH_ARGS)
 
 clean:
 	$(KMISSING)

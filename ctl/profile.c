@@ -715,7 +715,7 @@ void profile_metric(const struct profile *pf, const struct results *r,
 	static const struct metric_spec any = { "ops/s", "ops_per_sec", 0,
 						false, { NULL } };
 	const struct metric_spec *ms = pf ? &pf->metric : &any;
-	uint64_t bytes = 0, lat_sum = 0, lat_n = 0;
+	uint64_t bytes = 0, lat_sum = 0, lat_n = 0, cpu = 0, cpu_n = 0;
 	unsigned int i, j;
 
 	memset(m, 0, sizeof(*m));
@@ -727,6 +727,10 @@ void profile_metric(const struct profile *pf, const struct results *r,
 		if (!phase_counts(ms, pr->name))
 			continue;
 		m->elapsed_ns += pr->elapsed_ns;
+		if (RES_HAS(pr, FSLOAD_A_RES_WORKER_CPU_NS)) {
+			cpu += pr->worker_cpu_ns;
+			cpu_n += pr->ops + pr->errors;
+		}
 		for (j = 0; j < pr->nopstats; j++) {
 			const struct opstat *os = &pr->opstats[j];
 
@@ -745,4 +749,5 @@ void profile_metric(const struct profile *pf, const struct results *r,
 	else
 		m->value = m->ops * 1e9 / m->elapsed_ns;
 	m->lat_avg_ns = lat_n ? (double)lat_sum / lat_n : NAN;
+	m->worker_ns_per_op = cpu_n ? (double)cpu / cpu_n : NAN;
 }

@@ -153,6 +153,7 @@ struct metric {
 	uint64_t elapsed_ns;	/* over this time */
 	double value;
 	double lat_avg_ns;
+	double worker_ns_per_op;	/* workers' CPU per op; NAN unknown */
 };
 void profile_metric(const struct profile *pf, const struct results *r,
 		    struct metric *m);

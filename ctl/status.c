@@ -244,6 +244,10 @@ void print_job(const char *key, const struct job_status *js,
 	unsigned int i;
 
 	open_json_object(key);
+	print_string(PRINT_JSON, "engine", NULL,
+		     js->user_engine ? "user" : "kernel");
+	if (js->user_engine && view != JOB_VIEW_ROW)
+		print_fp("user engine:");
 	print_attr_uint(js, FSLOAD_A_JOB_ID, "id",
 		       VIEW("job %" PRIu64 ":", "job %" PRIu64 ":",
 			    "%5" PRIu64), js->id);

@@ -48,6 +48,7 @@ struct job_status {
 	uint64_t idle_busy_ns;
 	uint64_t overhead_ops;
 	uint64_t overhead_ns;
+	bool user_engine;	/* run by fsloadctl's userspace engine */
 };
 
 #define JS_HAS(js, attr)	(!!((js)->have & (1ULL << (attr))))

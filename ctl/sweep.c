@@ -132,9 +132,9 @@ void report_sweep(const struct run *runs, unsigned int n,
 		     runs[0].js.profile);
 	print_string(PRINT_ANY, "metric", ", thread sweep: %s", m.label);
 	print_fp(" of %" PRIu64 " files/thread\n\n", runs[0].js.files);
-	print_fp("%7s %6s %-8s %12s %11s %14s %10s%s\n", "threads", "job",
-		 "state", "ops", "elapsed_ms", m.label, "avg_us",
-		 extents ? " extents/file" : "");
+	print_fp("%7s %6s %-8s %12s %11s %14s %10s %11s%s\n", "threads",
+		 "job", "state", "ops", "elapsed_ms", m.label, "avg_us",
+		 "cpu_us/op", extents ? " extents/file" : "");
 	open_json_array("sweep");
 	for (i = 0; i < n; i++) {
 		const struct run *run = &runs[i];
@@ -156,6 +156,15 @@ void report_sweep(const struct run *runs, unsigned int n,
 				    m.lat_avg_ns);
 		} else {
 			print_null(PRINT_ANY, "lat_avg_ns", " %10s");
+		}
+		/* The workers' CPU per op: what lock scaling costs. */
+		if (isfinite(m.worker_ns_per_op)) {
+			print_float(PRINT_FP, NULL, " %11.3f",
+				    m.worker_ns_per_op / 1000.0);
+			print_float(PRINT_JSON, "worker_ns_per_op", NULL,
+				    m.worker_ns_per_op);
+		} else {
+			print_null(PRINT_ANY, "worker_ns_per_op", " %11s");
 		}
 		if (run->has_extents)
 			print_float(PRINT_ANY, "extents_per_file", " %13.2f",

@@ -56,8 +56,6 @@
 #include "status.h"
 #include "uengine.h"
 
-/* As the kernel's FSLOAD_OVERHEAD_OPS (module/ops.c). */
-#define UENGINE_OVERHEAD_OPS	16384
 /* As the kernel's FSLOAD_TOP_THREADS (module/fsload.h). */
 #define UENGINE_TOP_THREADS	8
 /*
@@ -620,17 +618,11 @@ static void ujob_fail(struct fsload_worker *w, const char *phase,
  */
 static void ujob_calibrate(struct fsload_worker *w)
 {
-	static const struct fsload_slots null_slots = {
-		.slot[FSLOAD_OP_NULL] = 1,
-		.n = 1,
-	};
 	struct ujob *job = w->job;
-	struct fsload_engine *e = &w->e;
-	const struct fsload_slots *slots = e->slots;
 	struct fsload_phase *ph;
 	struct usys a, b;
 	struct timespec ts;
-	u64 ops = e->ops_done, t0, t1;
+	u64 ns;
 
 	if (job->idle_ms) {
 		usys_snap(&a);
@@ -656,28 +648,14 @@ static void ujob_calibrate(struct fsload_worker *w)
 	ph = calloc(1, sizeof(*ph));
 	if (!ph)
 		return;
-	ph->order = FSLOAD_ORDER_SEQUENTIAL;
-	ph->prefix = 'f';
-	ph->nops = 1;
-	ph->weight_total = 1;
-	ph->ops[0].type = FSLOAD_OP_NULL;
-	ph->ops[0].weight = 1;
-	e->slots = &null_slots;
-	/* Once to warm the caches, once measured. */
-	ph->iterations = UENGINE_OVERHEAD_OPS / 8;
-	fsload_engine_run(w, e, ph, 0, mono_ns(), &t1);
-	ph->iterations = UENGINE_OVERHEAD_OPS;
-	t0 = mono_ns();
-	if (fsload_engine_run(w, e, ph, 0, t0, &t1) == FSLOAD_RUN_DONE) {
-		pthread_mutex_lock(&job->lock);
-		job->overhead_ops = UENGINE_OVERHEAD_OPS;
-		job->overhead_ns = t1 - t0;
-		pthread_mutex_unlock(&job->lock);
-	}
-	e->slots = slots;
-	/* The calibration is not part of the job's progress. */
-	WRITE_ONCE(e->ops_done, ops);
+	ns = fsload_engine_overhead(w, &w->e, ph);
 	free(ph);
+	if (!ns)
+		return;
+	pthread_mutex_lock(&job->lock);
+	job->overhead_ops = FSLOAD_OVERHEAD_OPS;
+	job->overhead_ns = ns;
+	pthread_mutex_unlock(&job->lock);
 }
 
 /* The last thread to arrive opens phase @p. */
@@ -1107,6 +1085,7 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	JS_SET(js, FSLOAD_A_JOB_SEED);
 	snprintf(js->profile, sizeof(js->profile), "%s", req->prog->profile);
 	JS_SET(js, FSLOAD_A_JOB_PROFILE);
+	js->user_engine = true;
 	js->progress_ms = req->p->progress_ms;
 	JS_SET(js, FSLOAD_A_JOB_PROGRESS_MS);
 

@@ -554,9 +554,6 @@ static inline void fsload_yield(void)
 /* The phase loop, shared with fsloadctl's userspace engine. */
 #include "engine-loop.h"
 
-/* Null operations timed before the first phase: the engine's own cost. */
-#define FSLOAD_OVERHEAD_OPS	16384
-
 /*
  * Before the first phase, with every other worker asleep: the machine's
  * idle baseline, then the cost of the phase loop itself, from running
@@ -564,16 +561,10 @@ static inline void fsload_yield(void)
  */
 static void fsload_calibrate(struct fsload_worker *w)
 {
-	static const struct fsload_slots null_slots = {
-		.slot[FSLOAD_OP_NULL] = 1,
-		.n = 1,
-	};
 	struct fsload_job *job = w->job;
-	struct fsload_engine *e = &w->e;
-	const struct fsload_slots *slots = e->slots;
 	struct fsload_sys a, b;
 	struct fsload_phase *ph;
-	u64 ops = e->ops_done, t0, t1;
+	u64 ns;
 
 	if (job->prog.idle_ms) {
 		fsload_sys_snap(&a);
@@ -588,28 +579,14 @@ static void fsload_calibrate(struct fsload_worker *w)
 	ph = kzalloc(sizeof(*ph), GFP_KERNEL);
 	if (!ph)
 		return;
-	ph->order = FSLOAD_ORDER_SEQUENTIAL;
-	ph->prefix = 'f';
-	ph->nops = 1;
-	ph->weight_total = 1;
-	ph->ops[0].type = FSLOAD_OP_NULL;
-	ph->ops[0].weight = 1;
-	e->slots = &null_slots;
-	/* Once to warm the caches, once measured. */
-	ph->iterations = FSLOAD_OVERHEAD_OPS / 8;
-	fsload_engine_run(w, e, ph, 0, ktime_get_ns(), &t1);
-	ph->iterations = FSLOAD_OVERHEAD_OPS;
-	t0 = ktime_get_ns();
-	if (fsload_engine_run(w, e, ph, 0, t0, &t1) == FSLOAD_RUN_DONE) {
-		spin_lock(&job->lock);
-		job->overhead_ops = FSLOAD_OVERHEAD_OPS;
-		job->overhead_ns = t1 - t0;
-		spin_unlock(&job->lock);
-	}
-	e->slots = slots;
-	/* The calibration is not part of the job's progress. */
-	WRITE_ONCE(e->ops_done, ops);
+	ns = fsload_engine_overhead(w, &w->e, ph);
 	kfree(ph);
+	if (!ns)
+		return;
+	spin_lock(&job->lock);
+	job->overhead_ops = FSLOAD_OVERHEAD_OPS;
+	job->overhead_ns = ns;
+	spin_unlock(&job->lock);
 }
 
 /* The last worker to arrive opens phase @p. */

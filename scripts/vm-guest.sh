@@ -83,6 +83,9 @@ tmpfs) ;;
 		modprobe brd rd_nr=1 rd_size=$((SIZE_MIB * 1024)) max_part=0 ||
 			die "cannot load brd"
 		dev=/dev/ram0
+		# Built in, brd takes its size from the command line (vm-run).
+		[ "$(blockdev --getsize64 $dev)" = $((SIZE_MIB << 20)) ] ||
+			die "$dev is $(blockdev --getsize64 $dev) bytes, not $SIZE_MIB MiB"
 		;;
 	nullb)
 		need_mod configfs
@@ -224,7 +227,8 @@ if [ $rc = 0 ]; then
 	envs=(PATH="$REPO/ctl:$PATH" HOME=/tmp TERM=dumb LANG=C.UTF-8
 		FSLOAD_DIR="$FSLOAD_DIR" FSLOAD_DEV="$dev" FSLOAD_FS="$FS"
 		FSLOAD_OUT="$OUT" FSLOAD_REPO="$REPO" FSLOAD_VM=1
-		FSLOAD_MODULE="$MODULE" FSLOAD_MODULE_NAME="$MODULE_NAME")
+		FSLOAD_MODULE="$MODULE" FSLOAD_MODULE_NAME="$MODULE_NAME"
+		FSLOAD_MKFS="${mkfs_cmd[*]}" FSLOAD_MOUNT="${mnt_cmd[*]}")
 	if [ -f "$RUN/env" ]; then
 		while IFS= read -r -d '' kv; do
 			envs+=("$kv")
