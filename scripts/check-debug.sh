@@ -22,6 +22,7 @@ make -s -C "$top/linux" M="$kmod" modules
 make -s -C ctl
 make -s -C tests
 
-# A debug guest boots in about a minute and runs several times slower.
-export VM_ARGS="--kernel $top/bzImage --modules $top/modroot/lib/modules/$release --module $kmod/module/fsload.ko --mem 3072 ${VM_ARGS:-}"
+# A debug guest boots in about a minute and runs several times slower:
+# a guest may take longer than run-all's 900 s.
+export VM_ARGS="--kernel $top/bzImage --modules $top/modroot/lib/modules/$release --module $kmod/module/fsload.ko --mem 3072 --timeout 2400 ${VM_ARGS:-}"
 exec tests/run-all.sh "$@"
