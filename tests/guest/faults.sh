@@ -40,41 +40,14 @@
 #                    on $FSLOAD_DEV)
 set -uo pipefail
 
+# shellcheck source=tests/guest/lib.sh
+. "$(dirname "$0")/lib.sh"
+lib_need module
+
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=tests/ktap.sh
-. "$here/../ktap.sh"
-
-[ -d /sys/module/fsload ] || { echo "1..0 # SKIP fsload not loaded"; exit 4; }
-
 fuzz=$here/../build/fsload_fuzz
 params=/sys/module/fsload/parameters
-work=$(mktemp -d)
 export DM_DISABLE_UDEV=1	# the guest runs no udev: dmsetup makes the nodes
-
-cleanup() {
-	local id
-
-	for id in $(running_ids); do
-		fsloadctl stop "$id" >/dev/null 2>&1
-	done
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-# jget EXPR [FILE]: evaluate a Python expression over JSON (as `j`).
-jget() {
-	python3 -c '
-import json, sys
-j = json.load(open(sys.argv[2]) if len(sys.argv) > 2 else sys.stdin)
-v = eval(sys.argv[1])
-print(" ".join(map(str, v)) if isinstance(v, list) else v)
-' "$@"
-}
-
-running_ids() {
-	fsloadctl --json list 2>/dev/null | jget '[x["id"] for x in j["jobs"]
-		if x["state"] in ("running", "stopping")]' 2>/dev/null
-}
 
 # start_detached ARGS...: a smallfiles job that runs on; prints its id.
 start_detached() {
@@ -90,22 +63,6 @@ start_spin() {
 		grep -o '"id": *[0-9]*' | head -1 | grep -o '[0-9]*$'
 }
 
-state_of() {
-	fsloadctl --json status "$1" | jget 'j["job"]["state"]'
-}
-
-# wait_state ID STATE SECONDS
-wait_state() {
-	local i state=
-
-	for ((i = 0; i < $3 * 10; i++)); do
-		state=$(state_of "$1")
-		[ "$state" = "$2" ] && return 0
-		sleep 0.1
-	done
-	fail "job $1: state '$state', wanted $2 within $3 s"
-}
-
 # wait_ended ID SECONDS [FILE]: the results of the ended job in FILE.
 wait_ended() {
 	local out=${3:-$work/ended.json} rc
@@ -114,20 +71,6 @@ wait_ended() {
 	rc=$?
 	[ "$rc" -ne 6 ] || fail "job $1 did not end within $2 s"
 	[ "$rc" -le 1 ] || fail "fsloadctl wait $1: exit $rc"
-}
-
-no_job_dirs() {	# DIR
-	local left
-
-	left=$(find "$1" -maxdepth 1 -name 'fsload-*' | head -5)
-	[ -z "$left" ] || fail "left behind: $left"
-}
-
-no_workers() {
-	local left
-
-	left=$(pgrep -c '^fsload[0-9]+/')
-	[ "${left:-0}" -eq 0 ] || fail "$left fsload worker threads left"
 }
 
 # umount_errno DIR: the errno of umount2(DIR, 0), 0 on success.
@@ -184,7 +127,7 @@ t_umount_busy() {
 		fail "state after stop"
 	[ "$(jget 'j["phases"][0]["ops"] > 0' "$work/ended.json")" = True ] ||
 		fail "no partial results"
-	no_job_dirs "$FSLOAD_DIR"
+	no_job_dirs
 	umount_ok "$FSLOAD_DIR" || fail "umount failed after job $id had ended"
 	mount -t "$fstype" -o "$opts" "$dev" "$FSLOAD_DIR" || fail "remount"
 	# The results outlive the filesystem's mount.
@@ -231,7 +174,7 @@ for f in sys.argv[1:]:
         print("job", j["job"]["id"], j["job"]["state"], ph["ops"], ph["complete"])
         sys.exit(1)
 PY
-	no_job_dirs "$FSLOAD_DIR"
+	no_job_dirs
 	# Threads: max_threads run, one more is refused.
 	err=$(fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR" \
 		--threads $((mt + 1)) 2>&1 >/dev/null)
@@ -246,7 +189,7 @@ PY
 	[ "$rc" -eq 0 ] || fail "$mt threads: exit $rc: $(head -c 1500 "$out")"
 	[ "$(jget '(len(j["job"]["worker_pids"]) == '"$mt"' and all(p["ops"] == 10 * '"$mt"' for p in j["phases"]))' "$out")" = True ] ||
 		fail "$mt threads: wrong results"
-	no_job_dirs "$FSLOAD_DIR"
+	no_job_dirs
 	no_workers
 }
 
@@ -424,7 +367,7 @@ t_symlink_unlink() {
 		fail "job $id removed or changed files outside its directory, through the symlink"
 	fi
 	reached "$work/ended.json" 2 || fail "the job never reached t000/d00049"
-	no_job_dirs "$FSLOAD_DIR"
+	no_job_dirs
 	rm -rf "$out"
 }
 
@@ -446,7 +389,7 @@ t_rename_out() {
 	[ -z "$left" ] || fail "job $id wrote into its moved directory: $left"
 	[ "$st" = "failed 2" ] || fail "job $id: $st, wanted failed with ENOENT (2)"
 	reached "$work/ended.json" 1 || fail "job $id did not fail at the moved directory"
-	no_job_dirs "$FSLOAD_DIR"
+	no_job_dirs
 	rm -rf "$out"
 }
 
@@ -474,7 +417,7 @@ t_rename_jobdir() {
 	[ -z "$(find "$out/moved-job" -type f)" ] ||
 		fail "files left in the moved job directory"
 	echo "the moved job directory is left with $(find "$out/moved-job" | wc -l) directories (cleanup looks for fsload-$id where it was)"
-	no_job_dirs "$FSLOAD_DIR"
+	no_job_dirs
 	rm -rf "$out"
 }
 
@@ -575,7 +518,7 @@ t_shutdown() {
 	umount_ok "$FSLOAD_DIR" || fail "umount after shutdown"
 	mount -t "$fstype" -o "$opts" "$dev" "$FSLOAD_DIR" || fail "remount"
 	rm -rf "$FSLOAD_DIR/fsload-$id"
-	no_job_dirs "$FSLOAD_DIR"
+	no_job_dirs
 	no_workers
 }
 
@@ -650,12 +593,7 @@ done
 ktap_plan ${#cases[@]}
 # After a case, whatever it left (a failed case may leave jobs running).
 case_cleanup() {
-	local id
-
-	for id in $(running_ids); do
-		fsloadctl stop "$id" >/dev/null 2>&1
-		fsloadctl wait "$id" --timeout 120 --quiet >/dev/null 2>&1
-	done
+	stop_running 120
 	if [ -n "${FSLOAD_DIR:-}" ] && mountpoint -q "$FSLOAD_DIR"; then
 		rm -rf "$FSLOAD_DIR"/fsload-* "$FSLOAD_DIR"/outside \
 			"$FSLOAD_DIR"/creds "$FSLOAD_DIR"/cycles \

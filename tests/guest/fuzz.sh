@@ -16,18 +16,14 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=tests/ktap.sh
-. "$here/../ktap.sh"
-
-[ -n "${FSLOAD_DIR:-}" ] || { echo "1..0 # SKIP FSLOAD_DIR not set"; exit 4; }
-[ -d /sys/module/fsload ] || { echo "1..0 # SKIP fsload not loaded"; exit 4; }
+# shellcheck source=tests/guest/lib.sh
+. "$here/lib.sh"
+lib_need dir module
 
 fuzz=$here/../build/fsload_fuzz
 count=${FSLOAD_FUZZ_COUNT:-100000}
 seed=${FSLOAD_FUZZ_SEED:-1}
 [ "$seed" = random ] && seed=$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 t_fuzz() {
 	local rc start=$SECONDS
@@ -65,10 +61,7 @@ t_nothing_left() {
 	rmdir "$FSLOAD_DIR/fuzz" 2>/dev/null
 	left=$(find "$FSLOAD_DIR" -mindepth 1 -maxdepth 1 ! -name lost+found)
 	[ -z "$left" ] || fail "left in $FSLOAD_DIR: $(echo "$left" | head -5)"
-	left=$(fsloadctl --json list | python3 -c '
-import json, sys
-print(" ".join(str(x["id"]) for x in json.load(sys.stdin)["jobs"]
-               if x["state"] in ("running", "stopping")))')
+	left=$(running_ids)
 	[ -z "$left" ] || fail "jobs still running: $left"
 }
 

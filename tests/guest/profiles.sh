@@ -10,24 +10,9 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-# shellcheck source=tests/ktap.sh
-. "$here/../ktap.sh"
-
-[ -n "${FSLOAD_DIR:-}" ] || { echo "1..0 # SKIP FSLOAD_DIR not set"; exit 4; }
-[ -d /sys/module/fsload ] || { echo "1..0 # SKIP fsload not loaded"; exit 4; }
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-# jget EXPR FILE: evaluate a Python expression over JSON (as `j`).
-jget() {
-	python3 -c '
-import json, sys
-j = json.load(open(sys.argv[2]))
-v = eval(sys.argv[1])
-print(" ".join(map(str, v)) if isinstance(v, list) else v)
-' "$@"
-}
+# shellcheck source=tests/guest/lib.sh
+. "$here/lib.sh"
+lib_need dir module
 
 # The first job id in a start --json document.
 job_id() {
@@ -77,13 +62,6 @@ for i in range(0, len(a), 3):
 sys.exit(bad)
 ' "${checks[@]}" || exit "$KSFT_FAIL"
 	checks=()
-}
-
-no_job_dirs() {
-	local left
-
-	left=$(find "$FSLOAD_DIR" -maxdepth 1 -name 'fsload-*' | head -5)
-	[ -z "$left" ] || fail "left behind: $left"
 }
 
 # run NAME ARGS...: fsloadctl start --json into $work/NAME.json

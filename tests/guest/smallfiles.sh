@@ -6,54 +6,9 @@
 # Counts reported by the kernel are checked against what is on disk.
 set -uo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=tests/ktap.sh
-. "$here/../ktap.sh"
-
-[ -n "${FSLOAD_DIR:-}" ] || { echo "1..0 # SKIP FSLOAD_DIR not set"; exit 4; }
-[ -d /sys/module/fsload ] || { echo "1..0 # SKIP fsload not loaded"; exit 4; }
-
-work=$(mktemp -d)
-cleanup() {
-	local id
-
-	for id in $(fsloadctl --json list 2>/dev/null | jget 'ids_running'); do
-		fsloadctl stop "$id" >/dev/null 2>&1 || true
-	done
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-# jget EXPR [FILE]: evaluate a Python expression over JSON (as `j`).
-jget() {
-	python3 -c '
-import json, sys
-j = json.load(open(sys.argv[2]) if len(sys.argv) > 2 else sys.stdin)
-if isinstance(j, dict) and "jobs" in j:
-    ids_running = [x["id"] for x in j["jobs"]
-                   if x.get("state") in ("running", "stopping")]
-v = eval(sys.argv[1])
-print(" ".join(map(str, v)) if isinstance(v, list) else v)
-' "$@"
-}
-
-no_job_dirs() {
-	local left
-
-	left=$(find "$FSLOAD_DIR" -maxdepth 1 -name 'fsload-*' | head -5)
-	[ -z "$left" ] || fail "left behind: $left"
-}
-
-wait_state() {	# ID STATE TIMEOUT
-	local i state
-
-	for ((i = 0; i < $3 * 10; i++)); do
-		state=$(fsloadctl --json status "$1" | jget 'j["job"]["state"]')
-		[ "$state" = "$2" ] && return 0
-		sleep 0.1
-	done
-	fail "job $1: state $state, wanted $2"
-}
+# shellcheck source=tests/guest/lib.sh
+. "$(dirname "$0")/lib.sh"
+lib_need dir module
 
 t_run() {
 	local out=$work/run.json
@@ -129,7 +84,7 @@ t_ctl_killed() {
 		--files 1000000 --quiet >/dev/null 2>&1 &
 	pid=$!
 	sleep 3
-	id=$(fsloadctl --json list | jget 'ids_running')
+	id=$(running_ids)
 	[ -n "$id" ] || fail "no running job"
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# What the guest suites (tests/guest/*.sh) share: KTAP (tests/ktap.sh), the
+# checks of the guest's set-up, a work directory, JSON queries of
+# fsloadctl's output, job states, and the checks that nothing was left
+# behind.  A suite sources it first:
+#
+#   . "$(dirname "$0")/lib.sh"
+#   lib_need dir module      skip the whole suite unless FSLOAD_DIR is set
+#                            and fsload is loaded
+#
+# $work is a temporary directory; at exit it is removed and every job
+# still running is stopped (a failed case may leave one).
+
+# shellcheck source=tests/ktap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../ktap.sh"
+
+# lib_need WHAT...: dir (a scratch filesystem at $FSLOAD_DIR), module
+# (fsload loaded); otherwise the suite is skipped (KTAP "1..0 # SKIP").
+lib_need() {
+	local w
+
+	for w; do
+		case $w in
+		dir) [ -n "${FSLOAD_DIR:-}" ] ||
+			{ echo "1..0 # SKIP FSLOAD_DIR not set"; exit 4; } ;;
+		module) [ -d /sys/module/fsload ] ||
+			{ echo "1..0 # SKIP fsload not loaded"; exit 4; } ;;
+		esac
+	done
+}
+
+# jget EXPR [FILE]: evaluate a Python expression over JSON (as `j`) from
+# FILE or stdin; a list prints space-separated.
+jget() {
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[2]) if len(sys.argv) > 2 else sys.stdin)
+v = eval(sys.argv[1])
+print(" ".join(map(str, v)) if isinstance(v, list) else v)
+' "$@"
+}
+
+# The ids of the jobs running or stopping.
+running_ids() {
+	fsloadctl --json list 2>/dev/null | jget '[x["id"] for x in j["jobs"]
+		if x["state"] in ("running", "stopping")]' 2>/dev/null
+}
+
+# stop_running SECONDS: stop every running job and wait up to SECONDS
+# for each to end (0: do not wait).
+stop_running() {
+	local id
+
+	for id in $(running_ids); do
+		fsloadctl stop "$id" >/dev/null 2>&1
+		[ "$1" -eq 0 ] ||
+			fsloadctl wait "$id" --timeout "$1" --quiet >/dev/null 2>&1
+	done
+}
+
+work=$(mktemp -d)
+lib_cleanup() {
+	stop_running 0
+	rm -rf "$work"
+}
+trap lib_cleanup EXIT
+
+state_of() {	# ID
+	fsloadctl --json status "$1" | jget 'j["job"]["state"]'
+}
+
+# wait_state ID STATE SECONDS
+wait_state() {
+	local i state=
+
+	for ((i = 0; i < $3 * 10; i++)); do
+		state=$(state_of "$1")
+		[ "$state" = "$2" ] && return 0
+		sleep 0.1
+	done
+	fail "job $1: state '$state', wanted $2 within $3 s"
+}
+
+# No job directory left in $FSLOAD_DIR.
+no_job_dirs() {
+	local left
+
+	left=$(find "$FSLOAD_DIR" -maxdepth 1 -name 'fsload-*' | head -5)
+	[ -z "$left" ] || fail "left behind: $left"
+}
+
+# No worker thread of any job left.
+no_workers() {
+	local left
+
+	left=$(pgrep -c '^fsload[0-9]+/')
+	[ "${left:-0}" -eq 0 ] || fail "$left fsload worker threads left"
+}
