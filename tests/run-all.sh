@@ -29,7 +29,7 @@ fi
 # Host suites come last: tests/install.sh rebuilds module/fsload.ko for the
 # host's kernel, and they run once, not per kernel (see below).
 suites=(
-	"ext4|--fs ext4 --size 512|tests/guest/module.sh; r1=\$?; tests/guest/smallfiles.sh; r2=\$?; tests/build/fsload_nl_test; r3=\$?; tests/guest/profiles.sh; r4=\$?; tests/guest/engines.sh; r5=\$?; [ \$r1\$r2\$r3\$r4\$r5 = 00000 ]"
+	"ext4|--fs ext4 --size 512|tests/guest/module.sh; r1=\$?; tests/guest/smallfiles.sh; r2=\$?; tests/build/fsload_nl_test; r3=\$?; tests/guest/profiles.sh; r4=\$?; tests/guest/engines.sh; r5=\$?; tests/guest/measure.sh; r6=\$?; [ \$r1\$r2\$r3\$r4\$r5\$r6 = 000000 ]"
 	"xfs|--fs xfs --size 512|tests/guest/smallfiles.sh; r1=\$?; tests/guest/profiles.sh; r2=\$?; [ \$r1\$r2 = 00 ]"
 	"enospc|--fs ext4 --size 16|tests/guest/enospc.sh"
 	"install|host|tests/install.sh"
@@ -37,6 +37,7 @@ suites=(
 	"completion|host|tests/completion.sh"
 	"spec|host|tests/spec.py"
 	"user-engine|host|tests/user-engine.sh"
+	"engine-unit|host|tests/build/engine_test"
 )
 
 # Run only when named (make -C tests check-fuzz, check-faults): the netlink
