@@ -19,6 +19,8 @@
 
 static bool json_mode;
 static FILE *out;
+static FILE *redirect;			/* print_redirect() */
+static void (*trailer)(void);		/* print_set_trailer() */
 
 /* Open objects and arrays; whether a member has been written yet. */
 static struct {
@@ -30,7 +32,7 @@ static int depth;
 void print_begin(bool json)
 {
 	json_mode = json;
-	out = stdout;
+	out = redirect ? redirect : stdout;
 	depth = 0;
 	if (json_mode) {
 		fputc('{', out);
@@ -43,11 +45,23 @@ void print_begin(bool json)
 void print_end(void)
 {
 	if (json_mode) {
+		if (depth == 1 && trailer)
+			trailer();
 		while (depth > 0)
 			fputc(stack[--depth].is_array ? ']' : '}', out);
 		fputc('\n', out);
 	}
 	fflush(out);
+}
+
+void print_redirect(FILE *f)
+{
+	redirect = f;
+}
+
+void print_set_trailer(void (*fn)(void))
+{
+	trailer = fn;
 }
 
 bool print_json(void)

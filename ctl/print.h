@@ -24,6 +24,10 @@ void print_begin(bool json);
 /* Close the top-level object (JSON) and flush. */
 void print_end(void);
 bool print_json(void);
+/* Documents from the next print_begin() on go to @f (NULL: stdout). */
+void print_redirect(FILE *f);
+/* @fn adds the last members of every JSON document (NULL: none). */
+void print_set_trailer(void (*fn)(void));
 
 void open_json_object(const char *key);
 void close_json_object(void);

@@ -84,6 +84,9 @@ struct params {
 	/* measurement */
 	uint32_t idle_ms;	/* idle baseline before the first phase */
 	bool no_sync_tail;	/* no syncfs tail after each phase */
+	/* result files */
+	const char *output;	/* -o FILE: also write the JSON result there */
+	const char *rerun;	/* --rerun FILE (handled before parsing) */
 };
 
 /* The built-in defaults, before a profile's. */

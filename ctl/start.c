@@ -28,6 +28,7 @@
 #include "parse.h"
 #include "print.h"
 #include "profile.h"
+#include "record.h"
 #include "results.h"
 #include "run.h"
 #include "status.h"
@@ -106,6 +107,10 @@ static const struct arg_desc start_args[] = {
 	  "do not end each phase with a timed syncfs (its tail)" },
 	{ "quiet", ARG_FLAG, OPT(quiet), NULL,
 	  "no progress line or messages on stderr" },
+	{ "output", ARG_STR, OPT(output), "FILE",
+	  "also write the results to FILE as a result file: JSON with the environment, every parameter and iteration (-o)" },
+	{ "rerun", ARG_STR, OPT(rerun), "FILE",
+	  "repeat the run that the result file FILE describes (its options, seed and job file); options given here override" },
 	{ NULL },
 };
 
@@ -403,8 +408,63 @@ static void count_extents(struct run *run, bool keep)
 	free(dir);
 }
 
+/* The reports of the jobs that ran, on stdout or into a result file. */
+static void report(const struct run *runs, unsigned int nruns,
+		   unsigned int nwant, unsigned int ncounts, enum engine engine,
+		   const struct job_extra *x, const struct profile *pf,
+		   const struct age_report *ar)
+{
+	if (engine == ENGINE_BOTH && nruns)
+		report_both(runs, nruns, x, pf);
+	else if (nruns == 1 && nwant == 1)
+		report_single(&runs[0], x, pf, ar);
+	else if (nruns && ncounts > 1)
+		report_sweep(runs, nruns, pf, ar);
+	else if (nruns)
+		report_iterations(runs, nruns, pf, ar);
+}
+
+/* -o FILE: the JSON document of the report, atomically into FILE. */
+static int write_result_file(const char *path, const struct run *runs,
+			     unsigned int nruns, unsigned int nwant,
+			     unsigned int ncounts, enum engine engine,
+			     const struct job_extra *x,
+			     const struct profile *pf,
+			     const struct age_report *ar)
+{
+	bool json = opt_json;
+	char *tmp;
+	FILE *f;
+	int err;
+
+	if (asprintf(&tmp, "%s.tmp-%d", path, (int)getpid()) < 0)
+		return EXIT_SYSERR;
+	f = fopen(tmp, "w");
+	if (!f) {
+		errsys("cannot write %s", tmp);
+		free(tmp);
+		return EXIT_SYSERR;
+	}
+	print_redirect(f);
+	opt_json = true;
+	report(runs, nruns, nwant, ncounts, engine, x, pf, ar);
+	opt_json = json;
+	print_redirect(NULL);
+	err = ferror(f);
+	if (fclose(f) || err || rename(tmp, path)) {
+		errsys("cannot write %s", path);
+		unlink(tmp);
+		free(tmp);
+		return EXIT_SYSERR;
+	}
+	free(tmp);
+	return 0;
+}
+
 int cmd_start(int argc, char **argv)
 {
+	static struct record_info ri;
+	static const char *rerun_of;
 	static struct program prog, job_prog;
 	bool seen[ARRAY_SIZE(start_args)] = { false };
 	bool file_given[ARRAY_SIZE(start_args)] = { false };
@@ -423,6 +483,27 @@ int cmd_start(int argc, char **argv)
 	struct nl_ctx nl = { 0 };
 	int npos, ret, job_ret = EXIT_OK;
 
+	for (i = 1; i < (unsigned int)argc; i++) {
+		/* -o FILE: --output FILE */
+		if (!strcmp(argv[i], "-o"))
+			argv[i] = (char *)"--output";
+		/* --rerun FILE: that file's arguments, then ours */
+		if (!rerun_of && (!strcmp(argv[i], "--rerun") ||
+				  !strncmp(argv[i], "--rerun=", 8))) {
+			int nargc;
+			char **nargv;
+
+			rerun_of = argv[i][7] == '=' ? argv[i] + 8 :
+				   i + 1 < (unsigned int)argc ? argv[i + 1] : NULL;
+			if (!rerun_of)
+				return usage_error("--rerun needs a result file");
+			ret = record_rerun_args(rerun_of, argc, argv, &nargc,
+						&nargv);
+			if (ret)
+				return ret;
+			return cmd_start(nargc, nargv);
+		}
+	}
 	ret = parse_args(&start_cmd, &cli, seen, argc, argv, NULL, 0, &npos);
 	if (ret)
 		return ret;
@@ -487,6 +568,16 @@ int cmd_start(int argc, char **argv)
 		return usage_error("--engine both: one job (no thread list, iterations or age profile)");
 	/* Aging, and each job of "both" in turn, run on one engine. */
 	job_engine = engine == ENGINE_USER ? ENGINE_USER : ENGINE_KERNEL;
+
+	/* every JSON document of start is a result file (record.c) */
+	ri.argc = argc;
+	ri.argv = argv;
+	ri.args = start_args;
+	ri.p = &p;
+	ri.prog = &prog;
+	ri.engine = p.engine ? p.engine : "kernel";
+	ri.rerun_of = rerun_of;
+	record_begin(&ri);
 
 	/* The user engine needs neither the module nor netlink. */
 	if (engine != ENGINE_USER) {
@@ -623,14 +714,18 @@ int cmd_start(int argc, char **argv)
 		}
 	}
 report:
-	if (engine == ENGINE_BOTH && nruns)
-		report_both(runs, nruns, &x, pf);
-	else if (nruns == 1 && nwant == 1)
-		report_single(&runs[0], &x, pf, age_first ? &ar : NULL);
-	else if (nruns && ncounts > 1)
-		report_sweep(runs, nruns, pf, age_first ? &ar : NULL);
-	else if (nruns)
-		report_iterations(runs, nruns, pf, age_first ? &ar : NULL);
+	print_set_trailer(record_trailer);
+	report(runs, nruns, nwant, ncounts, engine, &x, pf,
+	       age_first ? &ar : NULL);
+	if (p.output && nruns) {
+		int wret = write_result_file(p.output, runs, nruns, nwant,
+					     ncounts, engine, &x, pf,
+					     age_first ? &ar : NULL);
+
+		if (wret && !ret)
+			ret = wret;
+	}
+	print_set_trailer(NULL);
 	if (!ret)
 		ret = job_ret;
 out:
