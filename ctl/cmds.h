@@ -13,8 +13,9 @@ int cmd_list(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_wait(int argc, char **argv);
 int cmd_results(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 extern const struct cmd_desc start_cmd, status_cmd, list_cmd, stop_cmd,
-	wait_cmd, results_cmd;
+	wait_cmd, results_cmd, compare_cmd;
 
 #endif /* FSLOADCTL_CMDS_H */

@@ -78,7 +78,7 @@ static const struct cmd_desc version_cmd = {
 
 static const struct cmd_desc *const commands[] = {
 	&start_cmd, &status_cmd, &list_cmd, &stop_cmd, &wait_cmd,
-	&results_cmd, &version_cmd, &help_cmd,
+	&results_cmd, &compare_cmd, &version_cmd, &help_cmd,
 };
 
 static void usage(FILE *f)
