@@ -38,6 +38,8 @@ suites=(
 	"spec|host|tests/spec.py"
 	"user-engine|host|tests/user-engine.sh"
 	"engine-unit|host|tests/build/engine_test"
+	"stats-unit|host|tests/build/stats_test"
+	"results|host|tests/results.sh"
 )
 
 # Run only when named (make -C tests check-fuzz, check-faults): the netlink

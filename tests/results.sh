@@ -1,0 +1,232 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Result files and compare on the host, with the userspace engine (no
+# module, no guest): start -o writes a result file with the environment
+# and every iteration, --json prints the same members, --rerun repeats a
+# run from the file (arguments, seed, job file) with later options
+# overriding, and compare gives the verdicts, modes, warnings and exit
+# statuses it documents, on real files and on copies edited to show a
+# regression, an improvement, a noise-free (exact) run, a changed
+# environment and a debug kernel.  KTAP.
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/ktap.sh
+. "$repo/tests/ktap.sh"
+
+if [ ! -x "$repo/ctl/fsloadctl" ]; then
+	make -s -C "$repo/ctl" >/dev/null ||
+		{ echo "1..0 # SKIP cannot build ctl/fsloadctl"; exit 4; }
+fi
+command -v python3 >/dev/null || { echo "1..0 # SKIP no python3"; exit 4; }
+
+ctl=$repo/ctl/fsloadctl
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/d"
+
+# expect FILE EXPR WANTED...: Python expressions over the JSON document j
+expect() {
+	python3 - "$@" <<'PY' || exit "$KSFT_FAIL"
+import json, sys
+j = json.load(open(sys.argv[1]))
+def row(phase, metric):
+    return [r for r in j["rows"] if r["phase"] == phase and r["metric"] == metric][0]
+bad = 0
+a = sys.argv[2:]
+for i in range(0, len(a), 2):
+    try:
+        v = eval(a[i])
+        got = " ".join(map(str, v)) if isinstance(v, list) else str(v)
+    except Exception as e:
+        got = "exception: %r" % e
+    if got != a[i + 1]:
+        print("FAIL: %s: got %r, wanted %r" % (a[i], got, a[i + 1]))
+        bad = 1
+sys.exit(bad)
+PY
+}
+
+# edit IN OUT PYTHON: OUT is IN with the statements PYTHON applied to j
+edit() {
+	python3 - "$1" "$2" "$3" <<'PY' || exit "$KSFT_FAIL"
+import json, sys
+j = json.load(open(sys.argv[1]))
+def phases(name):
+    return [p for it in j["iterations"] for p in it["phases"] if p["name"] == name]
+exec(sys.argv[3])
+json.dump(j, open(sys.argv[2], "w"))
+PY
+}
+
+base=$tmp/base.json
+start() {
+	"$ctl" start --engine user --profile smallfiles --files 200 \
+		--dir "$tmp/d" --idle-ms 0 --quiet "$@"
+}
+
+t_output() {
+	start --iterations 3 --seed 11 -o "$base" >"$tmp/text" ||
+		fail "start -o exited $?"
+	grep -q '^SUMMARY rate' "$tmp/text" || fail "no text report on stdout"
+	expect "$base" \
+		'j["result"]["schema"], j["result"]["version"]' "('fsload-result', 1)" \
+		'len(j["iterations"])' 3 \
+		'[len(i["phases"]) for i in j["iterations"]]' "4 4 4" \
+		'j["fsload"]["version"] == open("'"$repo"'/VERSION").read().strip()' True \
+		'bool(j["fsload"]["git"])' True \
+		'j["environment"]["kernel"]["release"] == "'"$(uname -r)"'"' True \
+		'j["environment"]["kernel"]["cmdline"] == open("/proc/cmdline").read().strip()' True \
+		'type(j["environment"]["kernel"]["debug"]["debug_kernel"]).__name__' bool \
+		'j["environment"]["cpu"]["online"] > 0' True \
+		'j["environment"]["memory"]["total_kib"] > 0' True \
+		'type(j["environment"]["mitigations"]).__name__' dict \
+		'j["environment"]["filesystem"]["dir"]' "$tmp/d" \
+		'bool(j["environment"]["filesystem"]["type"])' True \
+		'j["run"]["seed"]' 11 \
+		'j["run"]["params"]["files"], j["run"]["params"]["iterations"]' "(200, 3)" \
+		'[p["name"] for p in j["run"]["program"]["phases"]]' "create stat read unlink" \
+		'"-o" in j["run"]["argv"] or "--output" in j["run"]["argv"]' False
+	# the config: its text and hash go together
+	expect "$base" \
+		'(j["environment"]["kernel"]["config"] is None) == (j["environment"]["kernel"]["config_sha256"] is None)' True
+	# --json on stdout: the same members
+	start --seed 11 --json >"$tmp/one.json" || fail "start --json exited $?"
+	expect "$tmp/one.json" \
+		'sorted(k for k in j if k in ("result", "fsload", "environment", "run"))' \
+		"environment fsload result run" \
+		'len(j["phases"])' 4
+}
+
+t_rerun() {
+	[ -f "$base" ] || t_output >/dev/null
+	start --rerun "$base" --files 50 -o "$tmp/rerun.json" >/dev/null ||
+		fail "start --rerun exited $?"
+	expect "$tmp/rerun.json" \
+		'j["run"]["rerun_of"]' "$base" \
+		'j["run"]["seed"]' 11 \
+		'j["run"]["params"]["files"]' 50 \
+		'j["run"]["params"]["iterations"]' 3 \
+		'[p["ops"] for p in j["iterations"][0]["phases"]]' "50 50 50 50"
+	# a job file travels in the result file
+	printf '[global]\nfiles = 30\n\n[phase make]\nop = create\n\n[phase look]\nop = stat\n' >"$tmp/j.ini"
+	"$ctl" start --engine user --job "$tmp/j.ini" --dir "$tmp/d" --idle-ms 0 \
+		--quiet -o "$tmp/job.json" >/dev/null || fail "start --job exited $?"
+	rm "$tmp/j.ini"
+	"$ctl" start --rerun "$tmp/job.json" --json >"$tmp/job2.json" ||
+		fail "start --rerun of a job file exited $?"
+	expect "$tmp/job2.json" '[p["name"] for p in j["phases"]]' "make look" \
+		'[p["ops"] for p in j["phases"]]' "30 30"
+	"$ctl" start --rerun "$tmp/nope.json" 2>/dev/null
+	[ $? = 2 ] || fail "--rerun of a missing file: not exit 2"
+}
+
+t_compare_verdicts() {
+	local rc
+
+	[ -f "$base" ] || t_output >/dev/null
+	"$ctl" compare "$base" "$base" >"$tmp/same.txt" || fail "compare of a file with itself exited $?"
+	grep -q 'no significant change' "$tmp/same.txt" || fail "no verdict: $(cat "$tmp/same.txt")"
+	# every create costs twice the mean CPU more: a shift, the noise stays
+	edit "$base" "$tmp/slow.json" '
+ps = phases("create")
+m = sum(p["cpu"]["worker_ns_per_op"] for p in ps) / len(ps)
+for p in ps:
+    p["cpu"]["worker_ns_per_op"] += 2 * m'
+	"$ctl" --json compare "$base" "$tmp/slow.json" --metric cpu_ns_per_op >"$tmp/c1.json"
+	rc=$?
+	[ $rc = 1 ] || fail "a regression: exit $rc, not 1"
+	expect "$tmp/c1.json" 'row("create", "cpu_ns_per_op")["verdict"]' regressed \
+		'row("create", "cpu_ns_per_op")["mode"]' welch \
+		'row("create", "cpu_ns_per_op")["p"] < 0.05' True \
+		'round(row("create", "cpu_ns_per_op")["change_pct"])' 200 \
+		'row("stat", "cpu_ns_per_op")["verdict"]' "no significant change" \
+		'j["regressions"]' 1
+	# the other way round it is an improvement: exit 0
+	"$ctl" --json compare "$tmp/slow.json" "$base" --metric cpu_ns_per_op >"$tmp/c2.json" ||
+		fail "an improvement: exit $?"
+	expect "$tmp/c2.json" 'row("create", "cpu_ns_per_op")["verdict"]' improved
+	# ops/s: higher is better (set values, not the host's noise)
+	edit "$base" "$tmp/q1.json" '
+for p, v in zip(phases("stat"), (1000.0, 1010.0, 990.0)):
+    p["ops_per_sec"] = v'
+	edit "$base" "$tmp/q2.json" '
+for p, v in zip(phases("stat"), (500.0, 505.0, 495.0)):
+    p["ops_per_sec"] = v'
+	"$ctl" --json compare "$tmp/q1.json" "$tmp/q2.json" --metric ops_per_sec --phase stat >"$tmp/c3.json"
+	[ $? = 1 ] || fail "half the ops/s is not a regression"
+	expect "$tmp/c3.json" '[r["phase"] for r in j["rows"]]' stat \
+		'round(row("stat", "ops_per_sec")["change_pct"])' -50 \
+		'row("stat", "ops_per_sec")["verdict"]' regressed
+}
+
+t_compare_exact() {
+	[ -f "$base" ] || t_output >/dev/null
+	# the instruction clock: no variance at all
+	edit "$base" "$tmp/e1.json" '
+for p in phases("create"):
+    p["cpu"]["worker_ns_per_op"] = 1000.0'
+	edit "$base" "$tmp/e2.json" '
+for p in phases("create"):
+    p["cpu"]["worker_ns_per_op"] = 1004.0'
+	edit "$base" "$tmp/e3.json" '
+for p in phases("create"):
+    p["cpu"]["worker_ns_per_op"] = 1030.0'
+	"$ctl" --json compare "$tmp/e1.json" "$tmp/e2.json" --metric cpu_ns_per_op \
+		--phase create >"$tmp/x1.json" || fail "0.4 % under a 1 % threshold: exit $?"
+	expect "$tmp/x1.json" 'row("create", "cpu_ns_per_op")["mode"]' exact \
+		'row("create", "cpu_ns_per_op")["verdict"]' "no significant change" \
+		'row("create", "cpu_ns_per_op")["p"]' None
+	"$ctl" --json compare "$tmp/e1.json" "$tmp/e3.json" --metric cpu_ns_per_op \
+		--phase create >"$tmp/x2.json"
+	[ $? = 1 ] || fail "3 % over a 1 % threshold is a regression in exact mode"
+	"$ctl" compare "$tmp/e1.json" "$tmp/e3.json" --metric cpu_ns_per_op \
+		--phase create --threshold 5 >/dev/null || fail "3 % under --threshold 5: exit $?"
+}
+
+t_compare_environment() {
+	local rc
+
+	[ -f "$base" ] || t_output >/dev/null
+	edit "$base" "$tmp/env.json" '
+j["environment"]["filesystem"]["mount_options"] = "rw,noatime,test"
+j["environment"]["mitigations"]["spectre_v2"] = "Vulnerable (test)"'
+	"$ctl" compare "$base" "$tmp/env.json" 2>"$tmp/env.err" >"$tmp/env.out"
+	grep -q 'mount options differs' "$tmp/env.out" || fail "no mount options warning: $(cat "$tmp/env.out")"
+	grep -q 'mitigations: spectre_v2 differs' "$tmp/env.out" || fail "no mitigation warning"
+	edit "$base" "$tmp/dbg.json" '
+j["environment"]["kernel"]["debug"]["debug_kernel"] = not j["environment"]["kernel"]["debug"]["debug_kernel"]'
+	"$ctl" compare "$base" "$tmp/dbg.json" >/dev/null 2>"$tmp/dbg.err"
+	rc=$?
+	[ $rc = 2 ] || fail "debug vs production: exit $rc, not 2"
+	grep -q 'refusing' "$tmp/dbg.err" || fail "no refusal message: $(cat "$tmp/dbg.err")"
+	"$ctl" compare "$base" "$tmp/dbg.json" --force >/dev/null 2>&1
+	rc=$?
+	[ $rc = 0 ] || [ $rc = 1 ] || fail "--force: exit $rc"
+}
+
+t_compare_usage() {
+	[ -f "$base" ] || t_output >/dev/null
+	"$ctl" compare "$base" 2>/dev/null
+	[ $? = 2 ] || fail "one file: not exit 2"
+	"$ctl" compare "$base" "$base" --metric nonsense 2>/dev/null
+	[ $? = 2 ] || fail "unknown metric: not exit 2"
+	"$ctl" compare "$base" "$base" --alpha 2 2>/dev/null
+	[ $? = 2 ] || fail "--alpha 2: not exit 2"
+	echo '{"x": 1}' >"$tmp/junk.json"
+	"$ctl" compare "$base" "$tmp/junk.json" 2>/dev/null
+	[ $? = 2 ] || fail "not a result: not exit 2"
+	echo '{"x": ' >"$tmp/bad.json"
+	"$ctl" compare "$base" "$tmp/bad.json" 2>/dev/null
+	[ $? = 2 ] || fail "broken JSON: not exit 2"
+}
+
+ktap_plan 6
+ktap_run result_file_members t_output
+ktap_run rerun_repeats_a_run t_rerun
+ktap_run compare_verdicts t_compare_verdicts
+ktap_run compare_exact_mode t_compare_exact
+ktap_run compare_environments t_compare_environment
+ktap_run compare_usage t_compare_usage
+ktap_finish
