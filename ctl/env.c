@@ -603,21 +603,35 @@ static void print_block_device(const struct mount_info *mi)
 
 /*
  * Geometry lines whose values change with use, not with how the filesystem
- * was made: left out of "geometry" (they stay in "geometry_text").
+ * was made: left out of "geometry" (they stay in "geometry_text").  Block
+ * and inode counts stay: they are the geometry.
  */
 static bool volatile_key(const char *key)
 {
-	static const char *const words[] = {
-		"time", "Time", "count", "Count", "Free", "free", "Lifetime",
-		"state", "Checksum", "checksum", "csum", "generation",
-		"Journal sequence", "Journal start", "created", "bytes_used",
-		"root", "log_root", "Last ", "Mount", "Errors", "Next",
-		"uuid_tree", "Journal head", "Total journal",
+	static const char *const exact[] = {
+		/* dumpe2fs -h */
+		"Filesystem state", "Mount count", "Filesystem created",
+		"Last checked", "Lifetime writes", "Journal sequence",
+		"Journal start", "Last mounted on", "Last orphan",
+		"Next check after", "Journal head", "Journal errno",
+		/* btrfs inspect-internal dump-super */
+		"root", "chunk_root", "log_root", "log_root_transid",
+		"root_level", "chunk_root_level", "log_root_level",
+		"block_group_root", "block_group_root_level", "csum",
+		"Checksum",
+	};
+	static const char *const part[] = {
+		"time", "Time", "generation", "bytes_used",
 	};
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(words); i++)
-		if (strstr(key, words[i]))
+	if (!strncmp(key, "Last ", 5) || !strncmp(key, "Free ", 5))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(exact); i++)
+		if (!strcmp(key, exact[i]))
+			return true;
+	for (i = 0; i < ARRAY_SIZE(part); i++)
+		if (strstr(key, part[i]))
 			return true;
 	return false;
 }

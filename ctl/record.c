@@ -246,7 +246,7 @@ int record_rerun_args(const char *path, int argc, char **argv, int *nargc,
 	struct jval *doc;
 	char **v = NULL, *jpath = NULL;
 	int n = 0, ret = EXIT_USAGE, i;
-	bool tv, seed_given = false;
+	bool seed_given = false;
 	size_t k;
 
 	doc = json_load(path);
@@ -306,7 +306,6 @@ int record_rerun_args(const char *path, int argc, char **argv, int *nargc,
 		}
 		if (!strncmp(argv[i], "--rerun=", 8))
 			continue;
-		(void)tv;
 		if (push(&v, &n, argv[i]))
 			goto oom;
 	}
