@@ -11,6 +11,8 @@
 #   make check-all       lint + the test suite on 6.1, 6.12 and 7.x
 #   make check-debug     the suite on a debug kernel (KASAN, lockdep, ...)
 #   make bench           per-op cost, kernel vs user engine, instruction clock
+#   make matrix          a profile over filesystems x mkfs x mount options,
+#                        one table (MATRIX_ARGS: scripts/matrix.py vm ...)
 #   make install         module (updates/), fsloadctl, man page, completion,
 #                        uapi header; DESTDIR, PREFIX (/usr/local)
 #   make uninstall       remove exactly what install wrote
@@ -97,6 +99,16 @@ check-debug: deps
 bench: deps
 	$(MAKE) all
 	scripts/bench.sh $(BENCH_ARGS)
+
+# The option matrix (scripts/matrix.py): one profile over filesystems,
+# mkfs and mount options, each cell on a fresh filesystem in one guest;
+# one table with fsck times.  Default: the classic block device vs ext2
+# vs ext3 (vs ext4, xfs, btrfs) on largefile.
+MATRIX_ARGS ?= --preset classic -- --files 2 --size 64M
+.PHONY: matrix
+matrix: deps
+	$(MAKE) all
+	scripts/matrix.py vm $(MATRIX_ARGS)
 
 clean:
 	$(KMISSING)
