@@ -48,6 +48,12 @@ static inline u64 div_u64(u64 dividend, u32 divisor)
 	return dividend / divisor;
 }
 
+static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)
+{
+	*remainder = dividend % divisor;
+	return dividend / divisor;
+}
+
 /* As the kernel's: both arguments of one type, each evaluated once. */
 #define min(x, y) ({				\
 	__typeof__(x) _min1 = (x);		\

@@ -4,7 +4,8 @@
  *
  * Branch points (see the project's kernel-compat notes): 6.2
  * (genl_dumpit_info carries a genl_info), 6.3 (idmapped mounts take a
- * struct mnt_idmap), 6.8 (vfs_iter_write takes the write reference),
+ * struct mnt_idmap), 6.5, 6.7, 6.9 and 6.10 (opening and releasing a
+ * block device), 6.8 (vfs_iter_write takes the write reference),
  * 6.12 (vfs_path_lookup in namei.h), 6.15 (vfs_mkdir returns a dentry),
  * 6.16 (lookup_one takes a qstr), 6.17 and 6.18 (struct renamedata),
  * 6.19 (delegated_inode argument on mkdir and rmdir; a failed vfs_mkdir
@@ -24,6 +25,7 @@
 #include <linux/file.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
+#include <linux/blkdev.h>
 #include <net/genetlink.h>
 
 #define FSLOAD_KV_GE(a, b) (LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, 0))
@@ -174,6 +176,86 @@ static inline ssize_t fsload_iter_write(struct file *file,
 	file_end_write(file);
 	return ret;
 #endif
+}
+
+/*
+ * A block device opened by a job: for writing, exclusively with the job as
+ * holder (so that a mounted device, or one another holder has claimed,
+ * gives -EBUSY); for reading only, shared and read-only.
+ */
+struct fsload_bdev {
+	struct block_device *bdev;
+#if FSLOAD_KV_GE(6, 9)
+	struct file *file;
+#elif FSLOAD_KV_GE(6, 7)
+	struct bdev_handle *handle;
+#elif FSLOAD_KV_GE(6, 5)
+	void *holder;
+#else
+	fmode_t mode;
+#endif
+};
+
+/*
+ * Open the block device at @path, resolved in the caller's context (its
+ * root, cwd and mount namespace: call it from the request handler).
+ * Returns 0 or a negative errno: -ENOTBLK when @path is not a block
+ * device, -EBUSY when an exclusive open is refused.
+ */
+static inline int fsload_bdev_open(struct fsload_bdev *b, const char *path,
+				   bool write, void *holder)
+{
+#if FSLOAD_KV_GE(6, 5)
+	blk_mode_t mode = BLK_OPEN_READ | (write ? BLK_OPEN_WRITE : 0);
+#endif
+
+	if (!write)
+		holder = NULL;
+#if FSLOAD_KV_GE(6, 9)
+	b->file = bdev_file_open_by_path(path, mode, holder, NULL);
+	if (IS_ERR(b->file))
+		return PTR_ERR(b->file);
+	b->bdev = file_bdev(b->file);
+#elif FSLOAD_KV_GE(6, 7)
+	b->handle = bdev_open_by_path(path, mode, holder, NULL);
+	if (IS_ERR(b->handle))
+		return PTR_ERR(b->handle);
+	b->bdev = b->handle->bdev;
+#elif FSLOAD_KV_GE(6, 5)
+	b->holder = holder;
+	b->bdev = blkdev_get_by_path(path, mode, holder, NULL);
+	if (IS_ERR(b->bdev))
+		return PTR_ERR(b->bdev);
+#else
+	b->mode = FMODE_READ | (write ? FMODE_WRITE | FMODE_EXCL : 0);
+	b->bdev = blkdev_get_by_path(path, b->mode, holder);
+	if (IS_ERR(b->bdev))
+		return PTR_ERR(b->bdev);
+#endif
+	return 0;
+}
+
+/*
+ * Close what fsload_bdev_open() opened, giving up an exclusive claim now
+ * (a mount right after the job must not find the device busy).
+ */
+static inline void fsload_bdev_close(struct fsload_bdev *b)
+{
+	if (!b->bdev)
+		return;
+#if FSLOAD_KV_GE(6, 10)
+	bdev_fput(b->file);
+#elif FSLOAD_KV_GE(6, 9)
+	/* Not a deferred fput: the claim ends in the final release. */
+	__fput_sync(b->file);
+#elif FSLOAD_KV_GE(6, 7)
+	bdev_release(b->handle);
+#elif FSLOAD_KV_GE(6, 5)
+	blkdev_put(b->bdev, b->holder);
+#else
+	blkdev_put(b->bdev, b->mode);
+#endif
+	b->bdev = NULL;
 }
 
 /* The request attributes of a dump, parsed with the command's policy. */

@@ -6,8 +6,14 @@
  *
  * Included once per engine, after it has defined:
  *	struct fsload_worker		its worker, opaque here
- *	s64 fsload_do_op(w, op)		do @op on e->name: bytes moved or
- *					a negative errno
+ *	s64 fsload_do_op(w, op)		do @op on e->name: bytes moved, a
+ *					negative errno, or
+ *					FSLOAD_RET_ACCOUNTED
+ *	s64 fsload_drain(w, &last_ns)	wait for the asynchronous ops in
+ *					flight and account them: 0 or the
+ *					first one's negative errno (its op
+ *					in e->failed_op); *last_ns the
+ *					latest completion
  *	bool fsload_stopping(w)		a stop was requested
  *	u64 fsload_now(void)		monotonic clock, ns
  *	void fsload_yield(void)		a rescheduling point
@@ -40,10 +46,8 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 	enum fsload_run_end end = FSLOAD_RUN_DONE;
 	u32 files = e->files, idx;
 	const struct fsload_opdesc *op;
-	struct fsload_opstat *st;
 	struct fsload_perm perm;
-	u64 i, t0, t1, lat, deadline;
-	unsigned int b;
+	u64 i, t0, t1, lat, deadline, last = 0;
 	s64 ret;
 
 	fsload_engine_reset(e);
@@ -56,6 +60,7 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 	e->name[FSLOAD_NAME_FILE_OFF] = ph->prefix;
 	/* No phase lasts 2^64 ns: a deadline of U64_MAX never comes. */
 	deadline = ph->duration_ns ? start_ns + ph->duration_ns : U64_MAX;
+	e->iters = ph->iterations;
 
 	t0 = fsload_now();
 	for (i = 0; i < ph->iterations; i++) {
@@ -76,13 +81,17 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 				idx = 0;
 		}
 		op = fsload_pick(e, ph);
+		e->iter = i;
 		ret = fsload_do_op(w, op);
 		t1 = fsload_now();
 		lat = t1 - t0;
 		t0 = t1;
-		st = &e->st[op->type];
+		if (ret == FSLOAD_RET_ACCOUNTED) {
+			fsload_yield();
+			continue;
+		}
 		if (ret < 0) {
-			st->errors++;
+			e->st[op->type].errors++;
 			if ((ph->flags & FSLOAD_PHASE_F_CONTINUE) &&
 			    fsload_tolerable(ret)) {
 				fsload_yield();
@@ -93,20 +102,16 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 			end = FSLOAD_RUN_FAILED;
 			break;
 		}
-		st->ops++;
-		st->bytes += ret;
-		st->lat_sum += lat;
-		if (lat < st->lat_min)
-			st->lat_min = lat;
-		if (lat > st->lat_max)
-			st->lat_max = lat;
-		b = (e->slots->slot[op->type] - 1) * FSLOAD_HIST_BUCKETS;
-		e->hist[b + fsload_hist_bucket(lat)]++;
-		WRITE_ONCE(e->ops_done, e->ops_done + 1);
-		WRITE_ONCE(e->bytes_done, e->bytes_done + ret);
+		fsload_account(e, op->type, lat, ret);
 		fsload_yield();
 	}
-	*end_ns = t0;
+	/* Asynchronous operations still in flight end the phase. */
+	ret = fsload_drain(w, &last);
+	if (ret < 0 && end != FSLOAD_RUN_FAILED) {
+		e->err = ret;
+		end = FSLOAD_RUN_FAILED;
+	}
+	*end_ns = max(t0, last);
 	return end;
 }
 

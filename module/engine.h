@@ -29,6 +29,7 @@ struct fsload_opdesc {
 	u32 block;		/* bytes per read/write call */
 	u32 flags;		/* enum fsload_op_flags */
 	char prefix;		/* rename: the new name's first letter */
+	u32 depth;		/* bio ops: bios in flight, >= 1 */
 };
 
 struct fsload_phase {
@@ -201,6 +202,10 @@ struct fsload_engine {
 	u32 name_dir_left;	/* files left in name's subdirectory */
 	char name[FSLOAD_NAME_LEN + 1];
 
+	/* The current phase's iteration, and its iterations per thread. */
+	u64 iter;
+	u64 iters;
+
 	/* Progress, all phases; read by others with READ_ONCE(). */
 	u64 ops_done;
 	u64 bytes_done;
@@ -292,6 +297,49 @@ static inline u64 fsload_random_offset(struct fsload_engine *e,
 
 	/* Multiply-shift: uniform over nblocks < 2^32 without a divide. */
 	return ((nblocks * r) >> 32) * op->block;
+}
+
+/*
+ * fsload_do_op()'s answer for an operation that accounted for itself
+ * (asynchronous: each completion is accounted with fsload_account() when
+ * it is reaped).  No errno is this negative.
+ */
+#define FSLOAD_RET_ACCOUNTED	(-0x7fffffffffffffffLL - 1)
+
+/* Account one successful operation of @type: @lat ns, @bytes moved. */
+static inline void fsload_account(struct fsload_engine *e, u8 type, u64 lat,
+				  u64 bytes)
+{
+	struct fsload_opstat *st = &e->st[type];
+	unsigned int b;
+
+	st->ops++;
+	st->bytes += bytes;
+	st->lat_sum += lat;
+	if (lat < st->lat_min)
+		st->lat_min = lat;
+	if (lat > st->lat_max)
+		st->lat_max = lat;
+	b = (e->slots->slot[type] - 1) * FSLOAD_HIST_BUCKETS;
+	e->hist[b + fsload_hist_bucket(lat)]++;
+	WRITE_ONCE(e->ops_done, e->ops_done + 1);
+	WRITE_ONCE(e->bytes_done, e->bytes_done + bytes);
+}
+
+/*
+ * The offset of a bio op's next block: sequential (thread t's iteration i
+ * of N: block t x N + i, modulo the region's blocks) or random.
+ */
+static inline u64 fsload_bio_offset(struct fsload_engine *e,
+				    const struct fsload_opdesc *op)
+{
+	u64 nblocks, blk;
+
+	if (op->flags & FSLOAD_OP_F_RANDOM)
+		return fsload_random_offset(e, op);
+	nblocks = div_u64(op->size, op->block);
+	div64_u64_rem(e->index * e->iters + e->iter, nblocks, &blk);
+	return blk * op->block;
 }
 
 /* Zero the phase statistics of @e. */

@@ -17,6 +17,7 @@
 #include <linux/sched.h>
 #include <uapi/linux/fsload.h>
 #include "engine.h"
+#include "compat.h"
 
 /* Module parameters (main.c). */
 extern unsigned int fsload_max_jobs;
@@ -36,6 +37,9 @@ struct fsload_program {
 	u32 progress_ms;
 	u32 idle_ms;		/* idle baseline before the first phase */
 	u32 max_block;		/* largest block of any op, bytes */
+	bool block;		/* a block job: DEVICE, bio ops */
+	bool bio_write;		/* it writes to the device */
+	u32 max_depth;		/* largest depth of any bio op */
 	unsigned int nphases;
 	struct fsload_phase *phases;
 };
@@ -98,6 +102,16 @@ struct fsload_job;
 struct netlink_ext_ack;
 struct perf_event;
 
+/* A bio a worker has in flight, and how it ended. */
+struct fsload_bio_ctx {
+	struct list_head node;		/* the worker's bio_free or bio_done */
+	struct fsload_worker *w;
+	const struct fsload_opdesc *op;
+	u64 submit_ns;			/* before the bio's allocation */
+	u64 done_ns;			/* at its completion */
+	int status;			/* blk_status_t */
+};
+
 struct fsload_worker {
 	struct fsload_job *job;
 	struct task_struct *task;	/* pinned with get_task_struct() */
@@ -111,6 +125,19 @@ struct fsload_worker {
 	struct perf_event *ev_clock;
 	struct perf_event *ev_insn;
 	struct perf_event *ev_cycles;
+
+	/* Block jobs: prog.max_depth bio contexts. */
+	struct fsload_bio_ctx *bios;
+	struct list_head bio_free;	/* the worker's own */
+	/*
+	 * Protects bio_done and bio_inflight, which completions (any
+	 * context) update; the worker frees nothing before it has seen the
+	 * last completion under this lock.
+	 */
+	spinlock_t bio_lock;
+	struct list_head bio_done;	/* completed, not yet accounted */
+	unsigned int bio_inflight;
+	wait_queue_head_t bio_wq;	/* the worker, waiting for one */
 };
 
 /* A worker's counters at one moment. */
@@ -128,7 +155,11 @@ struct fsload_job {
 	const struct cred *cred;	/* the starter's, for the workers */
 	struct path parent;		/* the target directory, pinned */
 	struct path dir;		/* parent/fsload-<id>, pinned */
-	char *dir_str;			/* target directory as resolved */
+	char *dir_str;			/* target directory as resolved, or
+					 * a block job's device path
+					 */
+	struct fsload_bdev bdev;	/* a block job's device */
+	u64 dev_bytes;			/* its size */
 	u32 owner_portid;		/* 0 when detached */
 	u64 start_ns;
 	u64 end_ns;

@@ -102,6 +102,7 @@ static void fsload_job_free(struct fsload_job *job)
 		for (i = 0; i < job->prog.threads; i++) {
 			fsload_worker_free_buf(&job->workers[i]);
 			kvfree(job->workers[i].e.hist);
+			kfree(job->workers[i].bios);
 		}
 	}
 	kfree(job->workers);
@@ -113,6 +114,7 @@ static void fsload_job_free(struct fsload_job *job)
 	fsload_threads_free(&job->threads0);
 	kfree(job->prog.phases);
 	kfree(job->dir_str);
+	fsload_bdev_close(&job->bdev);
 	path_put(&job->dir);
 	path_put(&job->parent);
 	if (job->cred)
@@ -266,7 +268,7 @@ static void fsload_job_remove_dir(struct fsload_job *job)
 	const struct cred *old;
 	int err;
 
-	if (job->prog.flags & FSLOAD_JOB_F_KEEP)
+	if ((job->prog.flags & FSLOAD_JOB_F_KEEP) || job->prog.block)
 		return;
 	snprintf(name, sizeof(name), "fsload-%u", job->id);
 	if (READ_ONCE(fsload_unloading)) {
@@ -306,6 +308,8 @@ static void fsload_job_reap(struct work_struct *work)
 	path_put(&job->parent);
 	job->parent.mnt = NULL;
 	job->parent.dentry = NULL;
+	/* Nor its device from being mounted or claimed. */
+	fsload_bdev_close(&job->bdev);
 
 	spin_lock(&job->lock);
 	for (p = 0; p < job->prog.nphases; p++) {
@@ -358,6 +362,25 @@ void fsload_job_worker_done(struct fsload_job *job)
 		queue_work(fsload_wq, &job->reap_work);
 }
 
+/* A block job's worker: @depth bio contexts, all free. */
+static int fsload_worker_alloc_bios(struct fsload_worker *w, u32 depth)
+{
+	unsigned int i;
+
+	INIT_LIST_HEAD(&w->bio_free);
+	INIT_LIST_HEAD(&w->bio_done);
+	spin_lock_init(&w->bio_lock);
+	init_waitqueue_head(&w->bio_wq);
+	w->bios = kcalloc(depth, sizeof(*w->bios), GFP_KERNEL);
+	if (!w->bios)
+		return -ENOMEM;
+	for (i = 0; i < depth; i++) {
+		w->bios[i].w = w;
+		list_add_tail(&w->bios[i].node, &w->bio_free);
+	}
+	return 0;
+}
+
 /* Room for one histogram per operation type the program uses. */
 static u64 *fsload_hist_alloc(const struct fsload_job *job)
 {
@@ -393,6 +416,8 @@ static int fsload_job_alloc_workers(struct fsload_job *job)
 		w->e.hist = fsload_hist_alloc(job);
 		if (!w->e.hist ||
 		    fsload_worker_alloc_buf(w, prog->max_block))
+			return -ENOMEM;
+		if (prog->block && fsload_worker_alloc_bios(w, prog->max_depth))
 			return -ENOMEM;
 	}
 	return 0;
@@ -436,7 +461,8 @@ int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 		goto err_unpublish;
 	job->cred = get_current_cred();
 	snprintf(name, sizeof(name), "fsload-%u", id);
-	err = fsload_mkdir(&job->parent, name, strlen(name), &job->dir);
+	err = job->prog.block ? 0 :
+	      fsload_mkdir(&job->parent, name, strlen(name), &job->dir);
 	if (err) {
 		NL_SET_ERR_MSG(extack,
 			       "dir: cannot create the job directory fsload-<id> in it");
@@ -484,7 +510,8 @@ err_stop:
 	path_put(&job->dir);
 	job->dir.mnt = NULL;
 	job->dir.dentry = NULL;
-	fsload_rmdir(&job->parent, name, strlen(name));
+	if (!job->prog.block)
+		fsload_rmdir(&job->parent, name, strlen(name));
 err_unpublish:
 	mutex_lock(&fsload_mutex);
 	idr_remove(&fsload_jobs, id);

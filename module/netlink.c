@@ -51,6 +51,7 @@ static const struct nla_policy fsload_op_policy[FSLOAD_A_OP_MAX + 1] = {
 							  &fsload_block_range),
 	[FSLOAD_A_OP_FLAGS] = NLA_POLICY_MASK(NLA_U32, FSLOAD_OP_F_ALL),
 	[FSLOAD_A_OP_PREFIX] = NLA_POLICY_RANGE(NLA_U8, 'a', 'z'),
+	[FSLOAD_A_OP_DEPTH] = NLA_POLICY_RANGE(NLA_U32, 1, FSLOAD_BIO_DEPTH_MAX),
 };
 
 static const struct nla_policy fsload_phase_policy[FSLOAD_A_PHASE_MAX + 1] = {
@@ -83,6 +84,7 @@ static const struct nla_policy fsload_start_policy[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_PHASE] = NLA_POLICY_NESTED(fsload_phase_policy),
 	[FSLOAD_A_JOB_IDLE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						       &fsload_idle_range),
+	[FSLOAD_A_JOB_DEVICE] = { .type = NLA_NUL_STRING, .len = PATH_MAX - 1 },
 };
 
 static const struct nla_policy fsload_id_policy[FSLOAD_A_JOB_ID + 1] = {
@@ -101,12 +103,18 @@ static const struct genl_multicast_group fsload_mcgrps[] = {
 #define FSLOAD_OPP_SIZE		BIT(0)	/* size_bytes is meaningful */
 #define FSLOAD_OPP_NEED_SIZE	BIT(1)	/* size_bytes > 0 is required */
 #define FSLOAD_OPP_FILE_SIZE	BIT(2)	/* size_bytes is the file size */
+#define FSLOAD_OPP_BIO		BIT(3)	/* a bio op: block jobs only */
+#define FSLOAD_OPP_ANY		BIT(4)	/* in either kind of job */
 
 static const u8 fsload_op_params[FSLOAD_OP_MAX + 1] = {
 	[FSLOAD_OP_CREATE] = FSLOAD_OPP_SIZE,
 	[FSLOAD_OP_APPEND] = FSLOAD_OPP_SIZE | FSLOAD_OPP_NEED_SIZE,
 	[FSLOAD_OP_WRITE_RANDOM] = FSLOAD_OPP_SIZE | FSLOAD_OPP_FILE_SIZE,
 	[FSLOAD_OP_READ_RANDOM] = FSLOAD_OPP_SIZE | FSLOAD_OPP_FILE_SIZE,
+	[FSLOAD_OP_NULL] = FSLOAD_OPP_ANY,
+	/* size_bytes: the region of the device, 0 for all of it */
+	[FSLOAD_OP_BIO_WRITE] = FSLOAD_OPP_SIZE | FSLOAD_OPP_BIO,
+	[FSLOAD_OP_BIO_READ] = FSLOAD_OPP_SIZE | FSLOAD_OPP_BIO,
 };
 
 static const u32 fsload_op_flags[FSLOAD_OP_MAX + 1] = {
@@ -116,9 +124,12 @@ static const u32 fsload_op_flags[FSLOAD_OP_MAX + 1] = {
 	[FSLOAD_OP_WRITE_RANDOM] = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_DIRECT,
 	[FSLOAD_OP_READ_RANDOM] = FSLOAD_OP_F_DIRECT,
 	[FSLOAD_OP_READ] = FSLOAD_OP_F_DIRECT,
+	[FSLOAD_OP_BIO_WRITE] = FSLOAD_OP_F_RANDOM,
+	[FSLOAD_OP_BIO_READ] = FSLOAD_OP_F_RANDOM,
 };
 
-static int fsload_parse_op(struct fsload_opdesc *od, const struct nlattr *nla,
+static int fsload_parse_op(const struct fsload_program *prog,
+			   struct fsload_opdesc *od, const struct nlattr *nla,
 			   struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[FSLOAD_A_OP_MAX + 1];
@@ -143,7 +154,30 @@ static int fsload_parse_op(struct fsload_opdesc *od, const struct nlattr *nla,
 		    nla_get_u32(tb[FSLOAD_A_OP_BLOCK_BYTES]) : 4096;
 	od->flags = tb[FSLOAD_A_OP_FLAGS] ?
 		    nla_get_u32(tb[FSLOAD_A_OP_FLAGS]) : 0;
-	if (od->size > fsload_max_file_bytes) {
+	od->depth = tb[FSLOAD_A_OP_DEPTH] ?
+		    nla_get_u32(tb[FSLOAD_A_OP_DEPTH]) : 1;
+	if (fsload_op_params[od->type] & FSLOAD_OPP_BIO) {
+		if (!prog->block) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_TYPE],
+					    "type: bio ops need a device (a block job), not a dir");
+			return -EINVAL;
+		}
+		if (od->block > FSLOAD_BIO_BLOCK_MAX || od->block % 512) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_BLOCK_BYTES],
+					    "block_bytes: a bio's block is a multiple of 512 bytes, at most 1 MiB");
+			return -EINVAL;
+		}
+		/* The region is checked against the device once it is open. */
+	} else if (prog->block &&
+		   !(fsload_op_params[od->type] & FSLOAD_OPP_ANY)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_TYPE],
+				    "type: a block job (device) runs bio ops and null only");
+		return -EINVAL;
+	} else if (tb[FSLOAD_A_OP_DEPTH]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_DEPTH],
+				    "depth: applies to bio ops only");
+		return -EINVAL;
+	} else if (od->size > fsload_max_file_bytes) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],
 				    "size_bytes: larger than the module parameter max_file_bytes");
 		return -ERANGE;
@@ -264,9 +298,12 @@ static int fsload_parse_phase(struct fsload_program *prog,
 			return -E2BIG;
 		}
 		od = &ph->ops[ph->nops++];
-		err = fsload_parse_op(od, a, extack);
+		err = fsload_parse_op(prog, od, a, extack);
 		if (err)
 			return err;
+		if (od->type == FSLOAD_OP_BIO_WRITE)
+			prog->bio_write = true;
+		prog->max_depth = max(prog->max_depth, od->depth);
 		if (check_mul_overflow(od->size, total, &bytes)) {
 			NL_SET_ERR_MSG_ATTR(extack, a,
 					    "op: size_bytes x iterations x threads overflows");
@@ -313,6 +350,12 @@ static int fsload_parse_program(struct fsload_program *prog,
 			      1000;
 	prog->flags = tb[FSLOAD_A_JOB_FLAGS] ?
 		      nla_get_u32(tb[FSLOAD_A_JOB_FLAGS]) : 0;
+	prog->block = !!tb[FSLOAD_A_JOB_DEVICE];
+	if (prog->block && (prog->flags & FSLOAD_JOB_F_SHARED_DIR)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FLAGS],
+				    "flags: shared_dir needs a dir, not a device");
+		return -EINVAL;
+	}
 	/* A shared tree numbers every thread's files in one range. */
 	tree_files = prog->files;
 	if (prog->flags & FSLOAD_JOB_F_SHARED_DIR)
@@ -398,6 +441,68 @@ static int fsload_resolve_dir(struct fsload_job *job, struct genl_info *info)
 	return job->dir_str ? 0 : -ENOMEM;
 }
 
+/*
+ * Open a block job's device in the sender's context (its root, cwd and
+ * mount namespace resolve the path), then fit the bio ops to it: blocks
+ * of the device's logical block size, regions within it (0: all of it,
+ * rounded down to whole blocks).
+ */
+static int fsload_open_device(struct fsload_job *job, struct genl_info *info)
+{
+	const struct nlattr *a = info->attrs[FSLOAD_A_JOB_DEVICE];
+	struct fsload_program *prog = &job->prog;
+	unsigned int p, i, lbs;
+	u32 rem;
+	int err;
+
+	err = fsload_bdev_open(&job->bdev, nla_data(a), prog->bio_write, job);
+	if (err) {
+		job->bdev.bdev = NULL;
+		if (err == -EBUSY)
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "device: busy (mounted, or claimed by another holder); writing needs an exclusive open");
+		else if (err == -ENOTBLK)
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "device: not a block device");
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "device: cannot open it");
+		return err;
+	}
+	job->dev_bytes = bdev_nr_bytes(job->bdev.bdev);
+	lbs = bdev_logical_block_size(job->bdev.bdev);
+	for (p = 0; p < prog->nphases; p++) {
+		for (i = 0; i < prog->phases[p].nops; i++) {
+			struct fsload_opdesc *od = &prog->phases[p].ops[i];
+
+			if (!(fsload_op_params[od->type] & FSLOAD_OPP_BIO))
+				continue;
+			if (od->block % lbs) {
+				NL_SET_ERR_MSG_ATTR(info->extack, a,
+						    "device: a bio op's block_bytes is not a multiple of its logical block size");
+				return -EINVAL;
+			}
+			if (od->size > job->dev_bytes) {
+				NL_SET_ERR_MSG_ATTR(info->extack, a,
+						    "device: a bio op's size_bytes is beyond its end");
+				return -ERANGE;
+			}
+			if (!od->size)
+				od->size = job->dev_bytes;
+			/* whole blocks */
+			div_u64_rem(od->size, od->block, &rem);
+			od->size -= rem;
+			if (od->size < od->block) {
+				NL_SET_ERR_MSG_ATTR(info->extack, a,
+						    "device: smaller than a bio op's block");
+				return -EINVAL;
+			}
+		}
+	}
+	job->dir_str = kstrdup(nla_data(a), GFP_KERNEL);
+	return job->dir_str ? 0 : -ENOMEM;
+}
+
 static int fsload_put_u64(struct sk_buff *skb, int type, u64 v, int pad)
 {
 	return nla_put_u64_64bit(skb, type, v, pad);
@@ -426,7 +531,8 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	fsload_job_progress(job, &ops, &bytes);
 
 	if (nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id) ||
-	    nla_put_string(skb, FSLOAD_A_JOB_DIR, job->dir_str) ||
+	    nla_put_string(skb, prog->block ? FSLOAD_A_JOB_DEVICE :
+			   FSLOAD_A_JOB_DIR, job->dir_str) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_FLAGS, prog->flags) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_THREADS, prog->threads) ||
 	    fsload_put_u64(skb, FSLOAD_A_JOB_FILES, prog->files,
@@ -449,6 +555,10 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 		return -EMSGSIZE;
 	if (prog->idle_ms &&
 	    nla_put_u32(skb, FSLOAD_A_JOB_IDLE_MS, prog->idle_ms))
+		return -EMSGSIZE;
+	if (prog->block &&
+	    fsload_put_u64(skb, FSLOAD_A_JOB_DEVICE_BYTES, job->dev_bytes,
+			   FSLOAD_A_JOB_PAD))
 		return -EMSGSIZE;
 	if (idle_ns &&
 	    (fsload_put_u64(skb, FSLOAD_A_JOB_IDLE_NS, idle_ns,
@@ -533,8 +643,14 @@ static int fsload_nl_start(struct sk_buff *skb, struct genl_info *info)
 	err = fsload_check_admin(skb, info);
 	if (err)
 		return err;
-	if (GENL_REQ_ATTR_CHECK(info, FSLOAD_A_JOB_DIR)) {
-		NL_SET_ERR_MSG(info->extack, "dir: required");
+	if (info->attrs[FSLOAD_A_JOB_DIR] && info->attrs[FSLOAD_A_JOB_DEVICE]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FSLOAD_A_JOB_DEVICE],
+				    "device: excludes dir (a job runs on a directory or on a block device)");
+		return -EINVAL;
+	}
+	if (!info->attrs[FSLOAD_A_JOB_DEVICE] &&
+	    GENL_REQ_ATTR_CHECK(info, FSLOAD_A_JOB_DIR)) {
+		NL_SET_ERR_MSG(info->extack, "dir: required (or a device)");
 		return -EINVAL;
 	}
 	job = fsload_job_alloc();
@@ -543,7 +659,10 @@ static int fsload_nl_start(struct sk_buff *skb, struct genl_info *info)
 	err = fsload_parse_program(&job->prog, info);
 	if (err)
 		goto out;
-	err = fsload_resolve_dir(job, info);
+	if (job->prog.block)
+		err = fsload_open_device(job, info);
+	else
+		err = fsload_resolve_dir(job, info);
 	if (err)
 		goto out;
 	if (!(job->prog.flags & FSLOAD_JOB_F_DETACH))

@@ -12,6 +12,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/bio.h>
+#include <linux/blkdev.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -472,6 +474,113 @@ static s64 fsload_op_dirent(struct fsload_worker *w,
 	return err;
 }
 
+static void fsload_bio_end_io(struct bio *bio)
+{
+	struct fsload_bio_ctx *c = bio->bi_private;
+	struct fsload_worker *w = c->w;
+	unsigned long flags;
+
+	c->done_ns = ktime_get_ns();
+	c->status = (__force int)bio->bi_status;
+	bio_put(bio);
+	/* The wake-up is under the lock: see fsload_worker.bio_lock. */
+	spin_lock_irqsave(&w->bio_lock, flags);
+	list_add_tail(&c->node, &w->bio_done);
+	w->bio_inflight--;
+	wake_up(&w->bio_wq);
+	spin_unlock_irqrestore(&w->bio_lock, flags);
+}
+
+/*
+ * Wait until at most @max of the worker's bios are in flight, then account
+ * every completed one.  *@last is raised to the latest completion.
+ * Returns 0 or the first failure's negative errno (its op in
+ * e.failed_op), which the caller counts; later failures are counted here.
+ */
+static int fsload_bio_reap(struct fsload_worker *w, unsigned int max,
+			   u64 *last)
+{
+	struct fsload_bio_ctx *c, *tmp;
+	LIST_HEAD(done);
+	int err = 0;
+
+	spin_lock_irq(&w->bio_lock);
+	wait_event_lock_irq(w->bio_wq, w->bio_inflight <= max, w->bio_lock);
+	list_splice_init(&w->bio_done, &done);
+	spin_unlock_irq(&w->bio_lock);
+
+	list_for_each_entry_safe(c, tmp, &done, node) {
+		if (c->status && !err) {
+			err = blk_status_to_errno((__force blk_status_t)c->status);
+			w->e.failed_op = c->op;
+		} else if (c->status) {
+			w->e.st[c->op->type].errors++;
+		} else {
+			fsload_account(&w->e, c->op->type,
+				       c->done_ns - c->submit_ns, c->op->block);
+		}
+		*last = max(*last, c->done_ns);
+		list_move(&c->node, &w->bio_free);
+	}
+	return err;
+}
+
+/*
+ * Submit one bio of op->block bytes at the op's next offset, once fewer
+ * than op->depth of the worker's bios are in flight.  Its completion is
+ * accounted when reaped, by a later op or at the end of the phase.
+ */
+static s64 fsload_op_bio(struct fsload_worker *w,
+			 const struct fsload_opdesc *op)
+{
+	bool write = op->type == FSLOAD_OP_BIO_WRITE;
+	struct fsload_bio_ctx *c;
+	u32 left = op->block, len;
+	unsigned int i = 0;
+	struct bio *bio;
+	u64 last = 0;
+	int err;
+
+	err = fsload_bio_reap(w, op->depth - 1, &last);
+	if (err)
+		return err;
+	c = list_first_entry(&w->bio_free, struct fsload_bio_ctx, node);
+	list_del(&c->node);
+	c->op = op;
+	c->submit_ns = ktime_get_ns();
+	/* From the bio set's mempool: may sleep, never fails. */
+	bio = bio_alloc(w->job->bdev.bdev, DIV_ROUND_UP(op->block, PAGE_SIZE),
+			write ? REQ_OP_WRITE | REQ_SYNC : REQ_OP_READ,
+			GFP_KERNEL);
+	bio->bi_iter.bi_sector = fsload_bio_offset(&w->e, op) >> SECTOR_SHIFT;
+	while (left) {
+		len = min_t(u32, left, PAGE_SIZE);
+		__bio_add_page(bio, w->pages[i++], len, 0);
+		left -= len;
+	}
+	bio->bi_private = c;
+	bio->bi_end_io = fsload_bio_end_io;
+	spin_lock_irq(&w->bio_lock);
+	w->bio_inflight++;
+	spin_unlock_irq(&w->bio_lock);
+	submit_bio(bio);
+	return FSLOAD_RET_ACCOUNTED;
+}
+
+/* The end of a phase: wait for the worker's bios and account them. */
+static s64 fsload_drain(struct fsload_worker *w, u64 *last_ns)
+{
+	int err;
+
+	*last_ns = 0;
+	if (!w->bios)
+		return 0;
+	err = fsload_bio_reap(w, 0, last_ns);
+	if (err)
+		w->e.st[w->e.failed_op->type].errors++;
+	return err;
+}
+
 static const char *const fsload_op_names[FSLOAD_OP_MAX + 1] = {
 	[FSLOAD_OP_NULL] = "null",
 	[FSLOAD_OP_CREATE] = "create",
@@ -486,6 +595,8 @@ static const char *const fsload_op_names[FSLOAD_OP_MAX + 1] = {
 	[FSLOAD_OP_RMDIR] = "rmdir",
 	[FSLOAD_OP_RENAME] = "rename",
 	[FSLOAD_OP_SYNCFS] = "syncfs",
+	[FSLOAD_OP_BIO_WRITE] = "bio_write",
+	[FSLOAD_OP_BIO_READ] = "bio_read",
 };
 
 /* Returns bytes moved (>= 0) or a negative errno. */
@@ -515,6 +626,9 @@ static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
 		return fsload_op_dirent(w, op);
 	case FSLOAD_OP_SYNCFS:
 		return fsload_op_syncfs(w);
+	case FSLOAD_OP_BIO_WRITE:
+	case FSLOAD_OP_BIO_READ:
+		return fsload_op_bio(w, op);
 	}
 	return -EOPNOTSUPP;
 }
@@ -530,7 +644,8 @@ static void fsload_fail(struct fsload_worker *w, const char *phase,
 		job->err = err;
 		snprintf(job->errmsg, sizeof(job->errmsg),
 			 "phase %s, thread %u: %s %s: error %d", phase,
-			 w->index, what, w->e.name, err);
+			 w->index, what,
+			 job->prog.block ? job->dir_str : w->e.name, err);
 	}
 	spin_unlock(&job->lock);
 	fsload_job_stop(job);
@@ -625,7 +740,10 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 	fsload_sys_snap(&s1);
 	s2 = s1;
 	if ((ph->flags & FSLOAD_PHASE_F_SYNC) && !READ_ONCE(job->stop)) {
-		err = fsload_op_syncfs(w);
+		if (!job->prog.block)
+			err = fsload_op_syncfs(w);
+		else if (job->prog.bio_write)
+			err = blkdev_issue_flush(job->bdev.bdev);
 		fsload_sys_snap(&s2);
 		tail = true;
 	}
@@ -646,7 +764,8 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 	spin_unlock(&job->lock);
 	if (err) {
 		w->e.name[0] = '\0';
-		fsload_fail(w, ph->name, "syncfs", err);
+		fsload_fail(w, ph->name, job->prog.block ? "flush" : "syncfs",
+			    err);
 	}
 }
 
@@ -756,6 +875,8 @@ static int fsload_worker_prepare(struct fsload_worker *w)
 	char name[8];
 	int err;
 
+	if (prog->block)
+		return 0;	/* no directories */
 	err = fsload_mkdir(&w->job->dir, w->e.name, FSLOAD_NAME_TDIR_LEN, &tdir);
 	if (err == -EEXIST && shared) {
 		w->e.name[FSLOAD_NAME_TDIR_LEN] = '\0';

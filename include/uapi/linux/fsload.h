@@ -34,6 +34,8 @@
 #define FSLOAD_PHASES_MAX	32
 #define FSLOAD_PHASE_OPS_MAX	16	/* operations (weighted) per phase */
 #define FSLOAD_BLOCK_MAX	(16U << 20)	/* I/O block size, bytes */
+#define FSLOAD_BIO_BLOCK_MAX	(1U << 20)	/* bytes per bio */
+#define FSLOAD_BIO_DEPTH_MAX	128	/* bios in flight per worker */
 
 /**
  * enum fsload_cmd - commands
@@ -138,6 +140,21 @@ enum fsload_job_flags {
  * @FSLOAD_OP_RENAME: rename the file (or directory) within its directory
  *	to the same name with first letter %FSLOAD_A_OP_PREFIX
  * @FSLOAD_OP_SYNCFS: syncfs() of the job's filesystem
+ * @FSLOAD_OP_BIO_WRITE: block jobs (%FSLOAD_A_JOB_DEVICE): write one bio
+ *	of %FSLOAD_A_OP_BLOCK_BYTES to the device, keeping up to
+ *	%FSLOAD_A_OP_DEPTH of the worker's bios in flight.  The offset is
+ *	sequential (thread t, iteration i of a phase of N iterations: block
+ *	t x N + i, modulo the region's blocks) or random with
+ *	%FSLOAD_OP_F_RANDOM, within the first %FSLOAD_A_OP_SIZE_BYTES of the
+ *	device (0: all of it).  An operation's latency is from the bio's
+ *	allocation to its completion; its bytes are the block's.  Blocks
+ *	are multiples of the device's logical block size, at most
+ *	%FSLOAD_BIO_BLOCK_MAX; in-flight bios share the worker's buffer
+ * @FSLOAD_OP_BIO_READ: the same, reading
+ *
+ * A job runs either on a directory (%FSLOAD_A_JOB_DIR: every op type but
+ * the bio ones) or on a block device (%FSLOAD_A_JOB_DEVICE: bio ops and
+ * null only).
  */
 enum fsload_op {
 	FSLOAD_OP_NULL = 1,
@@ -153,6 +170,8 @@ enum fsload_op {
 	FSLOAD_OP_RMDIR,
 	FSLOAD_OP_RENAME,
 	FSLOAD_OP_SYNCFS,
+	FSLOAD_OP_BIO_WRITE,
+	FSLOAD_OP_BIO_READ,
 
 	__FSLOAD_OP_MAX,
 	FSLOAD_OP_MAX = __FSLOAD_OP_MAX - 1
@@ -167,15 +186,18 @@ enum fsload_op {
  * @FSLOAD_OP_F_DIRECT: open with O_DIRECT (create, append, read,
  *	write_random, read_random); blocks and sizes must be multiples of
  *	512 bytes and sizes multiples of the block
+ * @FSLOAD_OP_F_RANDOM: bio ops: random block-aligned offsets (default:
+ *	sequential)
  */
 enum fsload_op_flags {
 	FSLOAD_OP_F_FSYNC	= 1U << 0,
 	FSLOAD_OP_F_FALLOCATE	= 1U << 1,
 	FSLOAD_OP_F_DIRECT	= 1U << 2,
+	FSLOAD_OP_F_RANDOM	= 1U << 3,
 };
 
 #define FSLOAD_OP_F_ALL		(FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_FALLOCATE | \
-				 FSLOAD_OP_F_DIRECT)
+				 FSLOAD_OP_F_DIRECT | FSLOAD_OP_F_RANDOM)
 
 /**
  * enum fsload_phase_flags - %FSLOAD_A_PHASE_FLAGS bits
@@ -186,7 +208,8 @@ enum fsload_op_flags {
  * @FSLOAD_PHASE_F_SYNC: when every worker has finished the phase, sync
  *	the filesystem (syncfs, which also waits for work the filesystem
  *	deferred: delayed allocation, inode inactivation) and report its
- *	time and CPU as the phase's tail (%FSLOAD_A_RES_TAIL_NS)
+ *	time and CPU as the phase's tail (%FSLOAD_A_RES_TAIL_NS); on a
+ *	block job, flush the device's write cache (a job writing to it)
  */
 enum fsload_phase_flags {
 	FSLOAD_PHASE_F_CONTINUE	= 1U << 0,
@@ -208,13 +231,22 @@ enum fsload_phase_order {
 
 /*
  * Top-level attributes: requests, status replies and notifications.
- * Request-only: DIR (required for start), FLAGS, THREADS, FILES,
- * FILES_PER_DIR, SEED, PROFILE, PROGRESS_MS, PHASE (one or more), IDLE_MS.
- * Status (JOB_GET, JOB_START reply, notifications): ID, DIR, FLAGS,
- * THREADS, FILES, FILES_PER_DIR, SEED, PROFILE, STATE, ERRNO, ERROR_MSG,
- * PHASE_INDEX, PHASES, ELAPSED_NS, OPS, BYTES, WORKER_PID (one per worker,
- * in thread order), OWNER_PORTID, CPUS, PMU, IDLE_NS, IDLE_BUSY_NS,
- * OVERHEAD_OPS, OVERHEAD_NS (the last four once measured).
+ * Request-only: DIR or DEVICE (one of them is required for start), FLAGS,
+ * THREADS, FILES, FILES_PER_DIR, SEED, PROFILE, PROGRESS_MS, PHASE (one
+ * or more), IDLE_MS.
+ * Status (JOB_GET, JOB_START reply, notifications): ID, DIR or DEVICE,
+ * FLAGS, THREADS, FILES, FILES_PER_DIR, SEED, PROFILE, STATE, ERRNO,
+ * ERROR_MSG, PHASE_INDEX, PHASES, ELAPSED_NS, OPS, BYTES, WORKER_PID (one
+ * per worker, in thread order), OWNER_PORTID, CPUS, PMU, IDLE_NS,
+ * IDLE_BUSY_NS, OVERHEAD_OPS, OVERHEAD_NS (the last four once measured),
+ * DEVICE_BYTES (block jobs).
+ *
+ * DEVICE: a block job writes or reads the block device at this path with
+ * bio ops (no directory, no files).  The path is resolved in the sender's
+ * context.  A job with a FSLOAD_OP_BIO_WRITE opens the device exclusively
+ * (a mounted device, or one another holder claimed, gives EBUSY); one that
+ * only reads opens it read-only, shared.  DIR and DEVICE exclude each
+ * other; FSLOAD_JOB_F_SHARED_DIR needs DIR.
  *
  * Before the first phase, with every worker waiting, the job measures
  * the machine's busy CPU time over IDLE_MS (the idle baseline, which
@@ -259,6 +291,8 @@ enum {
 					 */
 	FSLOAD_A_JOB_OVERHEAD_OPS,	/* u64 */
 	FSLOAD_A_JOB_OVERHEAD_NS,	/* u64 */
+	FSLOAD_A_JOB_DEVICE,		/* string: block device path */
+	FSLOAD_A_JOB_DEVICE_BYTES,	/* u64: the device's size */
 
 	__FSLOAD_A_JOB_MAX,
 	FSLOAD_A_JOB_MAX = __FSLOAD_A_JOB_MAX - 1
@@ -297,6 +331,10 @@ enum {
 	FSLOAD_A_OP_FLAGS,		/* u32: enum fsload_op_flags */
 	FSLOAD_A_OP_PAD,
 	FSLOAD_A_OP_PREFIX,		/* u8: rename: the new first letter */
+	FSLOAD_A_OP_DEPTH,		/* u32: bio ops: bios in flight per
+					 * worker, 1 (default) to
+					 * FSLOAD_BIO_DEPTH_MAX
+					 */
 
 	__FSLOAD_A_OP_MAX,
 	FSLOAD_A_OP_MAX = __FSLOAD_A_OP_MAX - 1
