@@ -117,7 +117,7 @@ static int global_key(struct jf *jf, const char *key, char *val)
 {
 	static const char *const keys[] = {
 		"dir", "threads", "files", "files-per-dir", "seed",
-		"shared-dir", "keep", "progress-ms",
+		"shared-dir", "keep", "progress-ms", "device", "force",
 	};
 	const struct arg_desc *a;
 	char opt[64], *argv[3];
@@ -138,7 +138,7 @@ static int global_key(struct jf *jf, const char *key, char *val)
 		if (!strcmp(key, keys[i]))
 			break;
 	if (i == ARRAY_SIZE(keys))
-		return jf_error(jf, "unknown [global] key '%s' (one of: dir, threads, files, files-per-dir, seed, shared-dir, keep, progress-ms, name)",
+		return jf_error(jf, "unknown [global] key '%s' (one of: dir, threads, files, files-per-dir, seed, shared-dir, keep, progress-ms, device, force, name)",
 				key);
 	for (a = start_cmd.args; a->name; a++)
 		if (!strcmp(a->name, key))
@@ -168,7 +168,7 @@ static int global_key(struct jf *jf, const char *key, char *val)
 }
 
 /* op = TYPE [weight=W] [size=S] [block=B] [fsync] [direct] [fallocate]
- *	[prefix=c] */
+ *	[prefix=c] [depth=N] [random] */
 static int op_line(struct jf *jf, char *val)
 {
 	struct prog_op *op;
@@ -196,6 +196,11 @@ static int op_line(struct jf *jf, char *val)
 			op->flags |= FSLOAD_OP_F_DIRECT;
 		} else if (!strcmp(tok, "fallocate") && !eq) {
 			op->flags |= FSLOAD_OP_F_FALLOCATE;
+		} else if (!strcmp(tok, "random") && !eq) {
+			op->flags |= FSLOAD_OP_F_RANDOM;
+		} else if (!strcmp(tok, "depth") && eq) {
+			if (parse_u32(eq, &op->depth) || !op->depth)
+				return jf_error(jf, "op: invalid depth '%s'", eq);
 		} else if (!strcmp(tok, "weight") && eq) {
 			if (parse_u32(eq, &op->weight) || !op->weight)
 				return jf_error(jf, "op: invalid weight '%s'",
@@ -213,7 +218,7 @@ static int op_line(struct jf *jf, char *val)
 				return jf_error(jf, "op: prefix is one letter a..z");
 			op->prefix = *eq;
 		} else {
-			return jf_error(jf, "op: unknown parameter '%s%s%s' (weight=, size=, block=, prefix=, fsync, direct, fallocate)",
+			return jf_error(jf, "op: unknown parameter '%s%s%s' (weight=, size=, block=, prefix=, depth=, fsync, direct, fallocate, random)",
 					tok, eq ? "=" : "", eq ? eq : "");
 		}
 	}
@@ -298,7 +303,7 @@ int jobfile_load(const char *path, struct params *p, bool *given,
 	struct jf jf = { .path = path, .p = p, .given = given, .prog = prog };
 	char buf[LINE_MAX_LEN], *s, *eq, *key, *val, *end;
 	const char *base;
-	unsigned int i;
+	unsigned int i, j;
 	FILE *f;
 	int ret = 0;
 
@@ -364,10 +369,16 @@ int jobfile_load(const char *path, struct params *p, bool *given,
 	jf.line = 0;
 	if (!prog->nphases)
 		return jf_error(&jf, "no [phase NAME] section");
-	for (i = 0; i < prog->nphases; i++)
+	for (i = 0; i < prog->nphases; i++) {
 		if (!prog->phases[i].nops)
 			return jf_error(&jf, "phase %s has no op line",
 					prog->phases[i].name);
+		/* bio ops make a block job: on the device, not in a dir */
+		for (j = 0; j < prog->phases[i].nops; j++)
+			if (prog->phases[i].ops[j].type == FSLOAD_OP_BIO_WRITE ||
+			    prog->phases[i].ops[j].type == FSLOAD_OP_BIO_READ)
+				prog->block = true;
+	}
 	if (!jf.name_set) {
 		/* the file's name without .ini: the job's label */
 		base = strrchr(path, '/');

@@ -55,6 +55,8 @@ static const char *const op_names[] = {
 	[FSLOAD_OP_RMDIR]	= "rmdir",
 	[FSLOAD_OP_RENAME]	= "rename",
 	[FSLOAD_OP_SYNCFS]	= "syncfs",
+	[FSLOAD_OP_BIO_WRITE]	= "bio_write",
+	[FSLOAD_OP_BIO_READ]	= "bio_read",
 };
 
 const char *op_name(unsigned int op)
@@ -92,6 +94,7 @@ static const char *const op_attr_names[FSLOAD_A_OP_MAX + 1] = {
 	[FSLOAD_A_OP_FLAGS]		= "flags",
 	[FSLOAD_A_OP_PAD]		= "pad",
 	[FSLOAD_A_OP_PREFIX]		= "prefix",
+	[FSLOAD_A_OP_DEPTH]		= "depth",
 };
 
 const struct attr_set op_attrs = {
@@ -238,6 +241,8 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_IDLE_BUSY_NS]	= "idle-busy-ns",
 	[FSLOAD_A_JOB_OVERHEAD_OPS]	= "overhead-ops",
 	[FSLOAD_A_JOB_OVERHEAD_NS]	= "overhead-ns",
+	[FSLOAD_A_JOB_DEVICE]		= "device",
+	[FSLOAD_A_JOB_DEVICE_BYTES]	= "device-bytes",
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {

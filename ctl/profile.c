@@ -62,6 +62,7 @@ void params_init(struct params *p)
 	p->read_weight = 1;
 	p->write_weight = 1;
 	p->scale = 1.0;
+	p->depth = 1;
 }
 
 /* Program building helpers */
@@ -500,6 +501,66 @@ static int build_untar(const struct params *p, uint32_t threads,
 	return 0;
 }
 
+/* block (dd to the raw device) */
+
+static int build_block(const struct params *p, uint32_t threads,
+		       struct program *prog)
+{
+	static const struct {
+		const char *name;
+		uint8_t type;
+		bool random;
+	} modes[] = {
+		{ "write", FSLOAD_OP_BIO_WRITE, false },
+		{ "read", FSLOAD_OP_BIO_READ, false },
+		{ "randwrite", FSLOAD_OP_BIO_WRITE, true },
+		{ "randread", FSLOAD_OP_BIO_READ, true },
+	};
+	const char *rw = p->rw ? p->rw : "write";
+	uint64_t region = p->size ? p->size : p->device_bytes;
+	struct prog_phase *ph;
+	struct prog_op *op;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++)
+		if (!strcmp(rw, modes[i].name))
+			break;
+	if (i == ARRAY_SIZE(modes))
+		return usage_error("--rw: '%s' is not read, write, randread or randwrite",
+				   rw);
+	if (!p->device)
+		return usage_error("block: --device is required");
+	if (!p->block || p->block % 512)
+		return usage_error("block: --block must be a multiple of 512 bytes");
+	if (!p->depth || p->depth > FSLOAD_BIO_DEPTH_MAX)
+		return usage_error("block: --depth must be 1 to %d",
+				   FSLOAD_BIO_DEPTH_MAX);
+	prog->block = true;
+	/* one job, one block's worth of files: names are not used */
+	prog->files = 1;
+	ph = add_phase1(prog, modes[i].name, modes[i].type, &op);
+	op->block = p->block;
+	op->depth = p->depth;
+	op->flags = modes[i].random ? FSLOAD_OP_F_RANDOM : 0;
+	/* --size: the region of the device; 0: all of it */
+	op->size = p->size;
+	/* by default each thread moves its share of the region once */
+	if (p->ops)
+		ph->iterations = p->ops;
+	else
+		ph->iterations = region / p->block / (threads ? threads : 1);
+	if (!ph->iterations)
+		return usage_error("block: the region (--size, or the device's %llu bytes) holds less than one --block per thread",
+				   (unsigned long long)p->device_bytes);
+	if (p->time > 0) {
+		ph->duration_ms = (uint32_t)(p->time * 1000 + 0.5);
+		if (!p->ops)
+			ph->iterations = program_unbounded_iterations(prog,
+								      threads);
+	}
+	return 0;
+}
+
 static const struct profile profiles[] = {
 	{
 		.name = "smallfiles",
@@ -580,6 +641,17 @@ static const struct profile profiles[] = {
 		.fixup = fixup_derived_files,
 		.metric = { "files/s", "files_per_sec", FSLOAD_OP_CREATE, false,
 			    { "create" } },
+	},
+	{
+		.name = "block",
+		.desc = "dd to the raw device: sequential or random bio reads or writes, with a queue depth",
+		.tool = "dd if=/dev/zero of=DEV bs=512K oflag=direct; fio --filename=DEV --rw=randread --iodepth=N",
+		.defaults = "--block 512K --size 0 --depth 1",
+		.options = "--device DEV (required), --rw write|read|randwrite|randread, --block BYTES (--bs), --depth N (1-128), --size BYTES (region; default the whole device), --ops N or --time SEC, --force",
+		.phases = "write, read, randwrite or randread",
+		.flags = PF_BLOCK,
+		.build = build_block,
+		.metric = { "MiB/s", "mib_per_sec", 0, true, { NULL } },
 	},
 	{
 		.name = "null",

@@ -22,6 +22,7 @@ struct prog_op {
 	uint32_t block;		/* bytes per I/O call (sent for I/O ops) */
 	uint32_t flags;		/* enum fsload_op_flags */
 	char prefix;		/* rename: the new first letter */
+	uint32_t depth;		/* bio ops: bios in flight; 0: 1 */
 };
 
 struct prog_phase {
@@ -40,6 +41,7 @@ struct prog_phase {
 struct program {
 	char profile[FSLOAD_NAME_MAX];	/* label sent with the job */
 	uint32_t job_flags;	/* FSLOAD_JOB_F_SHARED_DIR from the profile */
+	bool block;		/* a block job: on --device, not --dir */
 	uint64_t files;		/* per thread; 0: --files */
 	unsigned int nphases;
 	struct prog_phase phases[FSLOAD_PHASES_MAX];
@@ -81,6 +83,11 @@ struct params {
 	const char *engine;	/* kernel, user or both */
 	double scale;		/* untar */
 	bool sync_between;	/* untar */
+	const char *device;	/* block: the device */
+	const char *rw;		/* block: read|write|randread|randwrite */
+	uint32_t depth;		/* block: bios in flight per thread */
+	bool force;		/* block: write over a filesystem signature */
+	uint64_t device_bytes;	/* block: the device's size, as read */
 	/* measurement */
 	uint32_t idle_ms;	/* idle baseline before the first phase */
 	bool no_sync_tail;	/* no syncfs tail after each phase */
@@ -102,6 +109,7 @@ const char *profile_defaults(const struct profile *pf);
 /* What a profile asks of fsloadctl around its job. */
 #define PF_EXTENTS	(1U << 0)	/* count extents after the job */
 #define PF_AGE		(1U << 1)	/* the age profile: fills to --age */
+#define PF_BLOCK	(1U << 2)	/* a block job: --device, no --dir */
 unsigned int profile_flags(const struct profile *pf);
 
 /*

@@ -18,10 +18,16 @@
 #include "uengine.h"
 #include "wait.h"
 
+static bool op_is_bio(uint8_t type)
+{
+	return type == FSLOAD_OP_BIO_WRITE || type == FSLOAD_OP_BIO_READ;
+}
+
 static bool op_takes_size(uint8_t type)
 {
 	return type == FSLOAD_OP_CREATE || type == FSLOAD_OP_APPEND ||
-	       type == FSLOAD_OP_WRITE_RANDOM || type == FSLOAD_OP_READ_RANDOM;
+	       type == FSLOAD_OP_WRITE_RANDOM || type == FSLOAD_OP_READ_RANDOM ||
+	       op_is_bio(type);
 }
 
 static bool op_does_io(uint8_t type)
@@ -73,6 +79,8 @@ void put_program(struct nl_ctx *nl, const struct program *prog,
 			if (op->type == FSLOAD_OP_RENAME || op->prefix)
 				nl_put_u8(nl, FSLOAD_A_OP_PREFIX,
 					  (uint8_t)op->prefix);
+			if (op_is_bio(op->type) && op->depth)
+				nl_put_u32(nl, FSLOAD_A_OP_DEPTH, op->depth);
 			nl_nest_end(nl, on);
 		}
 		nl_nest_end(nl, pn);
@@ -84,7 +92,10 @@ void put_job_request(struct nl_ctx *nl, const struct job_req *req)
 	const struct params *p = req->p;
 
 	nl_msg_new(nl, FSLOAD_CMD_JOB_START, false);
-	nl_put_strz(nl, FSLOAD_A_JOB_DIR, p->dir);
+	if (req->prog->block)
+		nl_put_strz(nl, FSLOAD_A_JOB_DEVICE, p->device);
+	else
+		nl_put_strz(nl, FSLOAD_A_JOB_DIR, p->dir);
 	nl_put_u32(nl, FSLOAD_A_JOB_FLAGS, req->flags);
 	nl_put_u32(nl, FSLOAD_A_JOB_THREADS, req->threads);
 	nl_put_u64(nl, FSLOAD_A_JOB_FILES, req->files);
@@ -129,8 +140,10 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 	}
 	if (!p->quiet)
 		fprintf(stderr, "fsloadctl: job %" PRIu32 " started (%s, %" PRIu32
-			" thread%s, in %s)\n", js.id, req->prog->profile,
-			req->threads, req->threads == 1 ? "" : "s", p->dir);
+			" thread%s, %s %s)\n", js.id, req->prog->profile,
+			req->threads, req->threads == 1 ? "" : "s",
+			req->prog->block ? "on" : "in",
+			req->prog->block ? p->device : p->dir);
 	waiter_set_id(&w, js.id);
 	waiter_status(&w, &js);
 	for (;;) {

@@ -21,6 +21,7 @@
 #include <libmnl/libmnl.h>
 
 #include "fsloadctl.h"
+#include "blockdev.h"
 #include "cmds.h"
 #include "fsutil.h"
 #include "jobfile.h"
@@ -92,6 +93,16 @@ static const struct arg_desc start_args[] = {
 	  "untar: F times the tree's 24000 files (default 1)" },
 	{ "sync-between", ARG_FLAG, OPT(sync_between), NULL,
 	  "untar: a syncfs phase between the phases" },
+	{ "device", ARG_STR, OPT(device), "DEV",
+	  "block: the block device, resolved by the kernel in this process's context" },
+	{ "rw", ARG_STR, OPT(rw), "MODE",
+	  "block: write (default), read, randwrite or randread" },
+	{ "bs", ARG_SIZE32, OPT(block), "BYTES",
+	  "block: bytes per bio (the same as --block; default 512K)" },
+	{ "depth", ARG_U32, OPT(depth), "N",
+	  "block: bios in flight per thread, 1 to 128 (default 1, like dd)" },
+	{ "force", ARG_FLAG, OPT(force), NULL,
+	  "block: write to a device that carries a filesystem signature" },
 	{ "engine", ARG_STR, OPT(engine), "NAME",
 	  "kernel (default); user: the same operations from fsloadctl's threads through system calls; both: kernel then user, compared" },
 	{ "keep", ARG_FLAG, OPT(keep), NULL,
@@ -369,6 +380,37 @@ static int run_age(struct nl_ctx *nl, const struct params *p,
 	return 0;
 }
 
+/*
+ * A block job: the kernel engine only, on a block device, which it does
+ * not write over a filesystem signature without --force.
+ */
+static int start_check_block(struct params *p, bool block, enum engine engine,
+			     bool age_first, const struct program *job)
+{
+	bool write = false;
+	unsigned int i, j;
+
+	if (!block) {
+		if (p->device)
+			return usage_error("--device: for the block profile only");
+		return 0;
+	}
+	if (engine != ENGINE_KERNEL)
+		return usage_error("block: the user engine does not run block jobs (--engine kernel)");
+	if (age_first)
+		return usage_error("block: --age ages a filesystem, not a device");
+	if (!p->device)
+		return usage_error("block: --device is required");
+	if (!job)
+		write = !p->rw || !strcmp(p->rw, "write") ||
+			!strcmp(p->rw, "randwrite");
+	for (i = 0; job && i < job->nphases; i++)
+		for (j = 0; j < job->phases[i].nops; j++)
+			if (job->phases[i].ops[j].type == FSLOAD_OP_BIO_WRITE)
+				write = true;
+	return blockdev_probe(p->device, write, p->force, &p->device_bytes);
+}
+
 /* Start one detached job and print its id. */
 static int start_detached(struct nl_ctx *nl, const struct job_req *req)
 {
@@ -476,7 +518,7 @@ int cmd_start(int argc, char **argv)
 	struct run *runs = NULL, age_run = { 0 };
 	struct age_report ar = { 0 };
 	struct job_extra x = { 0 };
-	bool is_age = false, age_first = false, extents = false;
+	bool is_age = false, age_first = false, extents = false, block = false;
 	double target = 0;
 	char *age_dir = NULL;
 	enum engine engine, job_engine;
@@ -530,10 +572,12 @@ int cmd_start(int argc, char **argv)
 			return ret;
 		is_age = profile_flags(pf) & PF_AGE;
 		extents = profile_flags(pf) & PF_EXTENTS;
+		block = profile_flags(pf) & PF_BLOCK;
 	} else {
 		ret = jobfile_load(cli.job, &p, file_given, &job_prog);
 		if (ret)
 			return ret;
+		block = job_prog.block;
 	}
 	copy_given(&p, &cli, seen);
 	if (pf)
@@ -566,6 +610,10 @@ int cmd_start(int argc, char **argv)
 		return usage_error("--detach: with the kernel engine only");
 	if (engine == ENGINE_BOTH && (ncounts > 1 || p.iterations > 1 || is_age))
 		return usage_error("--engine both: one job (no thread list, iterations or age profile)");
+	ret = start_check_block(&p, block, engine, age_first,
+				cli.job ? &job_prog : NULL);
+	if (ret)
+		return ret;
 	/* Aging, and each job of "both" in turn, run on one engine. */
 	job_engine = engine == ENGINE_USER ? ENGINE_USER : ENGINE_KERNEL;
 

@@ -36,6 +36,17 @@ static int status_attr_cb(const struct nlattr *a, void *data)
 			ok = true;
 		}
 		break;
+	case FSLOAD_A_JOB_DEVICE:
+		s = attr_dup_str(a, set);
+		if (s) {
+			free(js->device);
+			js->device = s;
+			ok = true;
+		}
+		break;
+	case FSLOAD_A_JOB_DEVICE_BYTES:
+		ok = attr_get_u64(a, set, &js->device_bytes);
+		break;
 	case FSLOAD_A_JOB_FLAGS:
 		ok = attr_get_u32(a, set, &js->flags);
 		break;
@@ -144,6 +155,7 @@ int job_status_parse(const struct nlmsghdr *nlh, struct job_status *js)
 void job_status_free(struct job_status *js)
 {
 	free(js->dir);
+	free(js->device);
 	free(js->error_msg);
 	free(js->pids);
 	memset(js, 0, sizeof(*js));
@@ -264,8 +276,18 @@ void print_job(const char *key, const struct job_status *js,
 		print_fp("  %12" PRIu64, js->ops);
 		print_fp("  %9.1f", js->elapsed_ns / 1e9);
 	}
-	print_string(PRINT_ANY, "dir", VIEW(" dir %s,", " dir %s,", "  %s\n"),
-		     js->dir);
+	if (js->device) {
+		print_string(PRINT_ANY, "device",
+			     VIEW(" device %s,", " device %s,", "  %s\n"),
+			     js->device);
+		if (view != JOB_VIEW_ROW)
+			print_attr_uint(js, FSLOAD_A_JOB_DEVICE_BYTES,
+					"device_bytes", " %" PRIu64 " bytes,",
+					js->device_bytes);
+	} else {
+		print_string(PRINT_ANY, "dir",
+			     VIEW(" dir %s,", " dir %s,", "  %s\n"), js->dir);
+	}
 
 	open_json_object("flags");
 	print_bool(PRINT_JSON, "keep", NULL, js->flags & FSLOAD_JOB_F_KEEP);

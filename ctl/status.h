@@ -23,6 +23,8 @@ struct job_status {
 	uint64_t have;
 	uint32_t id;
 	char *dir;
+	char *device;		/* a block job's, instead of @dir */
+	uint64_t device_bytes;
 	uint32_t flags;
 	uint32_t threads;
 	uint64_t files;
