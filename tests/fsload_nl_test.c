@@ -1188,6 +1188,7 @@ TEST(family)
 struct bctx {
 	const char *dir;	/* $FSLOAD_DIR */
 	const char *file;	/* a regular file */
+	const char *dev;	/* $FSLOAD_DEV, mounted at dir; NULL: none */
 	unsigned long long max_threads, max_file_bytes, max_block_bytes;
 	int off;		/* the offending attribute, -1: none */
 	int alt_off;		/* an acceptable other one, -1: none */
@@ -1676,6 +1677,160 @@ static void b_truncated(struct nl_msg *m, struct bctx *c)
 	c->off = -1;	/* nothing to point at: the kernel sees no attribute */
 }
 
+/* A phase of one op of @type; the offset of its type attribute. */
+static int phase_type_off(struct nl_msg *m, uint8_t type)
+{
+	struct nlattr *n, *o;
+	int off;
+
+	nest(m, FSLOAD_A_JOB_PHASE, &n);
+	put_str(m, FSLOAD_A_PHASE_NAME, "p");
+	put_u64(m, FSLOAD_A_PHASE_ITERATIONS, 1);
+	nest(m, FSLOAD_A_PHASE_OP, &o);
+	off = put_u8(m, FSLOAD_A_OP_TYPE, type);
+	nla_nest_end(m, o);
+	nla_nest_end(m, n);
+	return off;
+}
+
+/* A block job on @path, a label, no progress; the DEVICE offset. */
+static int device_base(struct nl_msg *m, const char *path)
+{
+	int off = put_str(m, FSLOAD_A_JOB_DEVICE, path);
+
+	put_str(m, FSLOAD_A_JOB_PROFILE, PROFILE);
+	put_u32(m, FSLOAD_A_JOB_PROGRESS_MS, 0);
+	return off;
+}
+
+/* A block job on the scratch device (mounted at $FSLOAD_DIR). */
+static int bdev_base(struct nl_msg *m, struct bctx *c)
+{
+	if (!c->dev) {
+		c->skip = "FSLOAD_DEV is not set";
+		c->dev = "/dev/null";
+	}
+	return device_base(m, c->dev);
+}
+
+static void b_dir_and_device(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	c->off = put_str(m, FSLOAD_A_JOB_DEVICE, "/dev/null");
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
+static void b_bio_op_dir_job(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	c->off = phase_type_off(m, FSLOAD_OP_BIO_WRITE);
+}
+
+static void b_file_op_block_job(struct nl_msg *m, struct bctx *c)
+{
+	bdev_base(m, c);
+	c->off = phase_type_off(m, FSLOAD_OP_CREATE);
+}
+
+static void b_depth_0(struct nl_msg *m, struct bctx *c)
+{
+	uint32_t v = 0;
+	int op;
+
+	bdev_base(m, c);
+	phase_op_attr(m, FSLOAD_OP_BIO_READ, FSLOAD_A_OP_DEPTH, 4, &v, &op,
+		      &c->off);
+}
+
+static void b_depth_129(struct nl_msg *m, struct bctx *c)
+{
+	uint32_t v = FSLOAD_BIO_DEPTH_MAX + 1;
+	int op;
+
+	bdev_base(m, c);
+	phase_op_attr(m, FSLOAD_OP_BIO_READ, FSLOAD_A_OP_DEPTH, 4, &v, &op,
+		      &c->off);
+}
+
+static void b_depth_create(struct nl_msg *m, struct bctx *c)
+{
+	uint32_t v = 4;
+	int op;
+
+	base(m, c, 0);
+	phase_op_attr(m, FSLOAD_OP_CREATE, FSLOAD_A_OP_DEPTH, 4, &v, &op,
+		      &c->off);
+}
+
+static void b_bio_block_1000(struct nl_msg *m, struct bctx *c)
+{
+	uint32_t v = 1000;
+	int op;
+
+	bdev_base(m, c);
+	phase_op_attr(m, FSLOAD_OP_BIO_READ, FSLOAD_A_OP_BLOCK_BYTES, 4, &v,
+		      &op, &c->off);
+}
+
+static void b_bio_block_2m(struct nl_msg *m, struct bctx *c)
+{
+	uint32_t v = 2U << 20;
+	int op;
+
+	if (c->max_block_bytes < v)
+		c->skip = "max_block_bytes is below 2 MiB";
+	bdev_base(m, c);
+	phase_op_attr(m, FSLOAD_OP_BIO_READ, FSLOAD_A_OP_BLOCK_BYTES, 4, &v,
+		      &op, &c->off);
+}
+
+static void b_random_create(struct nl_msg *m, struct bctx *c)
+{
+	uint32_t v = FSLOAD_OP_F_RANDOM;
+	int op;
+
+	base(m, c, 0);
+	phase_op_attr(m, FSLOAD_OP_CREATE, FSLOAD_A_OP_FLAGS, 4, &v, &op,
+		      &c->off);
+}
+
+static void b_device_enoent(struct nl_msg *m, struct bctx *c)
+{
+	c->off = device_base(m, "/dev/no-such-device");
+	phase(m, "p", FSLOAD_OP_BIO_READ);
+}
+
+static void b_device_file(struct nl_msg *m, struct bctx *c)
+{
+	c->off = device_base(m, c->file);
+	phase(m, "p", FSLOAD_OP_BIO_READ);
+}
+
+/* The scratch device is mounted: writing to it needs what it cannot get. */
+static void b_device_mounted(struct nl_msg *m, struct bctx *c)
+{
+	c->off = bdev_base(m, c);
+	phase(m, "p", FSLOAD_OP_BIO_WRITE);
+}
+
+/* Reading is shared, but not beyond the device's end. */
+static void b_device_region(struct nl_msg *m, struct bctx *c)
+{
+	uint64_t v = 1ULL << 50;
+	int op;
+
+	c->off = bdev_base(m, c);
+	phase_op_attr(m, FSLOAD_OP_BIO_READ, FSLOAD_A_OP_SIZE_BYTES, 8, &v,
+		      &op, &c->alt_off);
+}
+
+static void b_device_shared_dir(struct nl_msg *m, struct bctx *c)
+{
+	bdev_base(m, c);
+	c->off = put_u32(m, FSLOAD_A_JOB_FLAGS, FSLOAD_JOB_F_SHARED_DIR);
+	phase(m, "p", FSLOAD_OP_BIO_READ);
+}
+
 FIXTURE(start_bad) {
 	struct fsl f;
 	const char *dir;
@@ -1737,6 +1892,20 @@ BAD_START(progress_5, ERANGE);
 BAD_START(progress_max, ERANGE);
 BAD_START(nest_flag, EINVAL);
 BAD_START(truncated, EINVAL);
+BAD_START(dir_and_device, EINVAL);
+BAD_START(bio_op_dir_job, EINVAL);
+BAD_START(file_op_block_job, EINVAL);
+BAD_START(depth_0, ERANGE);
+BAD_START(depth_129, ERANGE);
+BAD_START(depth_create, EINVAL);
+BAD_START(bio_block_1000, EINVAL);
+BAD_START(bio_block_2m, EINVAL);
+BAD_START(random_create, EINVAL);
+BAD_START(device_enoent, ENOENT);
+BAD_START(device_file, ENOTBLK);
+BAD_START(device_mounted, EBUSY);
+BAD_START(device_region, ERANGE);
+BAD_START(device_shared_dir, EINVAL);
 
 FIXTURE_SETUP(start_bad)
 {
@@ -1774,6 +1943,8 @@ TEST_F_TIMEOUT(start_bad, rejected, 120)
 	char *ls_before, *ls_after;
 	struct bctx c = {
 		.dir = self->dir, .file = self->file,
+		.dev = getenv("FSLOAD_DEV") && *getenv("FSLOAD_DEV") ?
+		       getenv("FSLOAD_DEV") : NULL,
 		.max_threads = self->max_threads,
 		.max_file_bytes = self->max_file_bytes,
 		.max_block_bytes = self->max_block_bytes,
