@@ -178,6 +178,57 @@ const struct attr_set thread_attrs = {
 	.label_attr = FSLOAD_A_THREAD_NAME,
 };
 
+static const char *const sample_op_attr_names[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
+	[FSLOAD_A_SAMPLE_OP_TYPE]	= "type",
+	[FSLOAD_A_SAMPLE_OP_OPS]	= "ops",
+	[FSLOAD_A_SAMPLE_OP_BYTES]	= "bytes",
+	[FSLOAD_A_SAMPLE_OP_PAD]	= "pad",
+	[FSLOAD_A_SAMPLE_OP_LAT_SUM_NS]	= "lat-sum-ns",
+};
+
+const struct attr_set sample_op_attrs = {
+	.name = "sample-op",
+	.max = FSLOAD_A_SAMPLE_OP_MAX,
+	.names = sample_op_attr_names,
+};
+
+static const char *const sample_attr_names[FSLOAD_A_SAMPLE_MAX + 1] = {
+	[FSLOAD_A_SAMPLE_SEQ]		= "seq",
+	[FSLOAD_A_SAMPLE_TIME_NS]	= "time-ns",
+	[FSLOAD_A_SAMPLE_PHASE_INDEX]	= "phase-index",
+	[FSLOAD_A_SAMPLE_OP]		= "op",
+	[FSLOAD_A_SAMPLE_PAD]		= "pad",
+	[FSLOAD_A_SAMPLE_IO_BYTES]	= "io-bytes",
+};
+
+static const struct attr_set *const sample_nested[FSLOAD_A_SAMPLE_MAX + 1] = {
+	[FSLOAD_A_SAMPLE_OP]		= &sample_op_attrs,
+};
+
+const struct attr_set sample_attrs = {
+	.name = "sample",
+	.max = FSLOAD_A_SAMPLE_MAX,
+	.names = sample_attr_names,
+	.nested = sample_nested,
+};
+
+static const char *const stall_attr_names[FSLOAD_A_STALL_MAX + 1] = {
+	[FSLOAD_A_STALL_THREAD]		= "thread",
+	[FSLOAD_A_STALL_PID]		= "pid",
+	[FSLOAD_A_STALL_PHASE_INDEX]	= "phase-index",
+	[FSLOAD_A_STALL_OP]		= "op",
+	[FSLOAD_A_STALL_START_NS]	= "start-ns",
+	[FSLOAD_A_STALL_DURATION_NS]	= "duration-ns",
+	[FSLOAD_A_STALL_ENDED]		= "ended",
+	[FSLOAD_A_STALL_PAD]		= "pad",
+};
+
+const struct attr_set stall_attrs = {
+	.name = "stall",
+	.max = FSLOAD_A_STALL_MAX,
+	.names = stall_attr_names,
+};
+
 static const char *const res_attr_names[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_PHASE_INDEX]	= "phase-index",
 	[FSLOAD_A_RES_PHASE_NAME]	= "phase-name",
@@ -197,6 +248,7 @@ static const char *const res_attr_names[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_TAIL_NS]		= "tail-ns",
 	[FSLOAD_A_RES_TAIL_CPU_NS]	= "tail-cpu-ns",
 	[FSLOAD_A_RES_THREAD]		= "thread",
+	[FSLOAD_A_RES_START_NS]		= "start-ns",
 };
 
 static const struct attr_set *const res_nested[FSLOAD_A_RES_MAX + 1] = {
@@ -241,6 +293,11 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_IDLE_BUSY_NS]	= "idle-busy-ns",
 	[FSLOAD_A_JOB_OVERHEAD_OPS]	= "overhead-ops",
 	[FSLOAD_A_JOB_OVERHEAD_NS]	= "overhead-ns",
+	[FSLOAD_A_JOB_SAMPLE_MS]	= "sample-ms",
+	[FSLOAD_A_JOB_STALL_MS]		= "stall-ms",
+	[FSLOAD_A_JOB_STALL]		= "stall",
+	[FSLOAD_A_JOB_SERIES_FROM]	= "series-from",
+	[FSLOAD_A_JOB_SAMPLE]		= "sample",
 	[FSLOAD_A_JOB_DEVICE]		= "device",
 	[FSLOAD_A_JOB_DEVICE_BYTES]	= "device-bytes",
 };
@@ -248,6 +305,8 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_PHASE]		= &phase_attrs,
 	[FSLOAD_A_JOB_RESULT]		= &res_attrs,
+	[FSLOAD_A_JOB_STALL]		= &stall_attrs,
+	[FSLOAD_A_JOB_SAMPLE]		= &sample_attrs,
 };
 
 const struct attr_set job_attrs = {

@@ -58,6 +58,8 @@ void params_init(struct params *p)
 	p->files_per_dir = 1000;
 	p->progress_ms = 1000;
 	p->idle_ms = 250;
+	p->sample_ms = 100;
+	p->stall_sec = 60;
 	p->iterations = 1;
 	p->read_weight = 1;
 	p->write_weight = 1;

@@ -91,6 +91,11 @@ struct params {
 	/* measurement */
 	uint32_t idle_ms;	/* idle baseline before the first phase */
 	bool no_sync_tail;	/* no syncfs tail after each phase */
+	uint32_t sample_ms;	/* time series interval; 0: none */
+	double stall_sec;	/* report workers stalled this long; 0: no */
+	bool stall_stop;	/* and stop the job then */
+	bool series_table;	/* print the time series as tables */
+	const char *plot;	/* SVG plots to PREFIX-<phase>.svg */
 	/* result files */
 	const char *output;	/* -o FILE: also write the JSON result there */
 	const char *rerun;	/* --rerun FILE (handled before parsing) */

@@ -19,6 +19,7 @@
 #include "parse.h"
 #include "print.h"
 #include "results.h"
+#include "series.h"
 #include "status.h"
 
 #define HAS(s, attr)	(!!((s)->have & (1ULL << (attr))))
@@ -154,6 +155,9 @@ static int res_attr_cb(const struct nlattr *a, void *data)
 		break;
 	case FSLOAD_A_RES_TAIL_NS:
 		ok = attr_get_u64(a, set, &pr->tail_ns);
+		break;
+	case FSLOAD_A_RES_START_NS:
+		ok = attr_get_u64(a, set, &pr->start_ns);
 		break;
 	case FSLOAD_A_RES_TAIL_CPU_NS:
 		ok = attr_get_u64(a, set, &pr->tail_cpu_ns);
@@ -717,7 +721,8 @@ static void print_opstat(const struct opstat *os, uint64_t elapsed_ns,
 }
 
 static void print_phase(const struct phase_result *pr,
-			const struct job_status *js, int name_w)
+			const struct job_status *js, const struct series *s,
+			int name_w)
 {
 	uint64_t n = 0, lat_sum = 0, lat_min = UINT64_MAX, lat_max = 0;
 	char fmt[32], nbuf[24];
@@ -769,6 +774,7 @@ static void print_phase(const struct phase_result *pr,
 		 pr->stonewalled ? "time" : "yes");
 
 	print_cpu_json(pr, js);
+	print_series_json(s, pr);
 	open_json_array("ops_by_type");
 	for (i = 0; i < pr->nopstats; i++)
 		print_opstat(&pr->opstats[i], pr->elapsed_ns, name_w,
@@ -807,10 +813,13 @@ void print_results(const struct results *r, const struct job_status *js)
 			 W_COMPLETE, "complete");
 	open_json_array("phases");
 	for (i = 0; i < r->nphases; i++)
-		print_phase(&r->phases[i], js, name_w);
+		print_phase(&r->phases[i], js, r->series, name_w);
 	close_json_array();
+	print_stall_reports(r->series);
 	print_latency_table(r, name_w);
 	print_cpu_table(r, js, name_w);
+	if (r->series_table)
+		print_series_table(r->series, r);
 }
 
 int show_job_results(struct nl_ctx *nl, uint32_t id,
@@ -819,6 +828,7 @@ int show_job_results(struct nl_ctx *nl, uint32_t id,
 {
 	struct job_status js = { 0 };
 	const struct job_status *use = &js;
+	struct series s = { 0 };
 	struct results r;
 	int ret;
 
@@ -833,6 +843,11 @@ int show_job_results(struct nl_ctx *nl, uint32_t id,
 	ret = results_get(nl, id, &r);
 	if (ret)
 		goto out;
+	if (JS_HAS(use, FSLOAD_A_JOB_SAMPLE_MS) && use->sample_ms) {
+		s.sample_ms = use->sample_ms;
+		if (!series_drain(nl, id, &s))
+			r.series = &s;
+	}
 
 	print_begin(opt_json);
 	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
@@ -840,6 +855,7 @@ int show_job_results(struct nl_ctx *nl, uint32_t id,
 	print_results(&r, use);
 	print_end();
 	results_free(&r);
+	series_free(&s);
 
 	ret = state_is_final(use->state) ? state_exit_code(use->state) :
 		EXIT_OK;

@@ -57,6 +57,7 @@ struct phase_result {
 	uint64_t instructions;	/* with HAS(FSLOAD_A_RES_INSTRUCTIONS) */
 	uint64_t cycles;
 	uint64_t system_cpu_ns;	/* with HAS(FSLOAD_A_RES_SYSTEM_CPU_NS) */
+	uint64_t start_ns;	/* CLOCK_MONOTONIC, as the samples' */
 	uint64_t tail_ns;	/* with HAS(FSLOAD_A_RES_TAIL_NS) */
 	uint64_t tail_cpu_ns;
 	struct opstat *opstats;
@@ -68,9 +69,13 @@ struct phase_result {
 /* A phase's "have" bit for attribute @attr. */
 #define RES_HAS(pr, attr)	(!!((pr)->have & (1ULL << (attr))))
 
+struct series;
+
 struct results {
 	struct phase_result *phases;
 	unsigned int nphases;
+	const struct series *series;	/* time series, or NULL; not owned */
+	bool series_table;		/* print it as tables too */
 };
 
 /*

@@ -104,6 +104,9 @@ void put_job_request(struct nl_ctx *nl, const struct job_req *req)
 	nl_put_strz(nl, FSLOAD_A_JOB_PROFILE, req->prog->profile);
 	nl_put_u32(nl, FSLOAD_A_JOB_PROGRESS_MS, p->progress_ms);
 	nl_put_u32(nl, FSLOAD_A_JOB_IDLE_MS, p->idle_ms);
+	nl_put_u32(nl, FSLOAD_A_JOB_SAMPLE_MS, p->sample_ms);
+	nl_put_u32(nl, FSLOAD_A_JOB_STALL_MS,
+		   (uint32_t)(p->stall_sec * 1000));
 	put_program(nl, req->prog, p->no_sync_tail ? 0 : FSLOAD_PHASE_F_SYNC);
 }
 
@@ -112,12 +115,26 @@ int job_start_reply_cb(const struct nlmsghdr *nlh, void *data)
 	return job_status_parse(nlh, data);
 }
 
+/* A worker stalled: report it, with its stack; stop the job if asked. */
+static void run_on_stall(void *arg, const struct job_status *js)
+{
+	struct run *run = arg;
+
+	series_stall_report(&run->series, js, false);
+	if (run->stall_stop_wanted)
+		run->stall_stop = true;
+}
+
+/* How often the time series is read while the job runs. */
+#define SERIES_DRAIN_S	1.0
+
 int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 {
 	const struct params *p = req->p;
 	struct job_status js = { 0 };
 	struct waiter w;
-	double tick_s = req->tick ? req->tick_ms / 1000.0 : -1;
+	double tick_s = req->tick ? req->tick_ms / 1000.0 : -1, wait_s;
+	uint64_t next_tick;
 	int ret;
 
 	if (req->engine == ENGINE_USER) {
@@ -146,10 +163,32 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 			req->prog->block ? p->device : p->dir);
 	waiter_set_id(&w, js.id);
 	waiter_status(&w, &js);
+	w.on_stall = run_on_stall;
+	w.stall_arg = run;
+	run->stall_stop_wanted = p->stall_stop;
+	run->series.sample_ms = p->sample_ms;
+	series_dev_start(&run->series, p->dir, p->sample_ms);
+	next_tick = tick_s >= 0 ? now_ns() + (uint64_t)(tick_s * 1e9) : 0;
 	for (;;) {
-		ret = waiter_run(&w, tick_s, true);
+		wait_s = p->sample_ms ? SERIES_DRAIN_S : tick_s;
+		if (tick_s >= 0 && (wait_s < 0 || tick_s < wait_s))
+			wait_s = tick_s;
+		ret = waiter_run(&w, wait_s, true);
 		if (ret != EXIT_TIMEOUT)
 			break;
+		if (p->sample_ms)
+			series_drain(nl, w.id, &run->series);
+		if (run->stall_stop && !run->stopped_by_us) {
+			run->stopped_by_us = true;
+			fprintf(stderr, "fsloadctl: stopping job %" PRIu32
+				" (--stall-stop)\n", w.id);
+			ret = job_stop(nl, w.id, NL_QUIET);
+			if (ret && ret != EXIT_KERNEL)
+				goto out;
+		}
+		if (tick_s < 0 || now_ns() < next_tick)
+			continue;
+		next_tick = now_ns() + (uint64_t)(tick_s * 1e9);
 		if (!run->stopped_by_us && req->tick(req->tick_arg)) {
 			run->stopped_by_us = true;
 			ret = job_stop(nl, w.id, NL_QUIET);
@@ -175,6 +214,22 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 	ret = results_get(nl, w.id, &run->r);
 	if (ret)
 		goto out;
+	series_dev_stop(&run->series);
+	if (p->sample_ms) {
+		series_drain(nl, w.id, &run->series);
+		run->r.series = &run->series;
+		run->r.series_table = p->series_table;
+	}
+	if (p->plot && p->sample_ms) {
+		ret = series_plot(&run->series, &run->r, p->plot);
+		if (ret)
+			warnmsg("cannot write the plots %s-*.svg: %s", p->plot,
+				strerror(-ret));
+		else if (!p->quiet)
+			fprintf(stderr, "fsloadctl: plots in %s-*.svg\n",
+				p->plot);
+		ret = 0;
+	}
 	run->ok = true;
 	run->ret = state_is_final(run->js.state) ?
 		   state_exit_code(run->js.state) : EXIT_OK;
@@ -192,6 +247,7 @@ void run_free(struct run *run)
 {
 	job_status_free(&run->js);
 	results_free(&run->r);
+	series_free(&run->series);
 	free(run->job_dir);
 	run->job_dir = NULL;
 	run->ok = false;

@@ -11,6 +11,7 @@
 
 #include "profile.h"
 #include "results.h"
+#include "series.h"
 #include "status.h"
 
 struct nl_ctx;
@@ -76,6 +77,9 @@ struct run {
 	uint64_t ext_total;
 	enum engine engine;
 	char *job_dir;
+	struct series series;	/* time series, stall reports */
+	bool stall_stop_wanted;	/* --stall-stop */
+	bool stall_stop;	/* a stall was reported: stop the job */
 };
 
 /*

@@ -15,11 +15,45 @@
 #include "print.h"
 #include "status.h"
 
+static int stall_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct attr_set *set = &stall_attrs;
+	struct job_stall *st = data;
+	uint8_t v;
+
+	switch (mnl_attr_get_type(a)) {
+	case FSLOAD_A_STALL_THREAD:
+		attr_get_u32(a, set, &st->thread);
+		break;
+	case FSLOAD_A_STALL_PID:
+		attr_get_u32(a, set, &st->pid);
+		break;
+	case FSLOAD_A_STALL_PHASE_INDEX:
+		attr_get_u32(a, set, &st->phase);
+		break;
+	case FSLOAD_A_STALL_OP:
+		attr_get_u8(a, set, &st->op);
+		break;
+	case FSLOAD_A_STALL_START_NS:
+		attr_get_u64(a, set, &st->start_ns);
+		break;
+	case FSLOAD_A_STALL_DURATION_NS:
+		attr_get_u64(a, set, &st->duration_ns);
+		break;
+	case FSLOAD_A_STALL_ENDED:
+		if (attr_get_u8(a, set, &v))
+			st->ended = v;
+		break;
+	}
+	return MNL_CB_OK;
+}
+
 static int status_attr_cb(const struct nlattr *a, void *data)
 {
 	struct job_status *js = data;
 	unsigned int type = mnl_attr_get_type(a);
 	const struct attr_set *set = &job_attrs;
+	struct job_stall *st;
 	bool ok = false;
 	uint32_t pid, *pids;
 	char *s;
@@ -131,6 +165,24 @@ static int status_attr_cb(const struct nlattr *a, void *data)
 	case FSLOAD_A_JOB_OVERHEAD_NS:
 		ok = attr_get_u64(a, set, &js->overhead_ns);
 		break;
+	case FSLOAD_A_JOB_SAMPLE_MS:
+		ok = attr_get_u32(a, set, &js->sample_ms);
+		break;
+	case FSLOAD_A_JOB_STALL_MS:
+		ok = attr_get_u32(a, set, &js->stall_ms);
+		break;
+	case FSLOAD_A_JOB_STALL:
+		if (!attr_is_nest(a, set))
+			break;
+		st = realloc(js->stalls, (js->nstalls + 1) * sizeof(*st));
+		if (!st)
+			return MNL_CB_ERROR;
+		js->stalls = st;
+		st = &js->stalls[js->nstalls++];
+		memset(st, 0, sizeof(*st));
+		mnl_attr_parse_nested(a, stall_attr_cb, st);
+		ok = true;
+		break;
 	default:
 		/* a request-only attribute, or one from a newer module */
 		break;
@@ -158,6 +210,7 @@ void job_status_free(struct job_status *js)
 	free(js->device);
 	free(js->error_msg);
 	free(js->pids);
+	free(js->stalls);
 	memset(js, 0, sizeof(*js));
 }
 
@@ -350,6 +403,32 @@ void print_job(const char *key, const struct job_status *js,
 
 	if (view != JOB_VIEW_ROW)
 		print_job_measurement(js);
+	print_attr_uint(js, FSLOAD_A_JOB_SAMPLE_MS, "sample_ms", NULL,
+			js->sample_ms);
+	print_attr_uint(js, FSLOAD_A_JOB_STALL_MS, "stall_ms", NULL,
+			js->stall_ms);
+	open_json_array("stalls");
+	for (i = 0; i < js->nstalls; i++) {
+		const struct job_stall *st = &js->stalls[i];
+
+		open_json_object(NULL);
+		print_uint(PRINT_JSON, "thread", NULL, st->thread);
+		print_uint(PRINT_JSON, "pid", NULL, st->pid);
+		print_uint(PRINT_JSON, "phase_index", NULL, st->phase);
+		print_string(PRINT_JSON, "op", NULL,
+			     st->op ? op_name(st->op) : NULL);
+		print_uint(PRINT_JSON, "start_ns", NULL, st->start_ns);
+		print_uint(PRINT_JSON, "duration_ns", NULL, st->duration_ns);
+		print_bool(PRINT_JSON, "ended", NULL, st->ended);
+		if (view != JOB_VIEW_ROW)
+			print_fp("stall: worker %" PRIu32 " (thread %" PRIu32
+				 ") in phase %" PRIu32 ": no progress for %.1f s%s\n",
+				 st->thread, st->pid, st->phase,
+				 st->duration_ns / 1e9,
+				 st->ended ? ", then moved again" : "");
+		close_json_object();
+	}
+	close_json_array();
 
 	open_json_array("worker_pids");
 	if (view != JOB_VIEW_ROW)

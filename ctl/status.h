@@ -13,6 +13,17 @@
 
 struct nlmsghdr;
 
+/* A worker without progress (FSLOAD_A_STALL_*). */
+struct job_stall {
+	uint32_t thread;
+	uint32_t pid;
+	uint32_t phase;
+	uint8_t op;
+	uint64_t start_ns;
+	uint64_t duration_ns;
+	bool ended;
+};
+
 /**
  * struct job_status - status attributes of one job
  * @have: bit (1 << FSLOAD_A_JOB_x) set for each attribute present
@@ -51,6 +62,10 @@ struct job_status {
 	uint64_t overhead_ops;
 	uint64_t overhead_ns;
 	bool user_engine;	/* run by fsloadctl's userspace engine */
+	uint32_t sample_ms;
+	uint32_t stall_ms;
+	struct job_stall *stalls;
+	unsigned int nstalls;
 };
 
 #define JS_HAS(js, attr)	(!!((js)->have & (1ULL << (attr))))

@@ -99,10 +99,18 @@ static int waiter_ntf(const struct nlmsghdr *nlh, void *data)
 		return 0;
 	}
 	cmd = nl_fsload_cmd(w->nl, nlh);
-	if (cmd != FSLOAD_CMD_JOB_DONE_NTF && cmd != FSLOAD_CMD_JOB_PROGRESS_NTF)
+	if (cmd != FSLOAD_CMD_JOB_DONE_NTF && cmd != FSLOAD_CMD_JOB_PROGRESS_NTF &&
+	    cmd != FSLOAD_CMD_JOB_STALL_NTF)
 		return 0;
 	if (job_status_parse(nlh, &js) || !JS_HAS(&js, FSLOAD_A_JOB_ID))
 		goto out;
+	if (cmd == FSLOAD_CMD_JOB_STALL_NTF) {
+		if (w->id_known && js.id == w->id && w->on_stall) {
+			progress_clear(w);
+			w->on_stall(w->stall_arg, &js);
+		}
+		goto out;
+	}
 	if (!w->id_known) {
 		/* our job's id is not known yet: remember which ended */
 		if (cmd == FSLOAD_CMD_JOB_DONE_NTF && w->nearly < WAIT_EARLY_MAX)

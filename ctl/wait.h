@@ -27,6 +27,8 @@ struct nl_ctx;
  * @family_gone: the module went away while waiting
  * @early: ids of jobs whose DONE came before @id was known
  * @nearly: how many
+ * @on_stall: called with the status of a JOB_STALL_NTF of the job
+ * @stall_arg: its argument
  */
 struct waiter {
 	struct nl_ctx *nl;
@@ -40,6 +42,8 @@ struct waiter {
 	bool family_gone;
 	uint32_t early[WAIT_EARLY_MAX];
 	unsigned int nearly;
+	void (*on_stall)(void *arg, const struct job_status *js);
+	void *stall_arg;
 };
 
 /* Take over @nl's notifications. */

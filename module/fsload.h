@@ -23,6 +23,7 @@
 extern unsigned int fsload_max_jobs;
 extern unsigned int fsload_max_threads;
 extern unsigned int fsload_max_finished;
+extern unsigned int fsload_max_samples;
 extern unsigned int fsload_max_block_bytes;
 extern unsigned long long fsload_max_file_bytes;
 
@@ -36,6 +37,8 @@ struct fsload_program {
 	u64 seed;
 	u32 progress_ms;
 	u32 idle_ms;		/* idle baseline before the first phase */
+	u32 sample_ms;		/* time series interval; 0 = none */
+	u32 stall_ms;		/* report workers still this long; 0 = no */
 	u32 max_block;		/* largest block of any op, bytes */
 	bool block;		/* a block job: DEVICE, bio ops */
 	bool bio_write;		/* it writes to the device */
@@ -121,6 +124,17 @@ struct fsload_worker {
 	struct bio_vec *bvec;		/* the same pages, for iov_iters */
 	unsigned int npages;
 	struct fsload_engine e;		/* names, order, statistics */
+	u64 io_bytes;			/* read and written, all phases, as
+					 * the calls return; WRITE_ONCE
+					 */
+	int in_phase;			/* phase + 1 in its loop, else 0;
+					 * WRITE_ONCE, read by the sampler
+					 */
+	/* The sampler's view of the worker (series.c, its work item only). */
+	u64 still_ops;			/* ops + errors when last seen moving */
+	int still_phase;
+	u64 still_since;		/* ns */
+	bool stalled;
 	/* The worker's own counters (task clock; PMU), its thread only. */
 	struct perf_event *ev_clock;
 	struct perf_event *ev_insn;
@@ -139,6 +153,18 @@ struct fsload_worker {
 	unsigned int bio_inflight;
 	wait_queue_head_t bio_wq;	/* the worker, waiting for one */
 };
+
+/* A worker that stopped moving (series.c). */
+struct fsload_stall {
+	u32 thread;		/* worker index */
+	pid_t pid;
+	int phase;
+	u8 op;			/* the phase's op type if it has one, else 0 */
+	u64 start_ns;		/* last seen moving, ktime_get_ns() */
+	u64 end_ns;		/* moved again; 0 while stalled */
+};
+
+#define FSLOAD_STALLS_MAX	16
 
 /* A worker's counters at one moment. */
 struct fsload_counters {
@@ -196,10 +222,20 @@ struct fsload_job {
 
 	struct work_struct reap_work;
 	struct delayed_work progress_work;
+
+	/* Time series and stalls (series.c); ring, stalls under lock. */
+	struct delayed_work series_work;
+	u64 *ring;			/* ring_cap samples */
+	unsigned int ring_cap;
+	u64 ring_head;			/* sequence number of the next */
+	struct fsload_stall stalls[FSLOAD_STALLS_MAX];
+	unsigned int nstalls;
+	unsigned int stalls_dropped;
 };
 
 /* job.c */
 extern struct mutex fsload_mutex;
+extern struct workqueue_struct *fsload_wq;
 int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack);
 struct fsload_job *fsload_job_alloc(void);
 void fsload_job_put(struct fsload_job *job);
@@ -224,6 +260,14 @@ void fsload_threads_free(struct fsload_threads *s);
 unsigned int fsload_threads_top(const struct fsload_threads *s0,
 				const struct fsload_job *job,
 				struct fsload_top *top);
+
+/* series.c */
+int fsload_series_alloc(struct fsload_job *job);
+void fsload_series_start(struct fsload_job *job);
+void fsload_series_stop(struct fsload_job *job);
+unsigned int fsload_series_copy(struct fsload_job *job, u64 from, u64 *buf,
+				unsigned int max, u64 *first);
+unsigned int fsload_series_words(const struct fsload_job *job);
 
 /* ops.c */
 int fsload_worker_fn(void *data);

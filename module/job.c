@@ -31,7 +31,7 @@ static unsigned int fsload_nr_running;	/* started, not reaped; READ_ONCE */
 static unsigned int fsload_nr_done;	/* entries of fsload_done_list */
 
 static DECLARE_WAIT_QUEUE_HEAD(fsload_reaped_wq);
-static struct workqueue_struct *fsload_wq;
+struct workqueue_struct *fsload_wq;
 static bool fsload_unloading;		/* WRITE_ONCE; set at module exit */
 
 /**
@@ -111,6 +111,7 @@ static void fsload_job_free(struct fsload_job *job)
 			kvfree(job->res[i].hist);
 	}
 	kfree(job->res);
+	kvfree(job->ring);
 	fsload_threads_free(&job->threads0);
 	kfree(job->prog.phases);
 	kfree(job->dir_str);
@@ -294,6 +295,7 @@ static void fsload_job_reap(struct work_struct *work)
 
 	fsload_job_stop_workers(job);
 	cancel_delayed_work_sync(&job->progress_work);
+	fsload_series_stop(job);
 	for (p = 0; p < job->prog.threads; p++)
 		fsload_worker_free_buf(&job->workers[p]);
 	spin_lock(&job->lock);
@@ -457,6 +459,8 @@ int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 	job->id = id;
 
 	err = fsload_job_alloc_workers(job);
+	if (!err)
+		err = fsload_series_alloc(job);
 	if (err)
 		goto err_unpublish;
 	job->cred = get_current_cred();
@@ -487,6 +491,8 @@ int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 
 	INIT_WORK(&job->reap_work, fsload_job_reap);
 	INIT_DELAYED_WORK(&job->progress_work, fsload_job_progress_fn);
+	/* Before any worker runs: the reaper may come at once. */
+	fsload_series_start(job);
 	job->state = FSLOAD_JOB_RUNNING;
 	job->start_ns = ktime_get_ns();
 	refcount_inc(&job->ref);	/* the running reference */

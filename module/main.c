@@ -27,6 +27,11 @@ unsigned int fsload_max_finished = 32;
 module_param_named(max_finished, fsload_max_finished, uint, 0644);
 MODULE_PARM_DESC(max_finished, "Finished jobs kept for their results (default 32)");
 
+/* Samples of a job's time series kept until fsloadctl drains them. */
+unsigned int fsload_max_samples = 4096;
+module_param_named(max_samples, fsload_max_samples, uint, 0644);
+MODULE_PARM_DESC(max_samples, "Time series samples kept per job until read (default 4096)");
+
 /* I/O block size limit; each worker allocates one block. */
 unsigned int fsload_max_block_bytes = 4U << 20;
 module_param_named(max_block_bytes, fsload_max_block_bytes, uint, 0644);

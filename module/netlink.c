@@ -43,6 +43,14 @@ static struct netlink_range_validation fsload_idle_range = {
 	.max = 60000,
 };
 
+static struct netlink_range_validation fsload_sample_range = {
+	.max = 60000,
+};
+
+static struct netlink_range_validation fsload_stall_range = {
+	.max = 86400000,
+};
+
 static const struct nla_policy fsload_op_policy[FSLOAD_A_OP_MAX + 1] = {
 	[FSLOAD_A_OP_TYPE] = NLA_POLICY_RANGE(NLA_U8, 1, FSLOAD_OP_MAX),
 	[FSLOAD_A_OP_WEIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_weight_range),
@@ -82,6 +90,10 @@ static const struct nla_policy fsload_start_policy[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_PROGRESS_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							   &fsload_progress_range),
 	[FSLOAD_A_JOB_PHASE] = NLA_POLICY_NESTED(fsload_phase_policy),
+	[FSLOAD_A_JOB_SAMPLE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							 &fsload_sample_range),
+	[FSLOAD_A_JOB_STALL_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							&fsload_stall_range),
 	[FSLOAD_A_JOB_IDLE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						       &fsload_idle_range),
 	[FSLOAD_A_JOB_DEVICE] = { .type = NLA_NUL_STRING, .len = PATH_MAX - 1 },
@@ -89,6 +101,12 @@ static const struct nla_policy fsload_start_policy[FSLOAD_A_JOB_MAX + 1] = {
 
 static const struct nla_policy fsload_id_policy[FSLOAD_A_JOB_ID + 1] = {
 	[FSLOAD_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static const struct nla_policy
+fsload_series_policy[FSLOAD_A_JOB_SERIES_FROM + 1] = {
+	[FSLOAD_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[FSLOAD_A_JOB_SERIES_FROM] = { .type = NLA_U64 },
 };
 
 static struct genl_family fsload_family;
@@ -381,6 +399,20 @@ static int fsload_parse_program(struct fsload_program *prog,
 	}
 	prog->idle_ms = tb[FSLOAD_A_JOB_IDLE_MS] ?
 			nla_get_u32(tb[FSLOAD_A_JOB_IDLE_MS]) : 0;
+	prog->sample_ms = tb[FSLOAD_A_JOB_SAMPLE_MS] ?
+			  nla_get_u32(tb[FSLOAD_A_JOB_SAMPLE_MS]) : 0;
+	if (prog->sample_ms && prog->sample_ms < 10) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_SAMPLE_MS],
+				    "sample_ms: 0 (none) or at least 10");
+		return -ERANGE;
+	}
+	prog->stall_ms = tb[FSLOAD_A_JOB_STALL_MS] ?
+			 nla_get_u32(tb[FSLOAD_A_JOB_STALL_MS]) : 0;
+	if (prog->stall_ms && prog->stall_ms < 100) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_STALL_MS],
+				    "stall_ms: 0 (never) or at least 100");
+		return -ERANGE;
+	}
 	if (tb[FSLOAD_A_JOB_PROFILE])
 		nla_strscpy(prog->profile, tb[FSLOAD_A_JOB_PROFILE],
 			    sizeof(prog->profile));
@@ -508,6 +540,37 @@ static int fsload_put_u64(struct sk_buff *skb, int type, u64 v, int pad)
 	return nla_put_u64_64bit(skb, type, v, pad);
 }
 
+/* The job's stalls, as recorded so far. */
+static int fsload_fill_stalls(struct sk_buff *skb, struct fsload_job *job)
+{
+	struct fsload_stall st[FSLOAD_STALLS_MAX];
+	struct nlattr *nest;
+	unsigned int n, i;
+	u64 now = ktime_get_ns(), end;
+
+	spin_lock(&job->lock);
+	n = job->nstalls;
+	memcpy(st, job->stalls, n * sizeof(*st));
+	spin_unlock(&job->lock);
+	for (i = 0; i < n; i++) {
+		end = st[i].end_ns ? st[i].end_ns : now;
+		nest = nla_nest_start(skb, FSLOAD_A_JOB_STALL);
+		if (!nest ||
+		    nla_put_u32(skb, FSLOAD_A_STALL_THREAD, st[i].thread) ||
+		    nla_put_u32(skb, FSLOAD_A_STALL_PID, st[i].pid) ||
+		    nla_put_u32(skb, FSLOAD_A_STALL_PHASE_INDEX, st[i].phase) ||
+		    (st[i].op && nla_put_u8(skb, FSLOAD_A_STALL_OP, st[i].op)) ||
+		    fsload_put_u64(skb, FSLOAD_A_STALL_START_NS, st[i].start_ns,
+				   FSLOAD_A_STALL_PAD) ||
+		    fsload_put_u64(skb, FSLOAD_A_STALL_DURATION_NS,
+				   end - st[i].start_ns, FSLOAD_A_STALL_PAD) ||
+		    nla_put_u8(skb, FSLOAD_A_STALL_ENDED, !!st[i].end_ns))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
 static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 {
 	const struct fsload_program *prog = &job->prog;
@@ -571,6 +634,12 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 			    FSLOAD_A_JOB_PAD) ||
 	     fsload_put_u64(skb, FSLOAD_A_JOB_OVERHEAD_NS, oh_ns,
 			    FSLOAD_A_JOB_PAD)))
+		return -EMSGSIZE;
+	if ((prog->sample_ms &&
+	     nla_put_u32(skb, FSLOAD_A_JOB_SAMPLE_MS, prog->sample_ms)) ||
+	    (prog->stall_ms &&
+	     nla_put_u32(skb, FSLOAD_A_JOB_STALL_MS, prog->stall_ms)) ||
+	    fsload_fill_stalls(skb, job))
 		return -EMSGSIZE;
 	if (phase >= 0 && nla_put_u32(skb, FSLOAD_A_JOB_PHASE_INDEX, phase))
 		return -EMSGSIZE;
@@ -882,6 +951,8 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	    nla_put_u8(skb, FSLOAD_A_RES_COMPLETE,
 		       r->complete == job->prog.threads) ||
 	    nla_put_u8(skb, FSLOAD_A_RES_STONEWALLED, !!r->stonewalled) ||
+	    fsload_put_u64(skb, FSLOAD_A_RES_START_NS, r->start_ns,
+			   FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ELAPSED_NS,
 			   r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0,
 			   FSLOAD_A_RES_PAD) ||
@@ -1061,6 +1132,126 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+/* One sample: @v is time, phase, I/O bytes, then ops, bytes, latency per
+ * slot.
+ */
+static int fsload_fill_sample(struct sk_buff *skb, const struct fsload_job *job,
+			      u64 seq, const u64 *v)
+{
+	struct nlattr *nest, *op;
+	unsigned int t, s;
+
+	nest = nla_nest_start(skb, FSLOAD_A_JOB_SAMPLE);
+	if (!nest ||
+	    fsload_put_u64(skb, FSLOAD_A_SAMPLE_SEQ, seq, FSLOAD_A_SAMPLE_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_SAMPLE_TIME_NS, v[0],
+			   FSLOAD_A_SAMPLE_PAD) ||
+	    nla_put_u32(skb, FSLOAD_A_SAMPLE_PHASE_INDEX, v[1]) ||
+	    fsload_put_u64(skb, FSLOAD_A_SAMPLE_IO_BYTES, v[2],
+			   FSLOAD_A_SAMPLE_PAD))
+		return -EMSGSIZE;
+	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
+		s = job->slots.slot[t];
+		if (!s)
+			continue;
+		op = nla_nest_start(skb, FSLOAD_A_SAMPLE_OP);
+		if (!op ||
+		    nla_put_u8(skb, FSLOAD_A_SAMPLE_OP_TYPE, t) ||
+		    fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_OPS, v[3 * s],
+				   FSLOAD_A_SAMPLE_OP_PAD) ||
+		    fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_BYTES, v[3 * s + 1],
+				   FSLOAD_A_SAMPLE_OP_PAD) ||
+		    fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_LAT_SUM_NS,
+				   v[3 * s + 2], FSLOAD_A_SAMPLE_OP_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, op);
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* SERIES_GET dump position: the next sequence number; 0 before any. */
+struct fsload_series_ctx {
+	u64 next;
+	bool started;
+};
+
+/* Samples copied from the ring per message. */
+#define FSLOAD_SERIES_BATCH	64
+
+static int fsload_nl_series_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	struct fsload_series_ctx *ctx = (void *)cb->ctx;
+	struct nlattr **attrs = fsload_dump_attrs(cb);
+	struct nlattr *id = attrs[FSLOAD_A_JOB_ID];
+	unsigned int n, i, words;
+	struct fsload_job *job;
+	u64 first, *buf;
+	void *hdr = NULL;
+	int err = 0;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+	if (!id) {
+		NL_SET_ERR_ATTR_MISS(cb->extack, NULL, FSLOAD_A_JOB_ID);
+		NL_SET_ERR_MSG(cb->extack, "id: required");
+		return -EINVAL;
+	}
+	job = fsload_job_get(nla_get_u32(id));
+	if (!job) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, id, "id: no such job");
+		return -ENOENT;
+	}
+	if (!ctx->started) {
+		ctx->started = true;
+		if (attrs[FSLOAD_A_JOB_SERIES_FROM])
+			ctx->next = nla_get_u64(attrs[FSLOAD_A_JOB_SERIES_FROM]);
+	}
+	if (!job->ring)
+		goto out;
+	words = fsload_series_words(job);
+	buf = kmalloc_array(FSLOAD_SERIES_BATCH, words * sizeof(u64),
+			    GFP_KERNEL);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* One message per batch, as many samples as fit. */
+	while ((n = fsload_series_copy(job, ctx->next, buf,
+				       FSLOAD_SERIES_BATCH, &first))) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &fsload_family,
+				  NLM_F_MULTI, FSLOAD_CMD_SERIES_GET);
+		if (!hdr || nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id)) {
+			err = -EMSGSIZE;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			if (fsload_fill_sample(skb, job, first + i,
+					       buf + i * words))
+				break;
+		}
+		if (!i) {
+			err = -EMSGSIZE;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		hdr = NULL;
+		ctx->next = first + i;
+		if (i < n)
+			break;	/* the message is full */
+	}
+	if (hdr)
+		genlmsg_cancel(skb, hdr);
+	kfree(buf);
+out:
+	fsload_job_put(job);
+	/* A sample too big for an empty buffer would loop forever. */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
 static const struct genl_ops fsload_ops[] = {
 	{
 		.cmd = FSLOAD_CMD_JOB_START,
@@ -1086,6 +1277,12 @@ static const struct genl_ops fsload_ops[] = {
 		.dumpit = fsload_nl_result_dumpit,
 		.policy = fsload_id_policy,
 		.maxattr = FSLOAD_A_JOB_ID,
+	},
+	{
+		.cmd = FSLOAD_CMD_SERIES_GET,
+		.dumpit = fsload_nl_series_dumpit,
+		.policy = fsload_series_policy,
+		.maxattr = FSLOAD_A_JOB_SERIES_FROM,
 	},
 };
 

@@ -243,22 +243,35 @@ static void fsload_iter(struct fsload_worker *w, struct iov_iter *it,
 	iov_iter_bvec(it, dir, w->bvec, DIV_ROUND_UP(len, PAGE_SIZE), len);
 }
 
+/* Bytes moved so far, as each call returns: the time series' I/O rate. */
+static void fsload_io_done(struct fsload_worker *w, ssize_t n)
+{
+	if (n > 0)
+		WRITE_ONCE(w->io_bytes, w->io_bytes + n);
+}
+
 static ssize_t fsload_write(struct fsload_worker *w, struct file *f,
 			    size_t len, loff_t *pos)
 {
 	struct iov_iter it;
+	ssize_t n;
 
 	fsload_iter(w, &it, ITER_SOURCE, len);
-	return fsload_iter_write(f, &it, pos);
+	n = fsload_iter_write(f, &it, pos);
+	fsload_io_done(w, n);
+	return n;
 }
 
 static ssize_t fsload_read(struct fsload_worker *w, struct file *f,
 			   size_t len, loff_t *pos)
 {
 	struct iov_iter it;
+	ssize_t n;
 
 	fsload_iter(w, &it, ITER_DEST, len);
-	return vfs_iter_read(f, &it, pos, 0);
+	n = vfs_iter_read(f, &it, pos, 0);
+	fsload_io_done(w, n);
+	return n;
 }
 
 static int fsload_open_flags(const struct fsload_opdesc *op, int flags)
@@ -849,8 +862,10 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 	u64 end_ns;
 
 	fsload_counters_read(w, &c0);
+	WRITE_ONCE(w->in_phase, p + 1);
 	end = fsload_engine_run(w, &w->e, ph, p, job->res[p].start_ns,
 				&end_ns);
+	WRITE_ONCE(w->in_phase, 0);
 	fsload_counters_read(w, &c1);
 	fsload_merge(w, p, end, end_ns, &c0, &c1);
 	if (end == FSLOAD_RUN_FAILED)

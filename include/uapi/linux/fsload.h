@@ -63,6 +63,18 @@
  *	job it may arrive before the reply to @FSLOAD_CMD_JOB_START.  Not
  *	sent for jobs ended by module unload.
  *
+ * @FSLOAD_CMD_SERIES_GET: the time series of a job (dump,
+ *	%FSLOAD_A_JOB_ID required; %FSLOAD_A_JOB_SERIES_FROM: the first
+ *	sequence number wanted, default 0): messages of %FSLOAD_A_JOB_ID and
+ *	%FSLOAD_A_JOB_SAMPLE nests, oldest first.  The job keeps the last
+ *	max_samples (module parameter) samples: read them while it runs; a
+ *	gap in the sequence numbers is samples lost.
+ * @FSLOAD_CMD_JOB_STALL_NTF: multicast on "events" when a worker of a job
+ *	with %FSLOAD_A_JOB_STALL_MS has made no progress for that long;
+ *	status attributes as for @FSLOAD_CMD_JOB_GET, whose
+ *	%FSLOAD_A_JOB_STALL nests say which workers, in which phase, since
+ *	when.  A stall whose worker moves again gets its end.
+ *
  * Jobs are global (not per network namespace; the family is in the
  * initial one only). An ended job's status and results stay available
  * until it is one of more than max_finished (module parameter) ended
@@ -75,6 +87,8 @@ enum fsload_cmd {
 	FSLOAD_CMD_RESULT_GET,
 	FSLOAD_CMD_JOB_PROGRESS_NTF,
 	FSLOAD_CMD_JOB_DONE_NTF,
+	FSLOAD_CMD_SERIES_GET,
+	FSLOAD_CMD_JOB_STALL_NTF,
 
 	__FSLOAD_CMD_MAX,
 	FSLOAD_CMD_MAX = __FSLOAD_CMD_MAX - 1
@@ -293,6 +307,13 @@ enum {
 	FSLOAD_A_JOB_OVERHEAD_NS,	/* u64 */
 	FSLOAD_A_JOB_DEVICE,		/* string: block device path */
 	FSLOAD_A_JOB_DEVICE_BYTES,	/* u64: the device's size */
+	FSLOAD_A_JOB_SAMPLE_MS,		/* u32: time series interval; 0 none */
+	FSLOAD_A_JOB_STALL_MS,		/* u32: report a worker without
+					 * progress this long; 0 never
+					 */
+	FSLOAD_A_JOB_STALL,		/* nest: FSLOAD_A_STALL_*, repeated */
+	FSLOAD_A_JOB_SERIES_FROM,	/* u64: SERIES_GET: first sequence */
+	FSLOAD_A_JOB_SAMPLE,		/* nest: FSLOAD_A_SAMPLE_*, repeated */
 
 	__FSLOAD_A_JOB_MAX,
 	FSLOAD_A_JOB_MAX = __FSLOAD_A_JOB_MAX - 1
@@ -376,6 +397,10 @@ enum {
 	FSLOAD_A_RES_TAIL_CPU_NS,	/* u64 */
 	/* nest: FSLOAD_A_THREAD_*, repeated, most CPU first */
 	FSLOAD_A_RES_THREAD,
+	FSLOAD_A_RES_START_NS,		/* u64: when the phase opened, on the
+					 * clock of the samples' TIME_NS
+					 * (CLOCK_MONOTONIC)
+					 */
 
 	__FSLOAD_A_RES_MAX,
 	FSLOAD_A_RES_MAX = __FSLOAD_A_RES_MAX - 1
@@ -423,6 +448,61 @@ enum {
 
 	__FSLOAD_A_THREAD_MAX,
 	FSLOAD_A_THREAD_MAX = __FSLOAD_A_THREAD_MAX - 1
+};
+
+/*
+ * One sample of a job's time series: at TIME_NS (CLOCK_MONOTONIC), in
+ * phase PHASE_INDEX, the operations and bytes done so far in that phase,
+ * per op type, summed over the workers (an operation counts when it
+ * ends), and IO_BYTES.  Differences between consecutive samples of a
+ * phase are the work of that interval.
+ */
+enum {
+	FSLOAD_A_SAMPLE_SEQ = 1,	/* u64: sequence number, from 0 */
+	FSLOAD_A_SAMPLE_TIME_NS,	/* u64 */
+	FSLOAD_A_SAMPLE_PHASE_INDEX,	/* u32 */
+	FSLOAD_A_SAMPLE_OP,		/* nest: FSLOAD_A_SAMPLE_OP_*, repeated */
+	FSLOAD_A_SAMPLE_PAD,
+	FSLOAD_A_SAMPLE_IO_BYTES,	/* u64: bytes read and written by the
+					 * workers so far, all phases, as each
+					 * call returns (a large file's
+					 * progress within one operation)
+					 */
+
+	__FSLOAD_A_SAMPLE_MAX,
+	FSLOAD_A_SAMPLE_MAX = __FSLOAD_A_SAMPLE_MAX - 1
+};
+
+enum {
+	FSLOAD_A_SAMPLE_OP_TYPE = 1,	/* u8: enum fsload_op */
+	FSLOAD_A_SAMPLE_OP_OPS,		/* u64: successful operations */
+	FSLOAD_A_SAMPLE_OP_BYTES,	/* u64 */
+	FSLOAD_A_SAMPLE_OP_PAD,
+	FSLOAD_A_SAMPLE_OP_LAT_SUM_NS,	/* u64: of the successful ones */
+
+	__FSLOAD_A_SAMPLE_OP_MAX,
+	FSLOAD_A_SAMPLE_OP_MAX = __FSLOAD_A_SAMPLE_OP_MAX - 1
+};
+
+/* A worker that made no progress for the job's STALL_MS. */
+enum {
+	FSLOAD_A_STALL_THREAD = 1,	/* u32: worker index */
+	FSLOAD_A_STALL_PID,		/* u32: its thread id */
+	FSLOAD_A_STALL_PHASE_INDEX,	/* u32 */
+	FSLOAD_A_STALL_OP,		/* u8: the phase's op type, when it
+					 * has only one
+					 */
+	FSLOAD_A_STALL_START_NS,	/* u64: last seen making progress
+					 * (CLOCK_MONOTONIC)
+					 */
+	FSLOAD_A_STALL_DURATION_NS,	/* u64: without progress so far, or
+					 * until it moved again
+					 */
+	FSLOAD_A_STALL_ENDED,		/* u8: 1 once it moved again */
+	FSLOAD_A_STALL_PAD,
+
+	__FSLOAD_A_STALL_MAX,
+	FSLOAD_A_STALL_MAX = __FSLOAD_A_STALL_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_FSLOAD_H */

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsload: what a job did over time, and workers that stopped moving.
+ *
+ * Every SAMPLE_MS a work item sums the workers' own per-type counters
+ * (never a shared hot counter: each worker writes only its own) into one
+ * sample of a bounded ring, which fsloadctl drains with SERIES_GET while
+ * the job runs; a sample that is not drained in time is overwritten, and
+ * the gap shows in the sequence numbers.  The same work item watches for
+ * stalls: a worker inside a phase whose operation count has not moved for
+ * STALL_MS is recorded (thread, phase, since when) and announced with
+ * JOB_STALL_NTF; it is reported until it moves again, then kept with its
+ * end in the job's status.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include "fsload.h"
+
+/*
+ * u64 words of one sample: time, phase, bytes moved by the workers' read
+ * and write calls so far, then per slot ops, bytes and the sum of
+ * latencies (their mean over an interval comes from differences).
+ */
+static unsigned int fsload_sample_words(const struct fsload_job *job)
+{
+	return 3 + 3 * job->slots.n;
+}
+
+/**
+ * fsload_series_alloc() - allocate the job's sample ring
+ * @job: the job, its program and slots set
+ *
+ * Context: process context.
+ * Return: 0 or -ENOMEM.
+ */
+int fsload_series_alloc(struct fsload_job *job)
+{
+	if (!job->prog.sample_ms)
+		return 0;
+	job->ring_cap = fsload_max_samples;
+	job->ring = kvcalloc(job->ring_cap * fsload_sample_words(job),
+			     sizeof(u64), GFP_KERNEL);
+	return job->ring ? 0 : -ENOMEM;
+}
+
+/* A worker's operations (done and failed) in the current phase so far. */
+static u64 fsload_worker_count(const struct fsload_worker *w)
+{
+	unsigned int t;
+	u64 n = 0;
+
+	for (t = 1; t <= FSLOAD_OP_MAX; t++)
+		/* The worker's own counters: a value a moment old is fine. */
+		n += data_race(w->e.st[t].ops + w->e.st[t].errors);
+	return n;
+}
+
+/* The stall of @w has ended at @now. */
+static void fsload_stall_end(struct fsload_job *job, struct fsload_worker *w,
+			     u64 now)
+{
+	unsigned int i;
+
+	spin_lock(&job->lock);
+	for (i = 0; i < job->nstalls; i++) {
+		if (job->stalls[i].thread == w->index && !job->stalls[i].end_ns)
+			job->stalls[i].end_ns = now;
+	}
+	spin_unlock(&job->lock);
+	w->stalled = false;
+}
+
+/* Record that @w has not moved since w->still_since; true if new. */
+static bool fsload_stall_begin(struct fsload_job *job,
+			       struct fsload_worker *w, int phase)
+{
+	const struct fsload_phase *ph = &job->prog.phases[phase];
+	struct fsload_stall *s;
+	bool added = false;
+
+	w->stalled = true;
+	spin_lock(&job->lock);
+	if (job->nstalls < FSLOAD_STALLS_MAX) {
+		s = &job->stalls[job->nstalls++];
+		s->thread = w->index;
+		s->pid = w->pid;
+		s->phase = phase;
+		s->op = ph->nops == 1 ? ph->ops[0].type : 0;
+		s->start_ns = w->still_since;
+		s->end_ns = 0;
+		added = true;
+	} else {
+		job->stalls_dropped++;
+	}
+	spin_unlock(&job->lock);
+	return added;
+}
+
+/* Any worker that has not moved for the job's stall time; true if new. */
+static bool fsload_stall_check(struct fsload_job *job, u64 now)
+{
+	u64 limit = (u64)job->prog.stall_ms * NSEC_PER_MSEC, n;
+	bool news = false;
+	unsigned int i;
+	int phase;
+
+	for (i = 0; i < job->prog.threads; i++) {
+		struct fsload_worker *w = &job->workers[i];
+
+		/* phase + 1 while inside a phase's loop, 0 outside. */
+		phase = READ_ONCE(w->in_phase) - 1;
+		n = fsload_worker_count(w);
+		if (phase < 0 || n != w->still_ops || phase != w->still_phase) {
+			if (w->stalled)
+				fsload_stall_end(job, w, now);
+			w->still_ops = n;
+			w->still_phase = phase;
+			w->still_since = now;
+			continue;
+		}
+		if (!w->stalled && now - w->still_since >= limit)
+			news |= fsload_stall_begin(job, w, phase);
+	}
+	return news;
+}
+
+/* Take one sample: the workers' counters in the current phase. */
+static void fsload_sample(struct fsload_job *job, u64 now)
+{
+	unsigned int words = fsload_sample_words(job), i, t, s;
+	u64 *v = kcalloc(words, sizeof(u64), GFP_KERNEL);
+	int phase;
+
+	if (!v)
+		return;
+	spin_lock(&job->lock);
+	phase = job->cur_phase;
+	spin_unlock(&job->lock);
+	if (phase < 0)
+		goto out;
+	v[0] = now;
+	v[1] = phase;
+	for (i = 0; i < job->prog.threads; i++) {
+		const struct fsload_worker *w = &job->workers[i];
+
+		v[2] += READ_ONCE(w->io_bytes);
+		for (t = 1; t <= FSLOAD_OP_MAX; t++) {
+			s = job->slots.slot[t];
+			if (!s)
+				continue;
+			/* The worker's own; a moment old is fine. */
+			v[3 * s] += data_race(w->e.st[t].ops);
+			/* As above. */
+			v[3 * s + 1] += data_race(w->e.st[t].bytes);
+			/* As above. */
+			v[3 * s + 2] += data_race(w->e.st[t].lat_sum);
+		}
+	}
+	spin_lock(&job->lock);
+	/*
+	 * A phase that opened meanwhile reset the counters: this sample mixes
+	 * two phases, and is dropped.
+	 */
+	if (job->cur_phase == phase) {
+		memcpy(job->ring + (job->ring_head % job->ring_cap) * words, v,
+		       words * sizeof(u64));
+		job->ring_head++;
+	}
+	spin_unlock(&job->lock);
+out:
+	kfree(v);
+}
+
+static void fsload_series_fn(struct work_struct *work)
+{
+	struct fsload_job *job = container_of(to_delayed_work(work),
+					      struct fsload_job, series_work);
+	u64 now = ktime_get_ns();
+	unsigned int ms;
+
+	if (job->ring)
+		fsload_sample(job, now);
+	if (job->prog.stall_ms && fsload_stall_check(job, now))
+		fsload_nl_notify(job, FSLOAD_CMD_JOB_STALL_NTF);
+	if (READ_ONCE(job->stop) && !job->prog.stall_ms)
+		return;
+	ms = job->prog.sample_ms ? job->prog.sample_ms :
+	     clamp(job->prog.stall_ms / 4, 10U, 1000U);
+	queue_delayed_work(fsload_wq, &job->series_work, msecs_to_jiffies(ms));
+}
+
+/**
+ * fsload_series_start() - start sampling and stall watching, if asked
+ * @job: the job, about to run
+ *
+ * Context: process context.
+ */
+void fsload_series_start(struct fsload_job *job)
+{
+	INIT_DELAYED_WORK(&job->series_work, fsload_series_fn);
+	if (job->prog.sample_ms || job->prog.stall_ms)
+		queue_delayed_work(fsload_wq, &job->series_work, 0);
+}
+
+/**
+ * fsload_series_stop() - stop sampling; the ring stays for SERIES_GET
+ * @job: the job, its workers stopped
+ *
+ * One last sample of the counters as the workers left them.
+ *
+ * Context: process context (the reaper).
+ */
+void fsload_series_stop(struct fsload_job *job)
+{
+	cancel_delayed_work_sync(&job->series_work);
+	if (job->ring)
+		fsload_sample(job, ktime_get_ns());
+}
+
+/**
+ * fsload_series_copy() - samples from sequence number @from on
+ * @job: the job
+ * @from: the first wanted; older ones no longer held are skipped
+ * @buf: room for @max samples of fsload_series_words() u64 each
+ * @max: samples wanted at most
+ * @first: out: the sequence number of buf's first sample
+ *
+ * Context: process context; takes job->lock.
+ * Return: the number of samples copied.
+ */
+unsigned int fsload_series_copy(struct fsload_job *job, u64 from, u64 *buf,
+				unsigned int max, u64 *first)
+{
+	unsigned int words = fsload_sample_words(job), n = 0;
+	u64 seq;
+
+	spin_lock(&job->lock);
+	seq = from;
+	if (job->ring_head > job->ring_cap &&
+	    seq < job->ring_head - job->ring_cap)
+		seq = job->ring_head - job->ring_cap;
+	*first = seq;
+	for (; seq < job->ring_head && n < max; seq++, n++)
+		memcpy(buf + n * words,
+		       job->ring + (seq % job->ring_cap) * words,
+		       words * sizeof(u64));
+	spin_unlock(&job->lock);
+	return n;
+}
+
+/**
+ * fsload_series_words() - u64 words per sample of @job
+ * @job: the job
+ *
+ * Return: 3 + 3 x the op types the program uses.
+ */
+unsigned int fsload_series_words(const struct fsload_job *job)
+{
+	return fsload_sample_words(job);
+}

@@ -1,0 +1,186 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Seeing a run as it happens (issue 8): the time series of ops, bytes and
+# the device's counters per phase, its table and SVG plots; and a stall
+# provoked by suspending the device-mapper device under the filesystem,
+# reported with the worker's kernel stack, then a clean stop.
+#
+#   scripts/vm-run --fs ext4 -- tests/guest/series.sh series
+#   scripts/vm-run --fs none -- tests/guest/series.sh stall
+set -uo pipefail
+
+# shellcheck source=tests/guest/lib.sh
+. "$(dirname "$0")/lib.sh"
+lib_need module
+
+check_json() {	# FILE PYTHON: `j` is the result; bad(msg) fails
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+errors = []
+def bad(msg):
+    errors.append(msg)
+exec(sys.argv[2])
+for e in errors:
+    print("FAIL:", e)
+sys.exit(1 if errors else 0)
+PY
+}
+
+t_series_json() {
+	local out=$work/sf.json
+
+	lib_need dir
+	fsloadctl start --profile smallfiles --files 1500 --dir "$FSLOAD_DIR" \
+		--sample-ms 20 --json --quiet >"$out" || fail "fsloadctl exited $?"
+	check_json "$out" '
+if j["job"]["sample_ms"] != 20: bad("sample_ms %r" % j["job"]["sample_ms"])
+for p in j["phases"]:
+    s = p["series"]
+    if not s: bad("%s: no series" % p["name"]); continue
+    n = len(s["t_ms"])
+    if any(len(v) != n for v in s["ops_per_sec"].values()):
+        bad("%s: ragged series" % p["name"])
+    if s["t_ms"] != sorted(s["t_ms"]): bad("%s: time goes back" % p["name"])
+    # Intervals add up to no more than what the phase did.
+    dts = [(s["t_ms"][i] - (s["t_ms"][i - 1] if i else 0)) / 1000 for i in range(n)]
+    for op, v in s["ops_per_sec"].items():
+        done = sum(r * dt for r, dt in zip(v, dts))
+        total = sum(o["ops"] for o in p["ops_by_type"] if o["op"] == op)
+        print("# %s/%s: %d intervals, %.0f of %d ops" % (p["name"], op, n, done, total))
+        if done > total * 1.001 + 1: bad("%s/%s: %.1f ops in intervals, %d done" % (p["name"], op, done, total))
+        if p["elapsed_ns"] > 200e6 and done < total * 0.5:
+            bad("%s/%s: the series saw only %.0f of %d ops" % (p["name"], op, done, total))
+    if p["name"] == "create" and s["device"] is not None and s["device"]["name"] == "":
+        bad("device without a name")
+'
+}
+
+# A large file: its bytes show while its single operation runs.
+t_io_bytes() {
+	local out=$work/lf.json
+
+	lib_need dir
+	fsloadctl start --profile largefile --files 1 --size 48M \
+		--dir "$FSLOAD_DIR" --sample-ms 20 --json --quiet >"$out" ||
+		fail "fsloadctl exited $?"
+	check_json "$out" '
+p = [p for p in j["phases"] if p["name"] == "write"][0]
+s = p["series"]
+t = s["t_ms"]
+mib = sum(r * (t[i] - (t[i - 1] if i else 0)) / 1000 for i, r in enumerate(s["mib_per_sec"]))
+print("# write: %d intervals, %.1f MiB of 48 seen as it was written" % (len(t), mib))
+if p["elapsed_ns"] > 200e6 and not (24 <= mib <= 48.5): bad("%.1f MiB in the series" % mib)
+if sum(1 for r in s["mib_per_sec"] if r and r > 0) < 2 and p["elapsed_ns"] > 200e6:
+    bad("the bytes did not show before the op ended")
+'
+}
+
+t_table_and_plot() {
+	local out=$work/text f n=0
+
+	lib_need dir
+	fsloadctl start --profile smallfiles --files 300 --dir "$FSLOAD_DIR" \
+		--sample-ms 20 --series --plot "$work/plot" --quiet >"$out" ||
+		fail "fsloadctl exited $?"
+	grep -q '^series of create, every 20 ms' "$out" || fail "no series table"
+	grep -q 't_ms .*ops/s .*MiB/s .*lat_us .*util%' "$out" ||
+		fail "no series columns"
+	for f in "$work"/plot-*.svg; do
+		[ -e "$f" ] || fail "no plot written"
+		python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' \
+			"$f" || fail "$f is not well-formed XML"
+		grep -q '<polyline' "$f" || fail "$f has no line"
+		n=$((n + 1))
+	done
+	[ "$n" -eq 4 ] || fail "$n plots, not one per phase (4)"
+}
+
+t_no_series() {
+	local out=$work/none.json
+
+	lib_need dir
+	fsloadctl start --profile smallfiles --files 50 --dir "$FSLOAD_DIR" \
+		--sample-ms 0 --json --quiet >"$out" || fail "fsloadctl exited $?"
+	check_json "$out" '
+if j["job"]["sample_ms"] is not None: bad("sample_ms %r" % j["job"]["sample_ms"])
+if any(p["series"] is not None for p in j["phases"]): bad("a series without sampling")
+'
+}
+
+# A device that stops completing I/O: suspend the dm device under the
+# filesystem (design notes: not fsfreeze, whose sleep cannot be ended).
+export DM_DISABLE_UDEV=1	# the guest runs no udev: dmsetup makes the nodes
+dm_dev=
+dm_mnt=
+dm_cleanup() {
+	[ -n "$dm_dev" ] && dmsetup resume fsload-stall 2>/dev/null
+	stop_running 30
+	[ -n "$dm_mnt" ] && umount "$dm_mnt" 2>/dev/null
+	[ -n "$dm_dev" ] && dmsetup remove fsload-stall 2>/dev/null
+	rm -rf "$work"
+}
+
+t_stall() {
+	local sectors out=$work/stall.json err=$work/stall.err pid i
+
+	[ -n "${FSLOAD_DEV:-}" ] || { echo "no scratch device"; exit 4; }
+	command -v dmsetup >/dev/null || { echo "no dmsetup"; exit 4; }
+	trap dm_cleanup EXIT
+	sectors=$(blockdev --getsz "$FSLOAD_DEV")
+	dmsetup create fsload-stall --table "0 $sectors linear $FSLOAD_DEV 0" ||
+		fail "dmsetup create"
+	dm_dev=/dev/mapper/fsload-stall
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dm_dev" ||
+		fail "mkfs"
+	dm_mnt=$work/mnt
+	mkdir -p "$dm_mnt" || fail "mkdir"
+	mount "$dm_dev" "$dm_mnt" || fail "mount"
+	# Every create fsyncs: the workers wait for the device.
+	fsloadctl start --profile smallfiles --files 100000 --fsync \
+		--dir "$dm_mnt" --stall-sec 1 --stall-stop --json \
+		>"$out" 2>"$err" &
+	pid=$!
+	sleep 3
+	dmsetup suspend --noflush fsload-stall || fail "dmsetup suspend"
+	for ((i = 0; i < 300; i++)); do
+		grep -q 'has made no progress' "$err" && break
+		sleep 0.1
+	done
+	grep -q 'has made no progress' "$err" ||
+		{ cat "$err"; fail "no stall reported in 30 s"; }
+	grep -A12 'has made no progress' "$err" | head -14
+	dmsetup resume fsload-stall || fail "dmsetup resume"
+	wait "$pid"
+	echo "fsloadctl exited $?"
+	check_json "$out" '
+job = j["job"]
+if job["state"] != "stopped": bad("state %r, not stopped" % job["state"])
+if not job["stalls"]: bad("no stall in the status")
+for s in job["stalls"]:
+    if s["duration_ns"] < 1e9: bad("stall of %r ns" % s["duration_ns"])
+    if s["pid"] not in job["worker_pids"]: bad("stall of pid %r, not a worker" % s["pid"])
+r = j["stall_reports"]
+if not r: bad("no stall report")
+for x in r:
+    if not x["stack"] or "no stack" in x["stack"]: bad("report without a stack: %r" % x)
+    else: print("# stack of %d: %s" % (x["pid"], x["stack"].splitlines()[0]))
+'
+}
+
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=(series)
+plan=()
+for c in "${cases[@]}"; do
+	case $c in
+	series) plan+=(series_json io_bytes table_and_plot no_series) ;;
+	stall) plan+=(stall) ;;
+	*) plan+=("$c") ;;
+	esac
+done
+ktap_plan ${#plan[@]}
+for c in "${plan[@]}"; do
+	ktap_run "$c" "t_$c"
+done
+ktap_finish
