@@ -167,7 +167,9 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 	w.stall_arg = run;
 	run->stall_stop_wanted = p->stall_stop;
 	run->series.sample_ms = p->sample_ms;
-	series_dev_start(&run->series, p->dir, p->sample_ms);
+	/* The device under the directory, or the block job's device. */
+	series_dev_start(&run->series, req->prog->block ? p->device : p->dir,
+			 p->sample_ms);
 	next_tick = tick_s >= 0 ? now_ns() + (uint64_t)(tick_s * 1e9) : 0;
 	for (;;) {
 		wait_s = p->sample_ms ? SERIES_DRAIN_S : tick_s;

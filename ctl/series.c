@@ -200,6 +200,8 @@ void series_dev_start(struct series *s, const char *dir, uint32_t ms)
 	s->dev[0] = '\0';
 	if (!ms || !dir || stat(dir, &st))
 		return;
+	if (S_ISBLK(st.st_mode))
+		st.st_dev = st.st_rdev;	/* a block job's device itself */
 	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u",
 		 major(st.st_dev), minor(st.st_dev));
 	n = readlink(link, target, sizeof(target) - 1);

@@ -79,7 +79,8 @@ struct series {
 /* Read the samples the kernel has beyond s->next.  Returns an exit code. */
 int series_drain(struct nl_ctx *nl, uint32_t id, struct series *s);
 /*
- * Sample the block device under @dir every @ms until series_dev_stop();
+ * Sample the block device under @dir (or @dir itself, a block device)
+ * every @ms until series_dev_stop();
  * nothing (and s->dev "") when it has none (tmpfs, btrfs's anonymous
  * device).
  */
