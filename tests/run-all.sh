@@ -29,12 +29,13 @@ fi
 # Host suites come last: tests/install.sh rebuilds module/fsload.ko for the
 # host's kernel, and they run once, not per kernel (see below).
 suites=(
-	"ext4|--fs ext4 --size 512|tests/guest/module.sh; r1=\$?; tests/guest/smallfiles.sh; r2=\$?; tests/build/fsload_nl_test; r3=\$?; tests/guest/profiles.sh; r4=\$?; tests/guest/engines.sh; r5=\$?; tests/guest/measure.sh; r6=\$?; [ \$r1\$r2\$r3\$r4\$r5\$r6 = 000000 ]"
+	"ext4|--fs ext4 --size 512|tests/guest/module.sh; r1=\$?; tests/guest/smallfiles.sh; r2=\$?; tests/build/fsload_nl_test; r3=\$?; tests/guest/profiles.sh; r4=\$?; tests/guest/engines.sh; r5=\$?; tests/guest/measure.sh; r6=\$?; tests/guest/series.sh series; r7=\$?; [ \$r1\$r2\$r3\$r4\$r5\$r6\$r7 = 0000000 ]"
 	"xfs|--fs xfs --size 512|tests/guest/smallfiles.sh; r1=\$?; tests/guest/profiles.sh; r2=\$?; [ \$r1\$r2 = 00 ]"
 	"enospc|--fs ext4 --size 16|tests/guest/enospc.sh"
 	"block|--fs none --dev ram --size 256|tests/guest/block.sh"
 	"block-nullb|--fs none --dev nullb --size 256|tests/guest/block.sh"
 	"matrix|--fs none --size 512|tests/guest/matrix.sh"
+	"stall|--fs none --size 256|tests/guest/series.sh stall"
 	"install|host|tests/install.sh"
 	"man|host|tests/man.sh"
 	"completion|host|tests/completion.sh"
