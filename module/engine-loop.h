@@ -134,7 +134,7 @@ static u64 fsload_engine_overhead(struct fsload_worker *w,
 		.n = 1,
 	};
 	const struct fsload_slots *slots = e->slots;
-	u64 ops = e->ops_done, t0, t1, ns = 0;
+	u64 t0, t1, ns = 0;
 
 	ph->order = FSLOAD_ORDER_SEQUENTIAL;
 	ph->prefix = 'f';
@@ -143,6 +143,11 @@ static u64 fsload_engine_overhead(struct fsload_worker *w,
 	ph->ops[0].type = FSLOAD_OP_NULL;
 	ph->ops[0].weight = 1;
 	e->slots = &null_slots;
+	/*
+	 * Not progress: a progress report in between would count them, and
+	 * the job's count would then go back.
+	 */
+	e->uncounted = true;
 	ph->iterations = FSLOAD_OVERHEAD_OPS / 8;
 	fsload_engine_run(w, e, ph, 0, fsload_now(), &t1);
 	ph->iterations = FSLOAD_OVERHEAD_OPS;
@@ -150,8 +155,7 @@ static u64 fsload_engine_overhead(struct fsload_worker *w,
 	if (fsload_engine_run(w, e, ph, 0, t0, &t1) == FSLOAD_RUN_DONE)
 		ns = t1 - t0;
 	e->slots = slots;
-	/* The calibration is not part of the job's progress. */
-	WRITE_ONCE(e->ops_done, ops);
+	e->uncounted = false;
 	return ns;
 }
 

@@ -209,6 +209,7 @@ struct fsload_engine {
 	/* Progress, all phases; read by others with READ_ONCE(). */
 	u64 ops_done;
 	u64 bytes_done;
+	bool uncounted;		/* ops not progress (the overhead runs) */
 
 	/* The current phase's statistics. */
 	struct fsload_opstat st[FSLOAD_OP_MAX + 1];
@@ -322,6 +323,8 @@ static inline void fsload_account(struct fsload_engine *e, u8 type, u64 lat,
 		st->lat_max = lat;
 	b = (e->slots->slot[type] - 1) * FSLOAD_HIST_BUCKETS;
 	e->hist[b + fsload_hist_bucket(lat)]++;
+	if (e->uncounted)
+		return;
 	WRITE_ONCE(e->ops_done, e->ops_done + 1);
 	WRITE_ONCE(e->bytes_done, e->bytes_done + bytes);
 }
