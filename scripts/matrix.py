@@ -375,8 +375,14 @@ def kmsg_lines():
 
 
 def tool_message(out, limit=4):
-    lines = [x.strip() for x in out.splitlines() if x.strip() and
-             not x.strip().startswith("dmesg(1) may have more")]
+    """The lines that say why, without a usage text or mount's hint."""
+    lines = []
+    for x in out.splitlines():
+        x = x.strip()
+        if x.startswith("Usage:"):
+            break
+        if x and not x.startswith("dmesg(1) may have more"):
+            lines.append(x)
     return " / ".join(lines[:limit]) + (" ..." if len(lines) > limit else "")
 
 
@@ -704,9 +710,8 @@ def table_text(doc):
     out = [line([h for h, _, _ in cols])]
     for x, r in zip(rows, cells):
         out.append(line(r))
-        if x["message"]:
-            out.append("    %s: %s" % (x["stage"] or x["status"],
-                                       x["message"]))
+        if x["message"]:  # it starts with the tool's name
+            out.append("    " + x["message"])
     notes = doc.get("notes") or []
     return "\n".join(out + notes) + "\n"
 
@@ -787,7 +792,10 @@ def cmd_run(a, profile_args):
             log("refusing: " + why)
             return 2
     if shutil.which(a.fsloadctl) is None:
-        raise Usage("%s not found (--fsloadctl PATH)" % a.fsloadctl)
+        here = os.path.join(REPO, "ctl", "fsloadctl")
+        if a.fsloadctl != "fsloadctl" or not os.access(here, os.X_OK):
+            raise Usage("%s not found (--fsloadctl PATH)" % a.fsloadctl)
+        a.fsloadctl = here
     os.makedirs(a.mnt, exist_ok=True)
     os.makedirs(a.out, exist_ok=True)
     need_modules(cells)

@@ -163,7 +163,7 @@ for n, stage, word in (('ext4 -O no_such_feature', 'mkfs', 'no_such_feature'),
         bad('%s: %s (%s) %r' % (n, c['status'], c['stage'], c['message']))
     if c['value'] is not None or c['fsck_s'] is not None or c['result_file']:
         bad('%s: figures in a row that was not made' % n)
-    if ('    %s: ' % stage) not in txt or word not in txt:
+    if ('\n    %s\n' % c['message']) not in txt:
         bad('%s: no message line in the table' % n)
 if len(rows) != len(j['cells']):
     bad('%d CSV rows, %d cells' % (len(rows), len(j['cells'])))
