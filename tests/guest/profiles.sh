@@ -66,11 +66,17 @@ sys.exit(bad)
 
 # run NAME ARGS...: fsloadctl start --json into $work/NAME.json
 run() {
-	local name=$1
+	local name=$1 rc
 
 	shift
 	fsloadctl start --dir "$FSLOAD_DIR" --quiet --json "$@" \
-		>"$work/$name.json" || fail "fsloadctl start $* exited $?"
+		>"$work/$name.json"
+	rc=$?
+	[ "$rc" -eq 0 ] && return 0
+	# What the kernel said: the job's state and error, the age job's.
+	head -c 2000 "$work/$name.json"
+	echo
+	fail "fsloadctl start $* exited $rc"
 }
 
 
