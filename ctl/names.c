@@ -300,6 +300,7 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_SAMPLE]		= "sample",
 	[FSLOAD_A_JOB_DEVICE]		= "device",
 	[FSLOAD_A_JOB_DEVICE_BYTES]	= "device-bytes",
+	[FSLOAD_A_JOB_WORKER_CPU]	= "worker-cpu",
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {

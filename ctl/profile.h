@@ -88,6 +88,7 @@ struct params {
 	uint32_t depth;		/* block: bios in flight per thread */
 	bool force;		/* block: write over a filesystem signature */
 	uint64_t device_bytes;	/* block: the device's size, as read */
+	const char *cpus;	/* --cpus LIST: worker i on the i-th (mod n) */
 	/* measurement */
 	uint32_t idle_ms;	/* idle baseline before the first phase */
 	bool no_sync_tail;	/* no syncfs tail after each phase */

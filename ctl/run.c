@@ -12,6 +12,7 @@
 #include <libmnl/libmnl.h>
 
 #include "fsloadctl.h"
+#include "cpulist.h"
 #include "nl.h"
 #include "print.h"
 #include "run.h"
@@ -108,6 +109,13 @@ void put_job_request(struct nl_ctx *nl, const struct job_req *req)
 	nl_put_u32(nl, FSLOAD_A_JOB_STALL_MS,
 		   (uint32_t)(p->stall_sec * 1000));
 	put_program(nl, req->prog, p->no_sync_tail ? 0 : FSLOAD_PHASE_F_SYNC);
+	if (p->cpus) {
+		static uint32_t cpus[FSLOAD_THREADS_MAX];
+		int i, n = cpulist_parse(p->cpus, cpus, FSLOAD_THREADS_MAX);
+
+		for (i = 0; i < n; i++)
+			nl_put_u32(nl, FSLOAD_A_JOB_WORKER_CPU, cpus[i]);
+	}
 }
 
 int job_start_reply_cb(const struct nlmsghdr *nlh, void *data)

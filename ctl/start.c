@@ -23,6 +23,7 @@
 #include "fsloadctl.h"
 #include "blockdev.h"
 #include "cmds.h"
+#include "cpulist.h"
 #include "fsutil.h"
 #include "jobfile.h"
 #include "nl.h"
@@ -103,6 +104,8 @@ static const struct arg_desc start_args[] = {
 	  "block: bios in flight per thread, 1 to 128 (default 1, like dd)" },
 	{ "force", ARG_FLAG, OPT(force), NULL,
 	  "block: write to a device that carries a filesystem signature" },
+	{ "cpus", ARG_STR, OPT(cpus), "LIST",
+	  "pin worker i to the i-th CPU of LIST (0,2-3; taken in turn)" },
 	{ "engine", ARG_STR, OPT(engine), "NAME",
 	  "kernel (default); user: the same operations from fsloadctl's threads through system calls; both: kernel then user, compared" },
 	{ "keep", ARG_FLAG, OPT(keep), NULL,
@@ -620,6 +623,13 @@ int cmd_start(int argc, char **argv)
 		return usage_error("--detach: with the kernel engine only");
 	if (engine == ENGINE_BOTH && (ncounts > 1 || p.iterations > 1 || is_age))
 		return usage_error("--engine both: one job (no thread list, iterations or age profile)");
+	if (p.cpus) {
+		static uint32_t cpus[FSLOAD_THREADS_MAX];
+
+		if (cpulist_parse(p.cpus, cpus, FSLOAD_THREADS_MAX) < 0)
+			return usage_error("--cpus: '%s' is not a CPU list (0,2-3)",
+					   p.cpus);
+	}
 	ret = start_check_block(&p, block, engine, age_first,
 				cli.job ? &job_prog : NULL);
 	if (ret)

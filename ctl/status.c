@@ -141,6 +141,17 @@ static int status_attr_cb(const struct nlattr *a, void *data)
 		js->pids[js->npids++] = pid;
 		ok = true;
 		break;
+	case FSLOAD_A_JOB_WORKER_CPU:
+		if (!attr_get_u32(a, set, &pid))
+			break;
+		pids = realloc(js->worker_cpus,
+			       (js->nworker_cpus + 1) * sizeof(*pids));
+		if (!pids)
+			return MNL_CB_ERROR;
+		js->worker_cpus = pids;
+		js->worker_cpus[js->nworker_cpus++] = pid;
+		ok = true;
+		break;
 	case FSLOAD_A_JOB_OWNER_PORTID:
 		ok = attr_get_u32(a, set, &js->owner_portid);
 		break;
@@ -208,6 +219,7 @@ void job_status_free(struct job_status *js)
 {
 	free(js->dir);
 	free(js->device);
+	free(js->worker_cpus);
 	free(js->error_msg);
 	free(js->pids);
 	free(js->stalls);
@@ -438,6 +450,17 @@ void print_job(const char *key, const struct job_status *js,
 			   NULL, " %" PRIu64, js->pids[i]);
 	if (view != JOB_VIEW_ROW)
 		print_fp("%s\n", js->npids ? "" : " -");
+	close_json_array();
+
+	/* pinned workers: the CPU of each, in thread order */
+	open_json_array("worker_cpus");
+	if (view != JOB_VIEW_ROW && js->nworker_cpus)
+		print_fp("pinned to CPUs:");
+	for (i = 0; i < js->nworker_cpus; i++)
+		print_uint(view != JOB_VIEW_ROW ? PRINT_ANY : PRINT_JSON,
+			   NULL, " %" PRIu64, js->worker_cpus[i]);
+	if (view != JOB_VIEW_ROW && js->nworker_cpus)
+		print_fp("\n");
 	close_json_array();
 
 	if (view != JOB_VIEW_HEADER) {

@@ -53,6 +53,8 @@ struct job_status {
 	uint64_t bytes;
 	uint32_t *pids;
 	unsigned int npids;
+	uint32_t *worker_cpus;	/* pinned: each worker's CPU (@nworker_cpus) */
+	unsigned int nworker_cpus;
 	uint32_t owner_portid;
 	uint32_t idle_ms;
 	uint32_t cpus;

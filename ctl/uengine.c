@@ -48,6 +48,7 @@
 #include "engine.h"
 
 #include "fsloadctl.h"
+#include "cpulist.h"
 #include "fsutil.h"
 #include "print.h"
 #include "profile.h"
@@ -868,6 +869,33 @@ static void *uworker_fn(void *data)
 	return NULL;
 }
 
+/*
+ * Start worker @i's thread, bound to the i-th (mod n) CPU of @cpus
+ * (--cpus) from its first instruction, as the kernel binds its workers.
+ */
+static int uworker_start(struct fsload_worker *w, const char *cpus,
+			 unsigned int i)
+{
+	static uint32_t list[FSLOAD_THREADS_MAX];
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int n, err;
+
+	n = cpus ? cpulist_parse(cpus, list, FSLOAD_THREADS_MAX) : 0;
+	if (n <= 0)
+		return pthread_create(&w->thread, NULL, uworker_fn, w);
+	CPU_ZERO(&set);
+	CPU_SET(list[i % n], &set);
+	err = pthread_attr_init(&attr);
+	if (err)
+		return err;
+	err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (!err)
+		err = pthread_create(&w->thread, &attr, uworker_fn, w);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
 /* The program, as the kernel's start request parser makes it */
 
 static bool op_takes_size(u8 type)
@@ -1476,7 +1504,7 @@ int uengine_run(const struct job_req *req, struct run *run)
 		pthread_mutex_lock(&job.lock);
 		job.running++;
 		pthread_mutex_unlock(&job.lock);
-		err = pthread_create(&w->thread, NULL, uworker_fn, w);
+		err = uworker_start(w, req->p->cpus, i);
 		if (err) {
 			pthread_mutex_lock(&job.lock);
 			job.running--;

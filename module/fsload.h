@@ -43,6 +43,8 @@ struct fsload_program {
 	bool block;		/* a block job: DEVICE, bio ops */
 	bool bio_write;		/* it writes to the device */
 	u32 max_depth;		/* largest depth of any bio op */
+	u32 *cpus;		/* WORKER_CPU: worker i on cpus[i % ncpus] */
+	unsigned int ncpus;	/* 0: not pinned */
 	unsigned int nphases;
 	struct fsload_phase *phases;
 };

@@ -114,6 +114,7 @@ static void fsload_job_free(struct fsload_job *job)
 	kvfree(job->ring);
 	fsload_threads_free(&job->threads0);
 	kfree(job->prog.phases);
+	kfree(job->prog.cpus);
 	kfree(job->dir_str);
 	fsload_bdev_close(&job->bdev);
 	path_put(&job->dir);
@@ -484,6 +485,9 @@ int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 			NL_SET_ERR_MSG(extack, "threads: cannot create a worker");
 			goto err_stop;
 		}
+		/* Before it first runs: kthread_bind() wants it inactive. */
+		if (job->prog.ncpus)
+			kthread_bind(t, job->prog.cpus[i % job->prog.ncpus]);
 		get_task_struct(t);
 		job->workers[i].task = t;
 		job->workers[i].pid = task_pid_nr(t);

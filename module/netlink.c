@@ -97,6 +97,7 @@ static const struct nla_policy fsload_start_policy[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_IDLE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						       &fsload_idle_range),
 	[FSLOAD_A_JOB_DEVICE] = { .type = NLA_NUL_STRING, .len = PATH_MAX - 1 },
+	[FSLOAD_A_JOB_WORKER_CPU] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy fsload_id_policy[FSLOAD_A_JOB_ID + 1] = {
@@ -338,6 +339,44 @@ static int fsload_parse_phase(struct fsload_program *prog,
 	return 0;
 }
 
+/* WORKER_CPU: the CPUs to bind the workers to, each online. */
+static int fsload_parse_cpus(struct fsload_program *prog,
+			     struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	const struct nlattr *a;
+	unsigned int n = 0;
+	int rem;
+	u32 cpu;
+
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(a) == FSLOAD_A_JOB_WORKER_CPU)
+			n++;
+	}
+	if (!n)
+		return 0;
+	if (n > FSLOAD_THREADS_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[FSLOAD_A_JOB_WORKER_CPU],
+				    "worker_cpu: more than FSLOAD_THREADS_MAX");
+		return -E2BIG;
+	}
+	prog->cpus = kcalloc(n, sizeof(*prog->cpus), GFP_KERNEL);
+	if (!prog->cpus)
+		return -ENOMEM;
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(a) != FSLOAD_A_JOB_WORKER_CPU)
+			continue;
+		cpu = nla_get_u32(a);
+		if (cpu >= nr_cpu_ids || !cpu_online(cpu)) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "worker_cpu: not an online CPU");
+			return -EINVAL;
+		}
+		prog->cpus[prog->ncpus++] = cpu;
+	}
+	return 0;
+}
+
 /* Validate a start request into @prog; reject with a named attribute. */
 static int fsload_parse_program(struct fsload_program *prog,
 				struct genl_info *info)
@@ -431,6 +470,9 @@ static int fsload_parse_program(struct fsload_program *prog,
 				    "phase: more than FSLOAD_PHASES_MAX phases");
 		return -E2BIG;
 	}
+	err = fsload_parse_cpus(prog, info);
+	if (err)
+		return err;
 	prog->phases = kcalloc(n, sizeof(*prog->phases), GFP_KERNEL);
 	if (!prog->phases)
 		return -ENOMEM;
@@ -650,6 +692,11 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 		/* Thread ids stay valid as numbers after the workers end. */
 		if (nla_put_u32(skb, FSLOAD_A_JOB_WORKER_PID,
 				job->workers[i].pid))
+			return -EMSGSIZE;
+	}
+	for (i = 0; prog->ncpus && i < prog->threads; i++) {
+		if (nla_put_u32(skb, FSLOAD_A_JOB_WORKER_CPU,
+				prog->cpus[i % prog->ncpus]))
 			return -EMSGSIZE;
 	}
 	return 0;

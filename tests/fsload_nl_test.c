@@ -1831,6 +1831,15 @@ static void b_device_shared_dir(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_BIO_READ);
 }
 
+/* A CPU that no guest here has: refused before any worker exists. */
+static void b_worker_cpu_offline(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	put_u32(m, FSLOAD_A_JOB_WORKER_CPU, 0);
+	c->off = put_u32(m, FSLOAD_A_JOB_WORKER_CPU, 4000);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
 FIXTURE(start_bad) {
 	struct fsl f;
 	const char *dir;
@@ -1906,6 +1915,7 @@ BAD_START(device_file, ENOTBLK);
 BAD_START(device_mounted, EBUSY);
 BAD_START(device_region, ERANGE);
 BAD_START(device_shared_dir, EINVAL);
+BAD_START(worker_cpu_offline, EINVAL);
 
 FIXTURE_SETUP(start_bad)
 {

@@ -247,13 +247,14 @@ enum fsload_phase_order {
  * Top-level attributes: requests, status replies and notifications.
  * Request-only: DIR or DEVICE (one of them is required for start), FLAGS,
  * THREADS, FILES, FILES_PER_DIR, SEED, PROFILE, PROGRESS_MS, PHASE (one
- * or more), IDLE_MS.
+ * or more), IDLE_MS, WORKER_CPU.
  * Status (JOB_GET, JOB_START reply, notifications): ID, DIR or DEVICE,
  * FLAGS, THREADS, FILES, FILES_PER_DIR, SEED, PROFILE, STATE, ERRNO,
  * ERROR_MSG, PHASE_INDEX, PHASES, ELAPSED_NS, OPS, BYTES, WORKER_PID (one
  * per worker, in thread order), OWNER_PORTID, CPUS, PMU, IDLE_NS,
  * IDLE_BUSY_NS, OVERHEAD_OPS, OVERHEAD_NS (the last four once measured),
- * DEVICE_BYTES (block jobs).
+ * DEVICE_BYTES (block jobs), WORKER_CPU (pinned jobs: one per worker,
+ * in thread order).
  *
  * DEVICE: a block job writes or reads the block device at this path with
  * bio ops (no directory, no files).  The path is resolved in the sender's
@@ -261,6 +262,11 @@ enum fsload_phase_order {
  * (a mounted device, or one another holder claimed, gives EBUSY); one that
  * only reads opens it read-only, shared.  DIR and DEVICE exclude each
  * other; FSLOAD_JOB_F_SHARED_DIR needs DIR.
+ *
+ * WORKER_CPU (request, repeated, at most FSLOAD_THREADS_MAX): worker i is
+ * bound (kthread_bind()) to the (i mod n)-th of the n CPUs listed before
+ * it first runs; each must be online when the job starts.  Without it,
+ * workers run wherever the scheduler puts them.
  *
  * Before the first phase, with every worker waiting, the job measures
  * the machine's busy CPU time over IDLE_MS (the idle baseline, which
@@ -314,6 +320,7 @@ enum {
 	FSLOAD_A_JOB_STALL,		/* nest: FSLOAD_A_STALL_*, repeated */
 	FSLOAD_A_JOB_SERIES_FROM,	/* u64: SERIES_GET: first sequence */
 	FSLOAD_A_JOB_SAMPLE,		/* nest: FSLOAD_A_SAMPLE_*, repeated */
+	FSLOAD_A_JOB_WORKER_CPU,	/* u32: a CPU, repeated (below) */
 
 	__FSLOAD_A_JOB_MAX,
 	FSLOAD_A_JOB_MAX = __FSLOAD_A_JOB_MAX - 1
