@@ -396,6 +396,17 @@ static inline void fsload_yield(void)
 {
 }
 
+/* The kernel's tracepoint; userspace has perf's syscall events. */
+static inline void fsload_trace_op(struct fsload_worker *w,
+				   const struct fsload_opdesc *op, s64 ret,
+				   u64 lat)
+{
+	(void)w;
+	(void)op;
+	(void)ret;
+	(void)lat;
+}
+
 /* The phase loop, shared with the kernel's workers. */
 #include "engine-loop.h"
 #pragma GCC diagnostic pop

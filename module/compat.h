@@ -30,6 +30,13 @@
 
 #define FSLOAD_KV_GE(a, b) (LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, 0))
 
+/* A trace event's string: __assign_str() lost its source argument in 6.10. */
+#if FSLOAD_KV_GE(6, 10)
+#define FSLOAD_ASSIGN_STR(dst, src)	__assign_str(dst)
+#else
+#define FSLOAD_ASSIGN_STR(dst, src)	__assign_str(dst, src)
+#endif
+
 #if !FSLOAD_KV_GE(6, 1)
 #error "fsload needs Linux 6.1 or newer"
 #endif

@@ -17,6 +17,8 @@
  *	bool fsload_stopping(w)		a stop was requested
  *	u64 fsload_now(void)		monotonic clock, ns
  *	void fsload_yield(void)		a rescheduling point
+ *	void fsload_trace_op(w, op, ret, lat)
+ *					a synchronous op ended (tracepoint)
  * as static (inline) functions: the operation is a direct call.
  */
 #ifndef _FSLOAD_ENGINE_LOOP_H
@@ -90,6 +92,7 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 			fsload_yield();
 			continue;
 		}
+		fsload_trace_op(w, op, ret, lat);
 		if (ret < 0) {
 			e->st[op->type].errors++;
 			if ((ph->flags & FSLOAD_PHASE_F_CONTINUE) &&

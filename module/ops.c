@@ -21,6 +21,8 @@
 #include <linux/timekeeping.h>
 #include "fsload.h"
 #include "compat.h"
+#define CREATE_TRACE_POINTS
+#include "trace.h"
 
 /*
  * Unlink (or, with @dir, rmdir) @name in the directory @parent, which the
@@ -679,6 +681,15 @@ static inline void fsload_yield(void)
 	cond_resched();
 }
 
+static inline void fsload_trace_op(struct fsload_worker *w,
+				   const struct fsload_opdesc *op, s64 ret,
+				   u64 lat)
+{
+	/* Not the engine's own calibration, before the first phase. */
+	if (trace_fsload_op_enabled() && READ_ONCE(w->job->cur_phase) >= 0)
+		trace_fsload_op(w->job->id, w->index, op->type, ret, lat);
+}
+
 /* The phase loop, shared with fsloadctl's userspace engine. */
 #include "engine-loop.h"
 
@@ -733,6 +744,8 @@ static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
 	res->start_ns = job->sys0.wall_ns;
 	job->cur_phase = p;
 	spin_unlock(&job->lock);
+	trace_fsload_phase_start(job->id, p, job->prog.phases[p].name,
+				 job->prog.threads);
 }
 
 /*
@@ -775,6 +788,8 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 		memcpy(res->top, top, ntop * sizeof(*top));
 	}
 	spin_unlock(&job->lock);
+	trace_fsload_phase_end(job->id, p, s1.wall_ns - job->sys0.wall_ns,
+			       s2.wall_ns - s1.wall_ns);
 	if (err) {
 		w->e.name[0] = '\0';
 		fsload_fail(w, ph->name, job->prog.block ? "flush" : "syncfs",

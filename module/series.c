@@ -18,6 +18,8 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include "fsload.h"
+#include "compat.h"
+#include "trace.h"
 
 /*
  * u64 words of one sample: time, phase, bytes moved by the workers' read
@@ -92,6 +94,8 @@ static bool fsload_stall_begin(struct fsload_job *job,
 		s->start_ns = w->still_since;
 		s->end_ns = 0;
 		added = true;
+		trace_fsload_stall(job->id, w->index, w->pid, phase,
+				   ktime_get_ns() - w->still_since);
 	} else {
 		job->stalls_dropped++;
 	}

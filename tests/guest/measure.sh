@@ -146,10 +146,36 @@ if not (0 < oh and 0 < avg): bad("overhead %r, null avg %r" % (oh, avg))
 '
 }
 
-ktap_plan 5
+# The tracepoints: phase start and end, every operation.
+t_tracepoints() {
+	local tr=/sys/kernel/tracing n
+
+	[ -d "$tr/events" ] || mount -t tracefs nodev "$tr" 2>/dev/null
+	[ -d "$tr/events/fsload" ] || { echo "no fsload trace events"; exit 4; }
+	echo 0 >"$tr/tracing_on"
+	: >"$tr/trace"
+	echo 1 >"$tr/events/fsload/enable"
+	echo 1 >"$tr/tracing_on"
+	fsloadctl start --profile smallfiles --files 100 --threads 2 \
+		--dir "$FSLOAD_DIR" --quiet >/dev/null || fail "fsloadctl exited $?"
+	echo 0 >"$tr/tracing_on"
+	echo 0 >"$tr/events/fsload/enable"
+	grep -m2 'fsload_op: .* op=2' "$tr/trace"
+	grep -q 'fsload_op: .* op=1 ' "$tr/trace" && fail "the engine's calibration was traced"
+	n=$(grep -c 'fsload_op: .* op=2 ret=4096' "$tr/trace")
+	[ "$n" -eq 200 ] || fail "$n create events, not 200"
+	n=$(grep -c 'fsload_phase_start: .* threads=2' "$tr/trace")
+	[ "$n" -eq 4 ] || fail "$n phase starts, not 4"
+	n=$(grep -c 'fsload_phase_end: ' "$tr/trace")
+	[ "$n" -eq 4 ] || fail "$n phase ends, not 4"
+	: >"$tr/trace"
+}
+
+ktap_plan 6
 ktap_run smallfiles_measured t_smallfiles_measured
 ktap_run cpu_bound t_cpu_bound
 ktap_run no_tail_no_idle t_no_tail_no_idle
 ktap_run text_tables t_text_tables
 ktap_run null_overhead t_null_overhead
+ktap_run tracepoints t_tracepoints
 ktap_finish
