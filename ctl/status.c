@@ -321,13 +321,13 @@ void print_job(const char *key, const struct job_status *js,
 	unsigned int i;
 
 	open_json_object(key);
-	print_string(PRINT_JSON, "engine", NULL,
-		     js->user_engine ? "user" : "kernel");
 	if (js->user_engine && view != JOB_VIEW_ROW)
 		print_fp("user engine:");
 	print_attr_uint(js, FSLOAD_A_JOB_ID, "id",
 		       VIEW("job %" PRIu64 ":", "job %" PRIu64 ":",
 			    "%5" PRIu64), js->id);
+	print_string(PRINT_JSON, "engine", NULL,
+		     js->user_engine ? "user" : "kernel");
 	if (view == JOB_VIEW_ROW)
 		print_string(PRINT_ANY, "state", "  %-9s",
 			     JS_HAS(js, FSLOAD_A_JOB_STATE) ?
