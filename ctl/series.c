@@ -349,6 +349,7 @@ struct interval {
 	double mib;				/* per second */
 	bool dev;
 	double rd_s, wr_s, rd_mib, wr_mib, in_flight, util;
+	double rd_kib, wr_kib;	/* average request size; NAN without */
 };
 
 static uint64_t sample_get(const struct sample *sm, uint8_t type, int what)
@@ -418,6 +419,8 @@ static struct interval *phase_intervals(const struct series *s,
 			v->wr_mib = (d1->v[DEV_WRITE_SECTORS] -
 				     d0->v[DEV_WRITE_SECTORS]) * 512 / MIB / ddt;
 			v->in_flight = d1->v[DEV_IN_FLIGHT];
+			v->rd_kib = v->rd_s ? v->rd_mib * 1024 / v->rd_s : NAN;
+			v->wr_kib = v->wr_s ? v->wr_mib * 1024 / v->wr_s : NAN;
 			v->util = (d1->v[DEV_IO_TICKS] - d0->v[DEV_IO_TICKS]) /
 				  10.0 / ddt;
 			if (v->util > 100)
@@ -501,6 +504,10 @@ void print_series_json(const struct series *s, const struct phase_result *pr)
 			   offsetof(struct interval, rd_mib), 1);
 		json_array("write_mib_per_sec", iv, n,
 			   offsetof(struct interval, wr_mib), 1);
+		json_array("read_req_kib", iv, n,
+			   offsetof(struct interval, rd_kib), 1);
+		json_array("write_req_kib", iv, n,
+			   offsetof(struct interval, wr_kib), 1);
 		json_array("in_flight", iv, n,
 			   offsetof(struct interval, in_flight), 0);
 		json_array("util_percent", iv, n,
