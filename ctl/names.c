@@ -57,6 +57,7 @@ static const char *const op_names[] = {
 	[FSLOAD_OP_SYNCFS]	= "syncfs",
 	[FSLOAD_OP_BIO_WRITE]	= "bio_write",
 	[FSLOAD_OP_BIO_READ]	= "bio_read",
+	[FSLOAD_OP_DROP_CACHE]	= "drop_cache",
 };
 
 const char *op_name(unsigned int op)

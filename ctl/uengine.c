@@ -337,6 +337,17 @@ static s64 uop_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
 	return ret ? neg_errno() : 0;
 }
 
+static s64 uop_drop_cache(struct fsload_worker *w)
+{
+	int fd, err;
+
+	fd = openat(w->job->dir_fd, w->e.name, O_RDONLY | O_LARGEFILE);
+	if (fd < 0)
+		return neg_errno();
+	err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	return uop_close(fd, -err);
+}
+
 static s64 uop_syncfs(struct ujob *job)
 {
 	return syncfs(job->sync_fd) ? neg_errno() : 0;
@@ -369,6 +380,8 @@ static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
 		return uop_dirent(w, op);
 	case FSLOAD_OP_SYNCFS:
 		return uop_syncfs(w->job);
+	case FSLOAD_OP_DROP_CACHE:
+		return uop_drop_cache(w);
 	}
 	return -EOPNOTSUPP;
 }

@@ -14,6 +14,7 @@
 #include <linux/kernel.h>
 #include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/fadvise.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -445,6 +446,20 @@ static s64 fsload_op_fsync(struct fsload_worker *w)
 	return err;
 }
 
+/* As posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) between open and close. */
+static s64 fsload_op_drop_cache(struct fsload_worker *w)
+{
+	struct file *f;
+	int err;
+
+	f = file_open_root(&w->job->dir, w->e.name, O_RDONLY | O_LARGEFILE, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	err = vfs_fadvise(f, 0, 0, POSIX_FADV_DONTNEED);
+	fsload_close_sync(f);
+	return err;
+}
+
 static s64 fsload_op_stat(struct fsload_worker *w)
 {
 	struct kstat st;
@@ -612,6 +627,7 @@ static const char *const fsload_op_names[FSLOAD_OP_MAX + 1] = {
 	[FSLOAD_OP_SYNCFS] = "syncfs",
 	[FSLOAD_OP_BIO_WRITE] = "bio_write",
 	[FSLOAD_OP_BIO_READ] = "bio_read",
+	[FSLOAD_OP_DROP_CACHE] = "drop_cache",
 };
 
 /* Returns bytes moved (>= 0) or a negative errno. */
@@ -644,6 +660,8 @@ static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
 	case FSLOAD_OP_BIO_WRITE:
 	case FSLOAD_OP_BIO_READ:
 		return fsload_op_bio(w, op);
+	case FSLOAD_OP_DROP_CACHE:
+		return fsload_op_drop_cache(w);
 	}
 	return -EOPNOTSUPP;
 }

@@ -361,10 +361,10 @@ t_untar_scale() {
 
 	run untar --profile untar --scale 0.01 --threads 2 --sync-between
 	expect '[p["name"] for p in j["phases"]]' "$f" \
-		"create sync read sync unlink"
+		"create sync drop read sync drop unlink"
 	expect 'j["job"]["files_per_thread"]' "$f" 120
-	expect '[ph(n)["ops"] for n in ("create", "read", "unlink")]' "$f" \
-		"240 240 240"
+	expect '[ph(n)["ops"] for n in ("create", "drop", "read", "unlink")]' \
+		"$f" "240 240 240 240"
 	expect 'ph("create")["bytes"] == ph("read")["bytes"] > 0' "$f" True
 	expect 'len(ph("create")["ops_by_type"])' "$f" 1
 	no_job_dirs
@@ -396,6 +396,25 @@ t_help() {
 	[ $? -eq 2 ] || fail "--profile with --job accepted"
 }
 
+# drop_cache (untar --sync-between's drop phase): after create, sync and
+# drop, none of the files' pages is in the page cache (fincore).
+t_drop_cache() {
+	local f=$work/drop.json jf=$work/drop.ini id dir res
+
+	printf '%s\n' '[phase create]' 'op = create size=64K block=64K' \
+		'[phase sync]' 'iterations = 1' 'op = syncfs' \
+		'[phase drop]' 'op = drop_cache' >"$jf"
+	run drop --job "$jf" --files 20 --keep
+	expect '[p["ops"] for p in j["phases"]]' "$f" "20 1 20"
+	check
+	id=$(job_id "$f")
+	dir=$FSLOAD_DIR/fsload-$id
+	res=$(find "$dir" -type f -exec fincore -nb -o RES {} + |
+		awk '{ s += $1 } END { print s + 0 }')
+	[ "$res" -eq 0 ] || fail "$res bytes of the files still cached"
+	rm -rf "$dir"
+}
+
 # timed FUNCTION: run a case and say how long it took.
 timed() {
 	local t0=$SECONDS rc
@@ -406,7 +425,7 @@ timed() {
 	return $rc
 }
 
-ktap_plan 20
+ktap_plan 21
 ktap_run smallfiles_sync_batch timed t_smallfiles_batch
 ktap_run smallfiles_sync_modes timed t_smallfiles_sync_modes
 ktap_run smallfiles_thread_sweep timed t_smallfiles_sweep
@@ -425,6 +444,7 @@ ktap_run jobfile_equals_profile timed t_jobfile_smallfiles
 ktap_run jobfile_examples timed t_jobfiles_examples
 ktap_run jobfile_errors timed t_jobfile_errors
 ktap_run untar_scale timed t_untar_scale
+ktap_run untar_drop_cache timed t_drop_cache
 ktap_run help_profiles timed t_help
 ktap_run nothing_left_behind no_job_dirs
 ktap_finish

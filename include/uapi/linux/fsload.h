@@ -165,6 +165,11 @@ enum fsload_job_flags {
  *	are multiples of the device's logical block size, at most
  *	%FSLOAD_BIO_BLOCK_MAX; in-flight bios share the worker's buffer
  * @FSLOAD_OP_BIO_READ: the same, reading
+ * @FSLOAD_OP_DROP_CACHE: open(O_RDONLY), posix_fadvise(POSIX_FADV_DONTNEED)
+ *	of the whole file, close: the file's clean pages leave the page
+ *	cache, so a later phase reads it from the device (write it back
+ *	first: a syncfs phase).  Dentries and inodes stay cached: the effect
+ *	of "echo 1 > /proc/sys/vm/drop_caches" on the job's files only
  *
  * A job runs either on a directory (%FSLOAD_A_JOB_DIR: every op type but
  * the bio ones) or on a block device (%FSLOAD_A_JOB_DEVICE: bio ops and
@@ -186,6 +191,7 @@ enum fsload_op {
 	FSLOAD_OP_SYNCFS,
 	FSLOAD_OP_BIO_WRITE,
 	FSLOAD_OP_BIO_READ,
+	FSLOAD_OP_DROP_CACHE,
 
 	__FSLOAD_OP_MAX,
 	FSLOAD_OP_MAX = __FSLOAD_OP_MAX - 1
