@@ -14,6 +14,8 @@
 
 #include "fsloadctl.h"
 #include "attrs.h"
+#include "kshim.h"
+#include "engine.h"
 
 static const char *const state_names[] = {
 	[FSLOAD_JOB_RUNNING]	= "running",
@@ -41,30 +43,9 @@ int state_exit_code(unsigned int state)
 	return state == FSLOAD_JOB_DONE ? EXIT_OK : EXIT_JOB;
 }
 
-static const char *const op_names[] = {
-	[FSLOAD_OP_NULL]	= "null",
-	[FSLOAD_OP_CREATE]	= "create",
-	[FSLOAD_OP_STAT]	= "stat",
-	[FSLOAD_OP_READ]	= "read",
-	[FSLOAD_OP_UNLINK]	= "unlink",
-	[FSLOAD_OP_APPEND]	= "append",
-	[FSLOAD_OP_WRITE_RANDOM] = "write_random",
-	[FSLOAD_OP_READ_RANDOM]	= "read_random",
-	[FSLOAD_OP_FSYNC]	= "fsync",
-	[FSLOAD_OP_MKDIR]	= "mkdir",
-	[FSLOAD_OP_RMDIR]	= "rmdir",
-	[FSLOAD_OP_RENAME]	= "rename",
-	[FSLOAD_OP_SYNCFS]	= "syncfs",
-	[FSLOAD_OP_BIO_WRITE]	= "bio_write",
-	[FSLOAD_OP_BIO_READ]	= "bio_read",
-	[FSLOAD_OP_DROP_CACHE]	= "drop_cache",
-};
-
 const char *op_name(unsigned int op)
 {
-	if (op < ARRAY_SIZE(op_names) && op_names[op])
-		return op_names[op];
-	return "unknown";
+	return fsload_op_name(op);
 }
 
 const char *errno_name(int err, char *buf, size_t len)

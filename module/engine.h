@@ -372,6 +372,31 @@ static inline void fsload_opstat_add(struct fsload_opstat *d,
 	d->lat_max = max(d->lat_max, s->lat_max);
 }
 
+/* The op type's name, as fsloadctl and the kernel's messages spell it. */
+static inline const char *fsload_op_name(unsigned int type)
+{
+	static const char *const names[FSLOAD_OP_MAX + 1] = {
+		[FSLOAD_OP_NULL] = "null",
+		[FSLOAD_OP_CREATE] = "create",
+		[FSLOAD_OP_STAT] = "stat",
+		[FSLOAD_OP_READ] = "read",
+		[FSLOAD_OP_UNLINK] = "unlink",
+		[FSLOAD_OP_APPEND] = "append",
+		[FSLOAD_OP_WRITE_RANDOM] = "write_random",
+		[FSLOAD_OP_READ_RANDOM] = "read_random",
+		[FSLOAD_OP_FSYNC] = "fsync",
+		[FSLOAD_OP_MKDIR] = "mkdir",
+		[FSLOAD_OP_RMDIR] = "rmdir",
+		[FSLOAD_OP_RENAME] = "rename",
+		[FSLOAD_OP_SYNCFS] = "syncfs",
+		[FSLOAD_OP_BIO_WRITE] = "bio_write",
+		[FSLOAD_OP_BIO_READ] = "bio_read",
+		[FSLOAD_OP_DROP_CACHE] = "drop_cache",
+	};
+
+	return type <= FSLOAD_OP_MAX && names[type] ? names[type] : "unknown";
+}
+
 /* Errors that weighted operations on one file set make normal. */
 static inline bool fsload_tolerable(int err)
 {

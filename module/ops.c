@@ -611,25 +611,6 @@ static s64 fsload_drain(struct fsload_worker *w, u64 *last_ns)
 	return err;
 }
 
-static const char *const fsload_op_names[FSLOAD_OP_MAX + 1] = {
-	[FSLOAD_OP_NULL] = "null",
-	[FSLOAD_OP_CREATE] = "create",
-	[FSLOAD_OP_STAT] = "stat",
-	[FSLOAD_OP_READ] = "read",
-	[FSLOAD_OP_UNLINK] = "unlink",
-	[FSLOAD_OP_APPEND] = "append",
-	[FSLOAD_OP_WRITE_RANDOM] = "write_random",
-	[FSLOAD_OP_READ_RANDOM] = "read_random",
-	[FSLOAD_OP_FSYNC] = "fsync",
-	[FSLOAD_OP_MKDIR] = "mkdir",
-	[FSLOAD_OP_RMDIR] = "rmdir",
-	[FSLOAD_OP_RENAME] = "rename",
-	[FSLOAD_OP_SYNCFS] = "syncfs",
-	[FSLOAD_OP_BIO_WRITE] = "bio_write",
-	[FSLOAD_OP_BIO_READ] = "bio_read",
-	[FSLOAD_OP_DROP_CACHE] = "drop_cache",
-};
-
 /* Returns bytes moved (>= 0) or a negative errno. */
 static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
@@ -902,7 +883,7 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 	fsload_counters_read(w, &c1);
 	fsload_merge(w, p, end, end_ns, &c0, &c1);
 	if (end == FSLOAD_RUN_FAILED)
-		fsload_fail(w, ph->name, fsload_op_names[w->e.failed_op->type],
+		fsload_fail(w, ph->name, fsload_op_name(w->e.failed_op->type),
 			    w->e.err);
 	return end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED;
 }
