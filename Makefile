@@ -10,6 +10,8 @@
 #   make kernels         the trixie root with Debian's 6.12 and 7.x kernels
 #   make check-all       lint + the test suite on 6.1, 6.12 and 7.x
 #   make check-debug     the suite on a debug kernel (KASAN, lockdep, ...)
+#   make check-bisect    git bisect run scripts/bisect-step on a 6.1 tree
+#                        with an injected ext4 regression (instruction clock)
 #   make bench           per-op cost, kernel vs user engine, instruction clock
 #   make matrix          a profile over filesystems x mkfs x mount options,
 #                        one table (MATRIX_ARGS: scripts/matrix.py vm ...)
@@ -92,6 +94,14 @@ kernels: deps
 .PHONY: check-debug
 check-debug: deps
 	scripts/check-debug.sh
+
+# scripts/bisect-step end to end (scripts/check-bisect.sh): a git tree of
+# Debian's linux-source-6.1 (cached in ~/.cache/fsload/bisect) with five
+# commits, one an ext4 CPU regression; git bisect run must find it.
+.PHONY: check-bisect
+check-bisect: deps
+	$(MAKE) ctl
+	scripts/check-bisect.sh $(BISECT_ARGS)
 
 # Figures, not tests: the standard profiles on ext4 and xfs under QEMU's
 # instruction clock, kernel and user engines side by side (scripts/bench.sh).
