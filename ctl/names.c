@@ -153,6 +153,20 @@ static const char *const thread_attr_names[FSLOAD_A_THREAD_MAX + 1] = {
 	[FSLOAD_A_THREAD_KERNEL]	= "kernel",
 };
 
+static const char *const progress_attr_names[FSLOAD_A_PROGRESS_MAX + 1] = {
+	[FSLOAD_A_PROGRESS_PCT]		= "pct",
+	[FSLOAD_A_PROGRESS_WORKERS]	= "workers",
+	[FSLOAD_A_PROGRESS_ITEMS]	= "items",
+	[FSLOAD_A_PROGRESS_ELAPSED_NS]	= "elapsed-ns",
+	[FSLOAD_A_PROGRESS_PAD]		= "pad",
+};
+
+const struct attr_set progress_attrs = {
+	.name = "progress",
+	.max = FSLOAD_A_PROGRESS_MAX,
+	.names = progress_attr_names,
+};
+
 const struct attr_set thread_attrs = {
 	.name = "thread",
 	.max = FSLOAD_A_THREAD_MAX,
@@ -230,12 +244,14 @@ static const char *const res_attr_names[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_TAIL_NS]		= "tail-ns",
 	[FSLOAD_A_RES_TAIL_CPU_NS]	= "tail-cpu-ns",
 	[FSLOAD_A_RES_THREAD]		= "thread",
+	[FSLOAD_A_RES_PROGRESS]		= "progress",
 	[FSLOAD_A_RES_START_NS]		= "start-ns",
 };
 
 static const struct attr_set *const res_nested[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_OPSTAT]		= &opstat_attrs,
 	[FSLOAD_A_RES_THREAD]		= &thread_attrs,
+	[FSLOAD_A_RES_PROGRESS]		= &progress_attrs,
 };
 
 const struct attr_set res_attrs = {

@@ -131,6 +131,28 @@ static int thread_attr_cb(const struct nlattr *a, void *data)
 	return MNL_CB_OK;
 }
 
+static int progress_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct attr_set *set = &progress_attrs;
+	struct progress_mark *m = data;
+
+	switch (mnl_attr_get_type(a)) {
+	case FSLOAD_A_PROGRESS_PCT:
+		attr_get_u8(a, set, &m->pct);
+		break;
+	case FSLOAD_A_PROGRESS_WORKERS:
+		attr_get_u32(a, set, &m->workers);
+		break;
+	case FSLOAD_A_PROGRESS_ITEMS:
+		attr_get_u64(a, set, &m->items);
+		break;
+	case FSLOAD_A_PROGRESS_ELAPSED_NS:
+		attr_get_u64(a, set, &m->elapsed_ns);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
 static int res_attr_cb(const struct nlattr *a, void *data)
 {
 	const struct attr_set *set = &res_attrs;
@@ -171,6 +193,13 @@ static int res_attr_cb(const struct nlattr *a, void *data)
 			return MNL_CB_ERROR;
 		pr->top = ttmp;
 		pr->top[pr->ntop++] = th;
+		ok = true;
+		break;
+	case FSLOAD_A_RES_PROGRESS:
+		if (!attr_is_nest(a, set) || pr->nprogress == FSLOAD_PROGRESS_MARKS)
+			break;
+		mnl_attr_parse_nested(a, progress_attr_cb,
+				      &pr->progress[pr->nprogress++]);
 		ok = true;
 		break;
 	case FSLOAD_A_RES_PHASE_INDEX:
@@ -516,6 +545,75 @@ static void print_latency_table(const struct results *r, int name_w)
 }
 
 /*
+ * The rate of the tenth of a phase that ends at mark @k: iterations per
+ * second between marks k - 1 and k (NAN when it had none, or no time).
+ */
+static double progress_rate(const struct phase_result *pr, unsigned int k)
+{
+	const struct progress_mark *m = &pr->progress[k];
+	uint64_t items0 = k ? m[-1].items : 0, t0 = k ? m[-1].elapsed_ns : 0;
+
+	if (m->items <= items0 || m->elapsed_ns <= t0)
+		return NAN;
+	return (m->items - items0) * 1e9 / (m->elapsed_ns - t0);
+}
+
+/* JSON: the phase's course, mark by mark. */
+static void print_progress_json(const struct phase_result *pr)
+{
+	unsigned int k;
+
+	open_json_array("progress");
+	for (k = 0; k < pr->nprogress; k++) {
+		open_json_object(NULL);
+		print_uint(PRINT_JSON, "pct", NULL, pr->progress[k].pct);
+		print_uint(PRINT_JSON, "workers", NULL,
+			   pr->progress[k].workers);
+		print_uint(PRINT_JSON, "items", NULL, pr->progress[k].items);
+		print_uint(PRINT_JSON, "elapsed_ns", NULL,
+			   pr->progress[k].elapsed_ns);
+		print_rate(PRINT_JSON, "ops_per_sec", 0, 3,
+			   progress_rate(pr, k));
+		close_json_object();
+	}
+	close_json_array();
+}
+
+/*
+ * Text: the rate of each tenth of the phases with at least ten
+ * iterations, so that a phase slowing down as its directories grow shows.
+ */
+static void print_progress_table(const struct results *r, int name_w)
+{
+	const struct phase_result *pr;
+	unsigned int i, k;
+	bool title = false;
+
+	if (print_json())
+		return;
+	if (name_w < 12)
+		name_w = 12;
+	for (i = 0; i < r->nphases; i++) {
+		pr = &r->phases[i];
+		if (!pr->nprogress ||
+		    pr->progress[pr->nprogress - 1].items < FSLOAD_PROGRESS_MARKS)
+			continue;
+		if (!title) {
+			print_fp("\n%-*s", name_w, "ops/s_tenth");
+			for (k = 1; k <= FSLOAD_PROGRESS_MARKS; k++)
+				print_fp(" %8u%%", k * 100 / FSLOAD_PROGRESS_MARKS);
+			print_fp("\n");
+			title = true;
+		}
+		print_fp("%-*s", name_w, pr->name);
+		for (k = 0; k < FSLOAD_PROGRESS_MARKS; k++)
+			print_rate(PRINT_FP, NULL, 9, 0,
+				   k < pr->nprogress ? progress_rate(pr, k) : NAN);
+		print_fp("\n");
+	}
+}
+
+/*
  * CPU per operation of a phase: the workers' own, what other threads used
  * meanwhile beyond the idle baseline (background), the sync tail's, and
  * their total.  NAN where not measured.
@@ -774,6 +872,7 @@ static void print_phase(const struct phase_result *pr,
 		 pr->stonewalled ? "time" : "yes");
 
 	print_cpu_json(pr, js);
+	print_progress_json(pr);
 	print_series_json(s, pr);
 	open_json_array("ops_by_type");
 	for (i = 0; i < pr->nopstats; i++)
@@ -817,6 +916,7 @@ void print_results(const struct results *r, const struct job_status *js)
 	close_json_array();
 	print_stall_reports(r->series);
 	print_latency_table(r, name_w);
+	print_progress_table(r, name_w);
 	print_cpu_table(r, js, name_w);
 	if (r->series_table)
 		print_series_table(r->series, r);

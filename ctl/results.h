@@ -42,6 +42,14 @@ struct thread_cpu {
 };
 
 /* Result of one phase (FSLOAD_A_RES_*). */
+/* A mark of a phase's course (FSLOAD_A_PROGRESS_*). */
+struct progress_mark {
+	uint8_t pct;
+	uint32_t workers;
+	uint64_t items;
+	uint64_t elapsed_ns;
+};
+
 struct phase_result {
 	uint64_t have;
 	uint32_t index;
@@ -64,6 +72,8 @@ struct phase_result {
 	unsigned int nopstats;
 	struct thread_cpu *top;	/* other threads, most CPU first; malloc'd */
 	unsigned int ntop;
+	struct progress_mark progress[FSLOAD_PROGRESS_MARKS];
+	unsigned int nprogress;	/* marks reached, in order */
 };
 
 /* A phase's "have" bit for attribute @attr. */

@@ -98,6 +98,7 @@ struct ures {
 	u64 tail_busy_ns;
 	unsigned int ntop;
 	struct thread_cpu top[UENGINE_TOP_THREADS];
+	struct fsload_progress progress[FSLOAD_PROGRESS_MARKS];
 };
 
 struct ujob;
@@ -807,6 +808,7 @@ static void ujob_merge(struct fsload_worker *w, unsigned int p,
 	}
 	for (i = 0; i < job->slots.n * FSLOAD_HIST_BUCKETS; i++)
 		res->hist[i] += w->e.hist[i];
+	fsload_progress_add(res->progress, &w->e);
 	pthread_mutex_unlock(&job->lock);
 }
 
@@ -1256,6 +1258,18 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 	pr->elapsed_ns = res->end_ns > res->start_ns ?
 			 res->end_ns - res->start_ns : 0;
 	RES_SET(pr, FSLOAD_A_RES_ELAPSED_NS);
+	/* the phase's course, as the kernel reports it */
+	for (t = 0; t < FSLOAD_PROGRESS_MARKS && res->progress[t].workers;
+	     t++) {
+		struct progress_mark *m = &pr->progress[pr->nprogress++];
+
+		m->pct = (t + 1) * 100 / FSLOAD_PROGRESS_MARKS;
+		m->workers = res->progress[t].workers;
+		m->items = res->progress[t].items;
+		m->elapsed_ns = res->progress[t].end_ns > res->start_ns ?
+				res->progress[t].end_ns - res->start_ns : 0;
+		RES_SET(pr, FSLOAD_A_RES_PROGRESS);
+	}
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
 		pr->ops += res->op[t].ops;
 		pr->errors += res->op[t].errors;

@@ -63,6 +63,8 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 	/* No phase lasts 2^64 ns: a deadline of U64_MAX never comes. */
 	deadline = ph->duration_ns ? start_ns + ph->duration_ns : U64_MAX;
 	e->iters = ph->iterations;
+	e->nmarks = 0;
+	e->next_mark = fsload_mark_at(e->iters, 1);
 
 	t0 = fsload_now();
 	for (i = 0; i < ph->iterations; i++) {
@@ -88,6 +90,8 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 		t1 = fsload_now();
 		lat = t1 - t0;
 		t0 = t1;
+		if (i + 1 >= e->next_mark)
+			fsload_mark(e, i + 1, t1);
 		if (ret == FSLOAD_RET_ACCOUNTED) {
 			fsload_yield();
 			continue;

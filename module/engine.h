@@ -205,6 +205,10 @@ struct fsload_engine {
 	/* The current phase's iteration, and its iterations per thread. */
 	u64 iter;
 	u64 iters;
+	/* The phase's course: when iteration next_mark was done (marks). */
+	u64 mark_ns[FSLOAD_PROGRESS_MARKS];
+	unsigned int nmarks;
+	u64 next_mark;
 
 	/* Progress, all phases; read by others with READ_ONCE(). */
 	u64 ops_done;
@@ -343,6 +347,44 @@ static inline u64 fsload_bio_offset(struct fsload_engine *e,
 	nblocks = div_u64(op->size, op->block);
 	div64_u64_rem(e->index * e->iters + e->iter, nblocks, &blk);
 	return blk * op->block;
+}
+
+/* Progress mark @k (1..FSLOAD_PROGRESS_MARKS): ceil(k x iters / 10). */
+static inline u64 fsload_mark_at(u64 iters, unsigned int k)
+{
+	u32 rem;
+	u64 q = div_u64_rem(iters, FSLOAD_PROGRESS_MARKS, &rem);
+
+	return q * k + div_u64((u64)rem * k + FSLOAD_PROGRESS_MARKS - 1,
+			       FSLOAD_PROGRESS_MARKS);
+}
+
+/* Iteration @done has ended at @now: record the marks it reaches. */
+static inline void fsload_mark(struct fsload_engine *e, u64 done, u64 now)
+{
+	while (e->nmarks < FSLOAD_PROGRESS_MARKS && done >= e->next_mark) {
+		e->mark_ns[e->nmarks++] = now;
+		e->next_mark = fsload_mark_at(e->iters, e->nmarks + 1);
+	}
+}
+
+/* The phase's course, merged over the workers. */
+struct fsload_progress {
+	u32 workers;		/* that reached the mark */
+	u64 items;		/* their iterations at the mark */
+	u64 end_ns;		/* the last of them to get there */
+};
+
+static inline void fsload_progress_add(struct fsload_progress *pg,
+				       const struct fsload_engine *e)
+{
+	unsigned int k;
+
+	for (k = 0; k < e->nmarks; k++) {
+		pg[k].workers++;
+		pg[k].items += fsload_mark_at(e->iters, k + 1);
+		pg[k].end_ns = max(pg[k].end_ns, e->mark_ns[k]);
+	}
 }
 
 /* Zero the phase statistics of @e. */

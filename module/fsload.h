@@ -87,6 +87,7 @@ struct fsload_result {
 	u64 end_ns;		/* latest end of any worker's last op */
 	struct fsload_opstat op[FSLOAD_OP_MAX + 1];
 	u64 *hist;		/* slots.n histograms; job->hist_lock */
+	struct fsload_progress progress[FSLOAD_PROGRESS_MARKS];
 
 	/* CPU, summed over the workers. */
 	u64 worker_cpu_ns;	/* task clock */

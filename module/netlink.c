@@ -916,6 +916,35 @@ static int fsload_fill_opstat(struct sk_buff *skb, unsigned int type,
 	return 0;
 }
 
+/* The marks of the phase's course that some worker reached. */
+static int fsload_fill_progress(struct sk_buff *skb,
+				const struct fsload_result *r)
+{
+	const struct fsload_progress *pg;
+	struct nlattr *nest;
+	unsigned int k;
+
+	for (k = 0; k < FSLOAD_PROGRESS_MARKS; k++) {
+		pg = &r->progress[k];
+		if (!pg->workers)
+			break;
+		nest = nla_nest_start(skb, FSLOAD_A_RES_PROGRESS);
+		if (!nest ||
+		    nla_put_u8(skb, FSLOAD_A_PROGRESS_PCT,
+			       (k + 1) * 100 / FSLOAD_PROGRESS_MARKS) ||
+		    nla_put_u32(skb, FSLOAD_A_PROGRESS_WORKERS, pg->workers) ||
+		    fsload_put_u64(skb, FSLOAD_A_PROGRESS_ITEMS, pg->items,
+				   FSLOAD_A_PROGRESS_PAD) ||
+		    fsload_put_u64(skb, FSLOAD_A_PROGRESS_ELAPSED_NS,
+				   pg->end_ns > r->start_ns ?
+				   pg->end_ns - r->start_ns : 0,
+				   FSLOAD_A_PROGRESS_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
 static int fsload_fill_threads(struct sk_buff *skb,
 			       const struct fsload_result *r)
 {
@@ -1006,7 +1035,8 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	    fsload_put_u64(skb, FSLOAD_A_RES_OPS, ops, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ERRORS, errors, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_BYTES, bytes, FSLOAD_A_RES_PAD) ||
-	    fsload_fill_cpu(skb, job, r))
+	    fsload_fill_cpu(skb, job, r) ||
+	    fsload_fill_progress(skb, r))
 		goto out;
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
 		if (!r->op[t].ops && !r->op[t].errors)

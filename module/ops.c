@@ -855,6 +855,7 @@ static void fsload_merge(struct fsload_worker *w, unsigned int p,
 		if (w->e.st[t].ops || w->e.st[t].errors)
 			fsload_opstat_add(&res->op[t], &w->e.st[t]);
 	}
+	fsload_progress_add(res->progress, &w->e);
 	spin_unlock(&job->lock);
 
 	mutex_lock(&job->hist_lock);

@@ -415,6 +415,24 @@ t_drop_cache() {
 	rm -rf "$dir"
 }
 
+# The course of a phase: ten marks, each with the iterations done by then.
+t_progress() {
+	local f=$work/progress.json
+
+	run progress --profile smallfiles --files 50 --threads 2
+	expect '[m["pct"] for m in ph("create")["progress"]]' "$f" \
+		"10 20 30 40 50 60 70 80 90 100"
+	expect '[m["items"] for m in ph("create")["progress"]]' "$f" \
+		"10 20 30 40 50 60 70 80 90 100"
+	expect 'set(m["workers"] for m in ph("create")["progress"])' "$f" "{2}"
+	expect 'all(a["elapsed_ns"] <= b["elapsed_ns"] for a, b in
+		zip(ph("create")["progress"], ph("create")["progress"][1:]))' \
+		"$f" True
+	expect '(ph("create")["progress"][-1]["elapsed_ns"] <=
+		ph("create")["elapsed_ns"])' "$f" True
+	no_job_dirs
+}
+
 # timed FUNCTION: run a case and say how long it took.
 timed() {
 	local t0=$SECONDS rc
@@ -425,7 +443,7 @@ timed() {
 	return $rc
 }
 
-ktap_plan 21
+ktap_plan 22
 ktap_run smallfiles_sync_batch timed t_smallfiles_batch
 ktap_run smallfiles_sync_modes timed t_smallfiles_sync_modes
 ktap_run smallfiles_thread_sweep timed t_smallfiles_sweep
@@ -445,6 +463,7 @@ ktap_run jobfile_examples timed t_jobfiles_examples
 ktap_run jobfile_errors timed t_jobfile_errors
 ktap_run untar_scale timed t_untar_scale
 ktap_run untar_drop_cache timed t_drop_cache
+ktap_run phase_progress_tenths timed t_progress
 ktap_run help_profiles timed t_help
 ktap_run nothing_left_behind no_job_dirs
 ktap_finish

@@ -36,6 +36,7 @@
 #define FSLOAD_BLOCK_MAX	(16U << 20)	/* I/O block size, bytes */
 #define FSLOAD_BIO_BLOCK_MAX	(1U << 20)	/* bytes per bio */
 #define FSLOAD_BIO_DEPTH_MAX	128	/* bios in flight per worker */
+#define FSLOAD_PROGRESS_MARKS	10	/* a phase's course, in tenths */
 
 /**
  * enum fsload_cmd - commands
@@ -414,9 +415,33 @@ enum {
 					 * clock of the samples' TIME_NS
 					 * (CLOCK_MONOTONIC)
 					 */
+	/* nest: FSLOAD_A_PROGRESS_*, repeated, one per mark reached */
+	FSLOAD_A_RES_PROGRESS,
 
 	__FSLOAD_A_RES_MAX,
 	FSLOAD_A_RES_MAX = __FSLOAD_A_RES_MAX - 1
+};
+
+/*
+ * The course of a phase (mdtest's rate as a directory grows): the moment
+ * each worker had done PCT percent of its iterations, for PCT 10, 20, ...
+ * 100 (FSLOAD_PROGRESS_MARKS marks; a worker's mark k is at iteration
+ * ceil(k x iterations / 10)).  ITEMS is the iterations those workers had
+ * done at the mark, ELAPSED_NS the time from the phase's start until the
+ * last of them got there; the rate of the tenth ending at mark k is the
+ * difference of ITEMS over that of ELAPSED_NS from mark k - 1.  A mark no
+ * worker reached (a stonewalled or stopped phase) is absent; WORKERS
+ * below the phase's THREADS means some did not get there.
+ */
+enum {
+	FSLOAD_A_PROGRESS_PCT = 1,	/* u8: 10, 20, ... 100 */
+	FSLOAD_A_PROGRESS_WORKERS,	/* u32 */
+	FSLOAD_A_PROGRESS_ITEMS,	/* u64 */
+	FSLOAD_A_PROGRESS_ELAPSED_NS,	/* u64 */
+	FSLOAD_A_PROGRESS_PAD,
+
+	__FSLOAD_A_PROGRESS_MAX,
+	FSLOAD_A_PROGRESS_MAX = __FSLOAD_A_PROGRESS_MAX - 1
 };
 
 /* Per operation type statistics within a phase result. */
