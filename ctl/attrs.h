@@ -37,6 +37,7 @@ extern const struct attr_set opstat_attrs;	/* FSLOAD_A_OPSTAT_* */
 extern const struct attr_set bucket_attrs;	/* FSLOAD_A_BUCKET_* */
 extern const struct attr_set thread_attrs;	/* FSLOAD_A_THREAD_* */
 extern const struct attr_set progress_attrs;	/* FSLOAD_A_PROGRESS_* */
+extern const struct attr_set group_attrs;	/* FSLOAD_A_GROUP_* */
 extern const struct attr_set sample_attrs;	/* FSLOAD_A_SAMPLE_* */
 extern const struct attr_set sample_op_attrs;	/* FSLOAD_A_SAMPLE_OP_* */
 extern const struct attr_set stall_attrs;	/* FSLOAD_A_STALL_* */

@@ -49,6 +49,8 @@ struct jf {
 	bool *given;
 	struct program *prog;
 	struct prog_phase *ph;	/* the section being read; NULL: global */
+	/* the [group NAME] section being read, or NULL */
+	__typeof__(((struct program *)0)->groups[0]) *group;
 	bool in_global;
 	bool name_set;
 };
@@ -112,6 +114,27 @@ static int op_type(const char *s)
 	return -1;
 }
 
+/* The index of group @name, or -1. */
+static int group_find(const struct program *prog, const char *name)
+{
+	unsigned int g;
+
+	for (g = 0; g < prog->ngroups; g++)
+		if (!strcmp(prog->groups[g].name, name))
+			return (int)g;
+	return -1;
+}
+
+/* A [group NAME] key: threads = N, its workers. */
+static int group_key(struct jf *jf, const char *key, char *val)
+{
+	if (strcmp(key, "threads"))
+		return jf_error(jf, "unknown [group] key '%s' (threads)", key);
+	if (parse_u32(val, &jf->group->threads) || !jf->group->threads)
+		return jf_error(jf, "threads: a number, at least 1");
+	return 0;
+}
+
 /* A [global] key: the start option of that name. */
 static int global_key(struct jf *jf, const char *key, char *val)
 {
@@ -168,13 +191,13 @@ static int global_key(struct jf *jf, const char *key, char *val)
 }
 
 /* op = TYPE [weight=W] [size=S] [block=B] [fsync] [direct] [fallocate]
- *	[prefix=c] [depth=N] [random] */
+ *	[prefix=c] [depth=N] [random] [group=NAME] */
 static int op_line(struct jf *jf, char *val)
 {
 	struct prog_op *op;
 	char *tok, *save = NULL, *eq;
 	uint64_t v;
-	int type;
+	int type, g;
 
 	tok = strtok_r(val, " \t", &save);
 	if (!tok)
@@ -198,6 +221,12 @@ static int op_line(struct jf *jf, char *val)
 			op->flags |= FSLOAD_OP_F_FALLOCATE;
 		} else if (!strcmp(tok, "random") && !eq) {
 			op->flags |= FSLOAD_OP_F_RANDOM;
+		} else if (!strcmp(tok, "group") && eq) {
+			g = group_find(jf->prog, eq);
+			if (g < 0)
+				return jf_error(jf, "op: no [group %s] before this phase",
+						eq);
+			op->group = (uint8_t)(g + 1);
 		} else if (!strcmp(tok, "depth") && eq) {
 			if (parse_u32(eq, &op->depth) || !op->depth)
 				return jf_error(jf, "op: invalid depth '%s'", eq);
@@ -218,7 +247,7 @@ static int op_line(struct jf *jf, char *val)
 				return jf_error(jf, "op: prefix is one letter a..z");
 			op->prefix = *eq;
 		} else {
-			return jf_error(jf, "op: unknown parameter '%s%s%s' (weight=, size=, block=, prefix=, depth=, fsync, direct, fallocate, random)",
+			return jf_error(jf, "op: unknown parameter '%s%s%s' (weight=, size=, block=, prefix=, depth=, group=, fsync, direct, fallocate, random)",
 					tok, eq ? "=" : "", eq ? eq : "");
 		}
 	}
@@ -281,16 +310,35 @@ static int section(struct jf *jf, char *s)
 	if (!strcmp(s, "global")) {
 		jf->in_global = true;
 		jf->ph = NULL;
+		jf->group = NULL;
+		return 0;
+	}
+	if (!strncmp(s, "group", 5) && isspace((unsigned char)s[5])) {
+		name = trim(s + 5);
+		if (!*name || strlen(name) >= FSLOAD_NAME_MAX)
+			return jf_error(jf, "a group name has 1 to %d characters",
+					FSLOAD_NAME_MAX - 1);
+		if (group_find(jf->prog, name) >= 0)
+			return jf_error(jf, "group %s twice", name);
+		if (jf->prog->ngroups == FSLOAD_GROUPS_MAX)
+			return jf_error(jf, "more than %d groups",
+					FSLOAD_GROUPS_MAX);
+		snprintf(jf->prog->groups[jf->prog->ngroups].name,
+			 FSLOAD_NAME_MAX, "%s", name);
+		jf->group = &jf->prog->groups[jf->prog->ngroups++];
+		jf->in_global = false;
+		jf->ph = NULL;
 		return 0;
 	}
 	if (strncmp(s, "phase", 5) || !isspace((unsigned char)s[5]))
-		return jf_error(jf, "unknown section [%s] ([global] or [phase NAME])",
+		return jf_error(jf, "unknown section [%s] ([global], [group NAME] or [phase NAME])",
 				s);
 	name = trim(s + 5);
 	if (!*name || strlen(name) >= FSLOAD_NAME_MAX)
 		return jf_error(jf, "a phase name has 1 to %d characters",
 				FSLOAD_NAME_MAX - 1);
 	jf->in_global = false;
+	jf->group = NULL;
 	jf->ph = program_add_phase(jf->prog, name);
 	if (!jf->ph)
 		return jf_error(jf, "more than %d phases", FSLOAD_PHASES_MAX);
@@ -354,6 +402,8 @@ int jobfile_load(const char *path, struct params *p, bool *given,
 				*end = '-';
 		if (jf.in_global)
 			ret = global_key(&jf, key, val);
+		else if (jf.group)
+			ret = group_key(&jf, key, val);
 		else if (jf.ph)
 			ret = phase_key(&jf, key, val);
 		else
@@ -369,6 +419,10 @@ int jobfile_load(const char *path, struct params *p, bool *given,
 	jf.line = 0;
 	if (!prog->nphases)
 		return jf_error(&jf, "no [phase NAME] section");
+	for (i = 0; i < prog->ngroups; i++)
+		if (!prog->groups[i].threads)
+			return jf_error(&jf, "group %s has no threads = N",
+					prog->groups[i].name);
 	for (i = 0; i < prog->nphases; i++) {
 		if (!prog->phases[i].nops)
 			return jf_error(&jf, "phase %s has no op line",

@@ -77,6 +77,7 @@ static const char *const op_attr_names[FSLOAD_A_OP_MAX + 1] = {
 	[FSLOAD_A_OP_PAD]		= "pad",
 	[FSLOAD_A_OP_PREFIX]		= "prefix",
 	[FSLOAD_A_OP_DEPTH]		= "depth",
+	[FSLOAD_A_OP_GROUP]		= "group",
 };
 
 const struct attr_set op_attrs = {
@@ -151,6 +152,18 @@ static const char *const thread_attr_names[FSLOAD_A_THREAD_MAX + 1] = {
 	[FSLOAD_A_THREAD_CPU_NS]	= "cpu-ns",
 	[FSLOAD_A_THREAD_PAD]		= "pad",
 	[FSLOAD_A_THREAD_KERNEL]	= "kernel",
+};
+
+static const char *const group_attr_names[FSLOAD_A_GROUP_MAX + 1] = {
+	[FSLOAD_A_GROUP_NAME]		= "name",
+	[FSLOAD_A_GROUP_THREADS]	= "threads",
+};
+
+const struct attr_set group_attrs = {
+	.name = "group",
+	.max = FSLOAD_A_GROUP_MAX,
+	.names = group_attr_names,
+	.label_attr = FSLOAD_A_GROUP_NAME,
 };
 
 static const char *const progress_attr_names[FSLOAD_A_PROGRESS_MAX + 1] = {
@@ -299,11 +312,13 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_DEVICE]		= "device",
 	[FSLOAD_A_JOB_DEVICE_BYTES]	= "device-bytes",
 	[FSLOAD_A_JOB_WORKER_CPU]	= "worker-cpu",
+	[FSLOAD_A_JOB_GROUP]		= "group",
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_PHASE]		= &phase_attrs,
 	[FSLOAD_A_JOB_RESULT]		= &res_attrs,
+	[FSLOAD_A_JOB_GROUP]		= &group_attrs,
 	[FSLOAD_A_JOB_STALL]		= &stall_attrs,
 	[FSLOAD_A_JOB_SAMPLE]		= &sample_attrs,
 };

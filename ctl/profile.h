@@ -23,6 +23,7 @@ struct prog_op {
 	uint32_t flags;		/* enum fsload_op_flags */
 	char prefix;		/* rename: the new first letter */
 	uint32_t depth;		/* bio ops: bios in flight; 0: 1 */
+	uint8_t group;		/* + 1: its thread group; 0: every group */
 };
 
 struct prog_phase {
@@ -42,6 +43,11 @@ struct program {
 	char profile[FSLOAD_NAME_MAX];	/* label sent with the job */
 	uint32_t job_flags;	/* FSLOAD_JOB_F_SHARED_DIR from the profile */
 	bool block;		/* a block job: on --device, not --dir */
+	unsigned int ngroups;	/* thread groups; 0: one of all the threads */
+	struct {
+		char name[FSLOAD_NAME_MAX];
+		uint32_t threads;
+	} groups[FSLOAD_GROUPS_MAX];
 	uint64_t files;		/* per thread; 0: --files */
 	unsigned int nphases;
 	struct prog_phase phases[FSLOAD_PHASES_MAX];

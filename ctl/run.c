@@ -82,6 +82,8 @@ void put_program(struct nl_ctx *nl, const struct program *prog,
 					  (uint8_t)op->prefix);
 			if (op_is_bio(op->type) && op->depth)
 				nl_put_u32(nl, FSLOAD_A_OP_DEPTH, op->depth);
+			if (op->group)
+				nl_put_u8(nl, FSLOAD_A_OP_GROUP, op->group - 1);
 			nl_nest_end(nl, on);
 		}
 		nl_nest_end(nl, pn);
@@ -91,6 +93,7 @@ void put_program(struct nl_ctx *nl, const struct program *prog,
 void put_job_request(struct nl_ctx *nl, const struct job_req *req)
 {
 	const struct params *p = req->p;
+	unsigned int i;
 
 	nl_msg_new(nl, FSLOAD_CMD_JOB_START, false);
 	if (req->prog->block)
@@ -109,6 +112,14 @@ void put_job_request(struct nl_ctx *nl, const struct job_req *req)
 	nl_put_u32(nl, FSLOAD_A_JOB_STALL_MS,
 		   (uint32_t)(p->stall_sec * 1000));
 	put_program(nl, req->prog, p->no_sync_tail ? 0 : FSLOAD_PHASE_F_SYNC);
+	for (i = 0; i < req->prog->ngroups; i++) {
+		struct nlattr *g = nl_nest_start(nl, FSLOAD_A_JOB_GROUP);
+
+		nl_put_strz(nl, FSLOAD_A_GROUP_NAME, req->prog->groups[i].name);
+		nl_put_u32(nl, FSLOAD_A_GROUP_THREADS,
+			   req->prog->groups[i].threads);
+		nl_nest_end(nl, g);
+	}
 	if (p->cpus) {
 		static uint32_t cpus[FSLOAD_THREADS_MAX];
 		int i, n = cpulist_parse(p->cpus, cpus, FSLOAD_THREADS_MAX);

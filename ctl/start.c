@@ -593,6 +593,18 @@ int cmd_start(int argc, char **argv)
 		block = job_prog.block;
 	}
 	copy_given(&p, &cli, seen);
+	if (cli.job && job_prog.ngroups) {
+		/* the groups' threads are the job's */
+		static char threads[16];
+		uint32_t sum = 0;
+
+		if (given("threads", &gc))
+			return usage_error("--threads: the job file's [group] sections set the threads");
+		for (i = 0; i < job_prog.ngroups; i++)
+			sum += job_prog.groups[i].threads;
+		snprintf(threads, sizeof(threads), "%" PRIu32, sum);
+		p.threads = threads;
+	}
 	if (pf)
 		profile_fixup(pf, &p, given, &gc);
 	if (!given("seed", &gc))

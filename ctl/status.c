@@ -48,6 +48,23 @@ static int stall_attr_cb(const struct nlattr *a, void *data)
 	return MNL_CB_OK;
 }
 
+static int group_attr_cb(const struct nlattr *a, void *data)
+{
+	struct job_status *js = data;
+	unsigned int g = js->ngroups;
+
+	switch (mnl_attr_get_type(a)) {
+	case FSLOAD_A_GROUP_NAME:
+		attr_get_str(a, &group_attrs, js->groups[g].name,
+			     sizeof(js->groups[g].name));
+		break;
+	case FSLOAD_A_GROUP_THREADS:
+		attr_get_u32(a, &group_attrs, &js->groups[g].threads);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
 static int status_attr_cb(const struct nlattr *a, void *data)
 {
 	struct job_status *js = data;
@@ -139,6 +156,13 @@ static int status_attr_cb(const struct nlattr *a, void *data)
 			return MNL_CB_ERROR;
 		js->pids = pids;
 		js->pids[js->npids++] = pid;
+		ok = true;
+		break;
+	case FSLOAD_A_JOB_GROUP:
+		if (!attr_is_nest(a, set) || js->ngroups == FSLOAD_GROUPS_MAX)
+			break;
+		mnl_attr_parse_nested(a, group_attr_cb, js);
+		js->ngroups++;
 		ok = true;
 		break;
 	case FSLOAD_A_JOB_WORKER_CPU:
@@ -450,6 +474,22 @@ void print_job(const char *key, const struct job_status *js,
 			   NULL, " %" PRIu64, js->pids[i]);
 	if (view != JOB_VIEW_ROW)
 		print_fp("%s\n", js->npids ? "" : " -");
+	close_json_array();
+
+	/* thread groups: their names and threads, workers in that order */
+	open_json_array("groups");
+	if (view != JOB_VIEW_ROW && js->ngroups)
+		print_fp("groups:");
+	for (i = 0; i < js->ngroups; i++) {
+		open_json_object(NULL);
+		print_string(view != JOB_VIEW_ROW ? PRINT_ANY : PRINT_JSON,
+			     "name", " %s", js->groups[i].name);
+		print_uint(view != JOB_VIEW_ROW ? PRINT_ANY : PRINT_JSON,
+			   "threads", " %" PRIu64, js->groups[i].threads);
+		close_json_object();
+	}
+	if (view != JOB_VIEW_ROW && js->ngroups)
+		print_fp("\n");
 	close_json_array();
 
 	/* pinned workers: the CPU of each, in thread order */

@@ -55,6 +55,11 @@ struct job_status {
 	unsigned int npids;
 	uint32_t *worker_cpus;	/* pinned: each worker's CPU (@nworker_cpus) */
 	unsigned int nworker_cpus;
+	unsigned int ngroups;	/* thread groups (FSLOAD_A_JOB_GROUP) */
+	struct {
+		char name[FSLOAD_NAME_MAX];
+		uint32_t threads;
+	} groups[FSLOAD_GROUPS_MAX];
 	uint32_t owner_portid;
 	uint32_t idle_ms;
 	uint32_t cpus;

@@ -126,6 +126,9 @@ struct ujob {
 	u32 flags;
 	u32 idle_ms;
 	u32 max_block;
+	/* thread groups (at least one): each one's workers */
+	unsigned int ngroups;
+	u32 group_threads[FSLOAD_GROUPS_MAX];
 
 	int dir_fd;		/* the job directory, O_PATH */
 	int sync_fd;		/* the same, opened for syncfs() */
@@ -1035,10 +1038,16 @@ static int uprog_convert(const struct program *prog, u64 files,
 			    (od->block % 512 || od->size % od->block))
 				return bad_program(ph->name,
 						   "direct I/O needs 512-byte multiples and whole blocks");
+			od->group = po->group ? po->group - 1 :
+				    FSLOAD_GROUP_ALL;
+			if (od->group != FSLOAD_GROUP_ALL &&
+			    od->group >= (prog->ngroups ? prog->ngroups : 1))
+				return bad_program(ph->name, "no such group");
 			ph->weight_total += od->weight;
 			*max_block = max(*max_block, od->block);
 		}
 		ph->nops = pp->nops;
+		fsload_phase_groups(ph, prog->ngroups ? prog->ngroups : 1);
 	}
 	return 0;
 }
@@ -1407,7 +1416,8 @@ static void *ubuf_alloc(u32 bytes)
 static int ujob_alloc(struct ujob *job)
 {
 	size_t hist = (size_t)job->slots.n * FSLOAD_HIST_BUCKETS;
-	unsigned int i;
+	unsigned int i, g = 0;
+	u32 gend = job->group_threads[0];
 
 	job->res = calloc(job->nphases, sizeof(*job->res));
 	job->workers = calloc(job->threads, sizeof(*job->workers));
@@ -1427,6 +1437,10 @@ static int ujob_alloc(struct ujob *job)
 				   job->seed,
 				   job->flags & FSLOAD_JOB_F_SHARED_DIR,
 				   &job->slots);
+		/* the workers, group by group, as the kernel numbers them */
+		while (i >= gend && g + 1 < job->ngroups)
+			gend += job->group_threads[++g];
+		w->e.group = g;
 		w->e.hist = calloc(hist, sizeof(u64));
 		w->buf = ubuf_alloc(job->max_block);
 		if (!w->e.hist || !w->buf)
@@ -1477,6 +1491,11 @@ int uengine_run(const struct job_req *req, struct run *run)
 		return ret;
 	ret = EXIT_SYSERR;
 	job.threads = req->threads;
+	job.ngroups = req->prog->ngroups ? req->prog->ngroups : 1;
+	for (i = 0; i < req->prog->ngroups; i++)
+		job.group_threads[i] = req->prog->groups[i].threads;
+	if (!req->prog->ngroups)
+		job.group_threads[0] = req->threads;
 	job.files = req->files;
 	job.files_per_dir = p->files_per_dir;
 	job.seed = p->seed;

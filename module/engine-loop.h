@@ -49,7 +49,7 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 	u32 files = e->files, idx;
 	const struct fsload_opdesc *op;
 	struct fsload_perm perm;
-	u64 i, t0, t1, lat, deadline, last = 0;
+	u64 i, t0, t1, lat, deadline, iterations, last = 0;
 	s64 ret;
 
 	fsload_engine_reset(e);
@@ -62,12 +62,14 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 	e->name[FSLOAD_NAME_FILE_OFF] = ph->prefix;
 	/* No phase lasts 2^64 ns: a deadline of U64_MAX never comes. */
 	deadline = ph->duration_ns ? start_ns + ph->duration_ns : U64_MAX;
-	e->iters = ph->iterations;
+	/* A group without ops in this phase passes it idle. */
+	iterations = ph->gnops[e->group] ? ph->iterations : 0;
+	e->iters = iterations;
 	e->nmarks = 0;
 	e->next_mark = fsload_mark_at(e->iters, 1);
 
 	t0 = fsload_now();
-	for (i = 0; i < ph->iterations; i++) {
+	for (i = 0; i < iterations; i++) {
 		if (fsload_stopping(w)) {
 			end = FSLOAD_RUN_STOPPED;
 			break;
@@ -149,6 +151,8 @@ static u64 fsload_engine_overhead(struct fsload_worker *w,
 	ph->weight_total = 1;
 	ph->ops[0].type = FSLOAD_OP_NULL;
 	ph->ops[0].weight = 1;
+	ph->ops[0].group = FSLOAD_GROUP_ALL;
+	fsload_phase_groups(ph, FSLOAD_GROUPS_MAX);
 	e->slots = &null_slots;
 	/*
 	 * Not progress: a progress report in between would count them, and

@@ -30,6 +30,7 @@ struct fsload_opdesc {
 	u32 flags;		/* enum fsload_op_flags */
 	char prefix;		/* rename: the new name's first letter */
 	u32 depth;		/* bio ops: bios in flight, >= 1 */
+	u8 group;		/* its group, or FSLOAD_GROUP_ALL */
 };
 
 struct fsload_phase {
@@ -43,7 +44,30 @@ struct fsload_phase {
 	unsigned int nops;
 	u32 weight_total;
 	struct fsload_opdesc ops[FSLOAD_PHASE_OPS_MAX];
+	/* Each group's ops (indices into ops[]) and their total weight. */
+	u8 gops[FSLOAD_GROUPS_MAX][FSLOAD_PHASE_OPS_MAX];
+	u8 gnops[FSLOAD_GROUPS_MAX];
+	u32 gweight[FSLOAD_GROUPS_MAX];
 };
+
+/* Fill in @ph's per-group op lists, for @ngroups groups (>= 1). */
+static inline void fsload_phase_groups(struct fsload_phase *ph,
+				       unsigned int ngroups)
+{
+	unsigned int g, i;
+
+	for (g = 0; g < ngroups; g++) {
+		ph->gnops[g] = 0;
+		ph->gweight[g] = 0;
+		for (i = 0; i < ph->nops; i++) {
+			if (ph->ops[i].group != FSLOAD_GROUP_ALL &&
+			    ph->ops[i].group != g)
+				continue;
+			ph->gops[g][ph->gnops[g]++] = i;
+			ph->gweight[g] += ph->ops[i].weight;
+		}
+	}
+}
 
 /* Statistics of one operation type; owned by one worker, or merged. */
 struct fsload_opstat {
@@ -193,6 +217,7 @@ struct fsload_engine {
 	u32 files_per_dir;
 	u64 seed;
 	unsigned int index;	/* thread index */
+	u8 group;		/* thread group */
 	u32 file_base;		/* first file index (shared tree) */
 	const struct fsload_slots *slots;
 	struct fsload_rng rnd;
@@ -279,18 +304,19 @@ static inline void fsload_name_set(struct fsload_engine *e, u32 idx)
 static inline const struct fsload_opdesc *
 fsload_pick(struct fsload_engine *e, const struct fsload_phase *ph)
 {
-	unsigned int i;
+	const u8 *idx = ph->gops[e->group];
+	unsigned int i, n = ph->gnops[e->group];
 	u32 r;
 
-	if (ph->nops == 1)
-		return &ph->ops[0];
-	r = fsload_rng_u32(&e->rnd) % ph->weight_total;
-	for (i = 0; i < ph->nops - 1; i++) {
-		if (r < ph->ops[i].weight)
+	if (n == 1)
+		return &ph->ops[idx[0]];
+	r = fsload_rng_u32(&e->rnd) % ph->gweight[e->group];
+	for (i = 0; i < n - 1; i++) {
+		if (r < ph->ops[idx[i]].weight)
 			break;
-		r -= ph->ops[i].weight;
+		r -= ph->ops[idx[i]].weight;
 	}
-	return &ph->ops[i];
+	return &ph->ops[idx[i]];
 }
 
 /* A random block-aligned offset of a block inside op->size bytes. */

@@ -43,6 +43,9 @@ struct fsload_program {
 	bool block;		/* a block job: DEVICE, bio ops */
 	bool bio_write;		/* it writes to the device */
 	u32 max_depth;		/* largest depth of any bio op */
+	unsigned int ngroups;	/* >= 1; GROUP nests, or one of all */
+	u32 group_threads[FSLOAD_GROUPS_MAX];
+	char group_name[FSLOAD_GROUPS_MAX][FSLOAD_NAME_MAX];
 	u32 *cpus;		/* WORKER_CPU: worker i on cpus[i % ncpus] */
 	unsigned int ncpus;	/* 0: not pinned */
 	unsigned int nphases;

@@ -394,7 +394,7 @@ static u64 *fsload_hist_alloc(const struct fsload_job *job)
 static int fsload_job_alloc_workers(struct fsload_job *job)
 {
 	const struct fsload_program *prog = &job->prog;
-	unsigned int i;
+	unsigned int i, g, gend;
 
 	fsload_slots_init(&job->slots, prog->phases, prog->nphases);
 	job->res = kcalloc(prog->nphases, sizeof(*job->res), GFP_KERNEL);
@@ -407,15 +407,20 @@ static int fsload_job_alloc_workers(struct fsload_job *job)
 		if (!job->res[i].hist)
 			return -ENOMEM;
 	}
-	for (i = 0; i < prog->threads; i++) {
+	for (i = 0, g = 0, gend = prog->group_threads[0]; i < prog->threads;
+	     i++) {
 		struct fsload_worker *w = &job->workers[i];
 
+		/* The workers, group by group. */
+		while (i >= gend && g + 1 < prog->ngroups)
+			gend += prog->group_threads[++g];
 		w->job = job;
 		w->index = i;
 		fsload_engine_init(&w->e, i, prog->files, prog->files_per_dir,
 				   prog->seed,
 				   prog->flags & FSLOAD_JOB_F_SHARED_DIR,
 				   &job->slots);
+		w->e.group = g;
 		w->e.hist = fsload_hist_alloc(job);
 		if (!w->e.hist ||
 		    fsload_worker_alloc_buf(w, prog->max_block))

@@ -60,6 +60,14 @@ static const struct nla_policy fsload_op_policy[FSLOAD_A_OP_MAX + 1] = {
 	[FSLOAD_A_OP_FLAGS] = NLA_POLICY_MASK(NLA_U32, FSLOAD_OP_F_ALL),
 	[FSLOAD_A_OP_PREFIX] = NLA_POLICY_RANGE(NLA_U8, 'a', 'z'),
 	[FSLOAD_A_OP_DEPTH] = NLA_POLICY_RANGE(NLA_U32, 1, FSLOAD_BIO_DEPTH_MAX),
+	[FSLOAD_A_OP_GROUP] = NLA_POLICY_MAX(NLA_U8, FSLOAD_GROUPS_MAX - 1),
+};
+
+static const struct nla_policy fsload_group_policy[FSLOAD_A_GROUP_MAX + 1] = {
+	[FSLOAD_A_GROUP_NAME] = { .type = NLA_NUL_STRING,
+				  .len = FSLOAD_NAME_MAX - 1 },
+	[FSLOAD_A_GROUP_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1,
+						    FSLOAD_THREADS_MAX),
 };
 
 static const struct nla_policy fsload_phase_policy[FSLOAD_A_PHASE_MAX + 1] = {
@@ -98,6 +106,7 @@ static const struct nla_policy fsload_start_policy[FSLOAD_A_JOB_MAX + 1] = {
 						       &fsload_idle_range),
 	[FSLOAD_A_JOB_DEVICE] = { .type = NLA_NUL_STRING, .len = PATH_MAX - 1 },
 	[FSLOAD_A_JOB_WORKER_CPU] = { .type = NLA_U32 },
+	[FSLOAD_A_JOB_GROUP] = NLA_POLICY_NESTED(fsload_group_policy),
 };
 
 static const struct nla_policy fsload_id_policy[FSLOAD_A_JOB_ID + 1] = {
@@ -175,6 +184,13 @@ static int fsload_parse_op(const struct fsload_program *prog,
 		    nla_get_u32(tb[FSLOAD_A_OP_FLAGS]) : 0;
 	od->depth = tb[FSLOAD_A_OP_DEPTH] ?
 		    nla_get_u32(tb[FSLOAD_A_OP_DEPTH]) : 1;
+	od->group = tb[FSLOAD_A_OP_GROUP] ? nla_get_u8(tb[FSLOAD_A_OP_GROUP]) :
+		    FSLOAD_GROUP_ALL;
+	if (od->group != FSLOAD_GROUP_ALL && od->group >= prog->ngroups) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_GROUP],
+				    "group: no such group (GROUP nests, from 0)");
+		return -EINVAL;
+	}
 	if (fsload_op_params[od->type] & FSLOAD_OPP_BIO) {
 		if (!prog->block) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_TYPE],
@@ -336,6 +352,64 @@ static int fsload_parse_phase(struct fsload_program *prog,
 		NL_SET_ERR_MSG(extack, "phase: at least one op is required");
 		return -EINVAL;
 	}
+	fsload_phase_groups(ph, prog->ngroups);
+	return 0;
+}
+
+/*
+ * GROUP: the thread groups, their workers in request order; the job's
+ * threads are their sum.  Without, one group of all the workers.
+ */
+static int fsload_parse_groups(struct fsload_program *prog,
+			       struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[FSLOAD_A_GROUP_MAX + 1];
+	const struct nlattr *a;
+	u32 sum = 0;
+	int rem, err;
+
+	prog->ngroups = 0;
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(a) != FSLOAD_A_JOB_GROUP)
+			continue;
+		if (prog->ngroups == FSLOAD_GROUPS_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "group: more than FSLOAD_GROUPS_MAX");
+			return -E2BIG;
+		}
+		err = nla_parse_nested(tb, FSLOAD_A_GROUP_MAX, a,
+				       fsload_group_policy, extack);
+		if (err)
+			return err;
+		if (!tb[FSLOAD_A_GROUP_THREADS]) {
+			NL_SET_ERR_ATTR_MISS(extack, a, FSLOAD_A_GROUP_THREADS);
+			NL_SET_ERR_MSG(extack, "group: threads is required");
+			return -EINVAL;
+		}
+		if (tb[FSLOAD_A_GROUP_NAME])
+			nla_strscpy(prog->group_name[prog->ngroups],
+				    tb[FSLOAD_A_GROUP_NAME], FSLOAD_NAME_MAX);
+		prog->group_threads[prog->ngroups] =
+			nla_get_u32(tb[FSLOAD_A_GROUP_THREADS]);
+		sum += prog->group_threads[prog->ngroups++];
+	}
+	if (!prog->ngroups) {
+		prog->ngroups = 1;
+		prog->group_threads[0] = prog->threads;
+		return 0;
+	}
+	if (info->attrs[FSLOAD_A_JOB_THREADS] && sum != prog->threads) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[FSLOAD_A_JOB_THREADS],
+				    "threads: not the sum of the groups' threads");
+		return -EINVAL;
+	}
+	if (sum > min_t(u32, fsload_max_threads, FSLOAD_THREADS_MAX)) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[FSLOAD_A_JOB_GROUP],
+				    "group: more threads in all than the module parameter max_threads");
+		return -ERANGE;
+	}
+	prog->threads = sum;
 	return 0;
 }
 
@@ -395,6 +469,9 @@ static int fsload_parse_program(struct fsload_program *prog,
 				    "threads: more than the module parameter max_threads");
 		return -ERANGE;
 	}
+	err = fsload_parse_groups(prog, info);
+	if (err)
+		return err;
 	prog->files = tb[FSLOAD_A_JOB_FILES] ?
 		      nla_get_u64(tb[FSLOAD_A_JOB_FILES]) : 1000;
 	if (!prog->files || prog->files > FSLOAD_FILES_MAX) {
@@ -693,6 +770,17 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 		if (nla_put_u32(skb, FSLOAD_A_JOB_WORKER_PID,
 				job->workers[i].pid))
 			return -EMSGSIZE;
+	}
+	for (i = 0; prog->ngroups > 1 && i < prog->ngroups; i++) {
+		struct nlattr *nest = nla_nest_start(skb, FSLOAD_A_JOB_GROUP);
+
+		if (!nest ||
+		    nla_put_string(skb, FSLOAD_A_GROUP_NAME,
+				   prog->group_name[i]) ||
+		    nla_put_u32(skb, FSLOAD_A_GROUP_THREADS,
+				prog->group_threads[i]))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
 	}
 	for (i = 0; prog->ncpus && i < prog->threads; i++) {
 		if (nla_put_u32(skb, FSLOAD_A_JOB_WORKER_CPU,

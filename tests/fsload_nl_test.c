@@ -1840,6 +1840,46 @@ static void b_worker_cpu_offline(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
+/* An op of group 1 when the job has no groups. */
+static void b_op_group_none(struct nl_msg *m, struct bctx *c)
+{
+	uint8_t v = 1;
+	int op;
+
+	base(m, c, 0);
+	phase_op_attr(m, FSLOAD_OP_NULL, FSLOAD_A_OP_GROUP, 1, &v, &op,
+		      &c->off);
+}
+
+/* A group nest without its thread count. */
+static void b_group_no_threads(struct nl_msg *m, struct bctx *c)
+{
+	struct nlattr *g;
+
+	base(m, c, 0);
+	c->miss_nest = nest(m, FSLOAD_A_JOB_GROUP, &g);
+	put_str(m, FSLOAD_A_GROUP_NAME, "g");
+	nla_nest_end(m, g);
+	c->miss = FSLOAD_A_GROUP_THREADS;
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
+/* THREADS that are not the sum of the groups' threads. */
+static void b_group_threads_sum(struct nl_msg *m, struct bctx *c)
+{
+	struct nlattr *g;
+
+	base(m, c, 0);
+	c->off = put_u32(m, FSLOAD_A_JOB_THREADS, 3);
+	nest(m, FSLOAD_A_JOB_GROUP, &g);
+	put_u32(m, FSLOAD_A_GROUP_THREADS, 1);
+	nla_nest_end(m, g);
+	nest(m, FSLOAD_A_JOB_GROUP, &g);
+	put_u32(m, FSLOAD_A_GROUP_THREADS, 1);
+	nla_nest_end(m, g);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
 FIXTURE(start_bad) {
 	struct fsl f;
 	const char *dir;
@@ -1916,6 +1956,9 @@ BAD_START(device_mounted, EBUSY);
 BAD_START(device_region, ERANGE);
 BAD_START(device_shared_dir, EINVAL);
 BAD_START(worker_cpu_offline, EINVAL);
+BAD_START(op_group_none, EINVAL);
+BAD_START(group_no_threads, EINVAL);
+BAD_START(group_threads_sum, EINVAL);
 
 FIXTURE_SETUP(start_bad)
 {

@@ -433,6 +433,23 @@ t_progress() {
 	no_job_dirs
 }
 
+# Thread groups (ctl/jobs/groups.ini): three readers, one writer, each
+# group running only its own ops.
+t_groups() {
+	local f=$work/groups.json
+
+	run groups --job "$repo/ctl/jobs/groups.ini"
+	expect '[(p["name"], p["threads"], p["ops"]) for p in j["phases"]]' \
+		"$f" "('populate', 4, 800) ('mix', 4, 1600)"
+	expect 'sum(t["ops"] for t in ph("mix")["ops_by_type"]
+		if t["op"] in ("read", "stat"))' "$f" 1200
+	expect 'sum(t["ops"] for t in ph("mix")["ops_by_type"]
+		if t["op"] in ("append", "fsync"))' "$f" 400
+	expect '[(g["name"], g["threads"]) for g in j["job"]["groups"]]' \
+		"$f" "('readers', 3) ('writer', 1)"
+	no_job_dirs
+}
+
 # timed FUNCTION: run a case and say how long it took.
 timed() {
 	local t0=$SECONDS rc
@@ -443,7 +460,7 @@ timed() {
 	return $rc
 }
 
-ktap_plan 22
+ktap_plan 23
 ktap_run smallfiles_sync_batch timed t_smallfiles_batch
 ktap_run smallfiles_sync_modes timed t_smallfiles_sync_modes
 ktap_run smallfiles_thread_sweep timed t_smallfiles_sweep
@@ -464,6 +481,7 @@ ktap_run jobfile_errors timed t_jobfile_errors
 ktap_run untar_scale timed t_untar_scale
 ktap_run untar_drop_cache timed t_drop_cache
 ktap_run phase_progress_tenths timed t_progress
+ktap_run jobfile_thread_groups timed t_groups
 ktap_run help_profiles timed t_help
 ktap_run nothing_left_behind no_job_dirs
 ktap_finish

@@ -37,6 +37,8 @@
 #define FSLOAD_BIO_BLOCK_MAX	(1U << 20)	/* bytes per bio */
 #define FSLOAD_BIO_DEPTH_MAX	128	/* bios in flight per worker */
 #define FSLOAD_PROGRESS_MARKS	10	/* a phase's course, in tenths */
+#define FSLOAD_GROUPS_MAX	8	/* thread groups of a job */
+#define FSLOAD_GROUP_ALL	255	/* FSLOAD_A_OP_GROUP: every group */
 
 /**
  * enum fsload_cmd - commands
@@ -270,6 +272,15 @@ enum fsload_phase_order {
  * only reads opens it read-only, shared.  DIR and DEVICE exclude each
  * other; FSLOAD_JOB_F_SHARED_DIR needs DIR.
  *
+ * GROUP (request and status, repeated, at most FSLOAD_GROUPS_MAX): thread
+ * groups.  The workers are numbered group by group in request order (the
+ * first group's THREADS workers, then the next group's ...); THREADS,
+ * when given, must be their sum.  An op with FSLOAD_A_OP_GROUP is run by
+ * that group's workers only, one without by every group's; each worker
+ * picks among its group's ops of a phase by their weights, and a group
+ * with none in a phase passes it idle.  Results merge the groups (per op
+ * type).  Without GROUP, all workers are one group.
+ *
  * WORKER_CPU (request, repeated, at most FSLOAD_THREADS_MAX): worker i is
  * bound (kthread_bind()) to the (i mod n)-th of the n CPUs listed before
  * it first runs; each must be online when the job starts.  Without it,
@@ -328,6 +339,7 @@ enum {
 	FSLOAD_A_JOB_SERIES_FROM,	/* u64: SERIES_GET: first sequence */
 	FSLOAD_A_JOB_SAMPLE,		/* nest: FSLOAD_A_SAMPLE_*, repeated */
 	FSLOAD_A_JOB_WORKER_CPU,	/* u32: a CPU, repeated (below) */
+	FSLOAD_A_JOB_GROUP,		/* nest: FSLOAD_A_GROUP_*, repeated */
 
 	__FSLOAD_A_JOB_MAX,
 	FSLOAD_A_JOB_MAX = __FSLOAD_A_JOB_MAX - 1
@@ -369,6 +381,10 @@ enum {
 	FSLOAD_A_OP_DEPTH,		/* u32: bio ops: bios in flight per
 					 * worker, 1 (default) to
 					 * FSLOAD_BIO_DEPTH_MAX
+					 */
+	FSLOAD_A_OP_GROUP,		/* u8: the group (index from 0, in
+					 * request order) whose workers run
+					 * it; default: every group
 					 */
 
 	__FSLOAD_A_OP_MAX,
@@ -442,6 +458,15 @@ enum {
 
 	__FSLOAD_A_PROGRESS_MAX,
 	FSLOAD_A_PROGRESS_MAX = __FSLOAD_A_PROGRESS_MAX - 1
+};
+
+/* A thread group of a job (FSLOAD_A_JOB_GROUP). */
+enum {
+	FSLOAD_A_GROUP_NAME = 1,	/* string: a label */
+	FSLOAD_A_GROUP_THREADS,		/* u32: its workers, required */
+
+	__FSLOAD_A_GROUP_MAX,
+	FSLOAD_A_GROUP_MAX = __FSLOAD_A_GROUP_MAX - 1
 };
 
 /* Per operation type statistics within a phase result. */
