@@ -412,12 +412,22 @@ def t_attribute_sets():
     sets = {s["name"]: s for s in SPECDOC["attribute-sets"]}
     defs = {d["name"]: d for d in SPECDOC["definitions"]}
     used = set()
+    # A header enum is the set's whose prefix is the longest one its first
+    # member starts with (FSLOAD_A_SAMPLE_OP_TYPE is sample-op's, not
+    # sample's).
+    prefixes = [attr_prefix(s) for s in SPECDOC["attribute-sets"]
+                if "subset-of" not in s]
+
+    def owner(cname):
+        return max((p for p in prefixes if cname.startswith(p)), key=len,
+                   default=None)
+
     for s in SPECDOC["attribute-sets"]:
         if "subset-of" in s:
             continue
         pfx = attr_prefix(s)
         match = [i for i, members in enumerate(anon)
-                 if members and members[0][0].startswith(pfx)]
+                 if members and owner(members[0][0]) == pfx]
         check(len(match) == 1, f"set {s['name']}: {len(match)} header enums "
               f"of {pfx}*")
         used.add(match[0])
@@ -473,7 +483,15 @@ def t_commands():
     got = [(n, v) for n, v, _ in named[ename]]
     differ("commands", got, want)
     for op, v, c in operations():
-        kinds = [k for k in ("do", "dump", "notify") if k in op]
+        # The header names notifications *_NTF; the spec must send them
+        # on a group, and only them.
+        ntf = "notify" in op or "event" in op
+        check(ntf == c.endswith("_NTF"),
+              f"{c}: {'a notification' if ntf else 'no notification'} in "
+              "the spec, the header's name says otherwise")
+        check(not ntf or op.get("mcgrp"), f"{c}: a notification without "
+              "mcgrp")
+        kinds = [k for k in ("do", "dump", "notify", "event") if k in op]
         print(f"# {v} {c}: {', '.join(kinds)}")
 
 
