@@ -1650,6 +1650,34 @@ static void b_progress_max(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
+static void b_sample_5(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	c->off = put_u32(m, FSLOAD_A_JOB_SAMPLE_MS, 5);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
+static void b_sample_max(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	c->off = put_u32(m, FSLOAD_A_JOB_SAMPLE_MS, 60001);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
+static void b_stall_50(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	c->off = put_u32(m, FSLOAD_A_JOB_STALL_MS, 50);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
+static void b_idle_max(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	c->off = put_u32(m, FSLOAD_A_JOB_IDLE_MS, 60001);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
 static void b_nest_flag(struct nl_msg *m, struct bctx *c)
 {
 	struct nlattr *n;
@@ -1959,6 +1987,10 @@ BAD_START(worker_cpu_offline, EINVAL);
 BAD_START(op_group_none, EINVAL);
 BAD_START(group_no_threads, EINVAL);
 BAD_START(group_threads_sum, EINVAL);
+BAD_START(sample_5, ERANGE);
+BAD_START(sample_max, ERANGE);
+BAD_START(stall_50, ERANGE);
+BAD_START(idle_max, ERANGE);
 
 FIXTURE_SETUP(start_bad)
 {
@@ -2120,6 +2152,9 @@ BAD_ID(get_unknown, FSLOAD_CMD_JOB_GET, false, ID_UNKNOWN, ENOENT);
 BAD_ID(result_missing, FSLOAD_CMD_RESULT_GET, true, ID_MISSING, EINVAL);
 BAD_ID(result_zero, FSLOAD_CMD_RESULT_GET, true, ID_ZERO, ERANGE);
 BAD_ID(result_unknown, FSLOAD_CMD_RESULT_GET, true, ID_UNKNOWN, ENOENT);
+BAD_ID(series_missing, FSLOAD_CMD_SERIES_GET, true, ID_MISSING, EINVAL);
+BAD_ID(series_zero, FSLOAD_CMD_SERIES_GET, true, ID_ZERO, ERANGE);
+BAD_ID(series_unknown, FSLOAD_CMD_SERIES_GET, true, ID_UNKNOWN, ENOENT);
 
 FIXTURE_SETUP(id_bad)
 {
