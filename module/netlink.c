@@ -790,15 +790,13 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	return 0;
 }
 
-static struct sk_buff *fsload_job_msg(struct fsload_job *job, u32 portid,
-				      u32 seq, int flags, u8 cmd)
+/* Fill @skb (NLMSG_GOODSIZE) with @job's status; frees it on failure. */
+static struct sk_buff *fsload_job_msg_fill(struct sk_buff *skb,
+					   struct fsload_job *job, u32 portid,
+					   u32 seq, int flags, u8 cmd)
 {
-	struct sk_buff *skb;
 	void *hdr;
 
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!skb)
-		return ERR_PTR(-ENOMEM);
 	hdr = genlmsg_put(skb, portid, seq, &fsload_family, flags, cmd);
 	if (!hdr || fsload_fill_job(skb, job)) {
 		nlmsg_free(skb);
@@ -806,6 +804,16 @@ static struct sk_buff *fsload_job_msg(struct fsload_job *job, u32 portid,
 	}
 	genlmsg_end(skb, hdr);
 	return skb;
+}
+
+static struct sk_buff *fsload_job_msg(struct fsload_job *job, u32 portid,
+				      u32 seq, int flags, u8 cmd)
+{
+	struct sk_buff *skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+
+	if (!skb)
+		return ERR_PTR(-ENOMEM);
+	return fsload_job_msg_fill(skb, job, portid, seq, flags, cmd);
 }
 
 /**
@@ -871,13 +879,24 @@ static int fsload_nl_start(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	if (!(job->prog.flags & FSLOAD_JOB_F_DETACH))
 		job->owner_portid = info->snd_portid;
-	err = fsload_job_start(job, info->extack);
-	if (err)
+	/*
+	 * The reply is allocated first: a start that fails must leave no
+	 * job behind, and once the job runs nothing may fail.
+	 */
+	reply = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!reply) {
+		err = -ENOMEM;
 		goto out;
-	reply = fsload_job_msg(job, info->snd_portid, info->snd_seq, 0,
-			       FSLOAD_CMD_JOB_START);
+	}
+	err = fsload_job_start(job, info->extack);
+	if (err) {
+		nlmsg_free(reply);
+		goto out;
+	}
+	reply = fsload_job_msg_fill(reply, job, info->snd_portid,
+				    info->snd_seq, 0, FSLOAD_CMD_JOB_START);
 	if (IS_ERR(reply)) {
-		/* The job runs; the caller can still find it by listing. */
+		/* Cannot happen (the status fits); the job is listed. */
 		err = PTR_ERR(reply);
 		goto out;
 	}
