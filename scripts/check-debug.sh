@@ -23,6 +23,7 @@ make -s -C ctl
 make -s -C tests
 
 # A debug guest boots in about a minute and runs several times slower:
-# a guest may take longer than run-all's 900 s.
-export VM_ARGS="--kernel $top/bzImage --modules $top/modroot/lib/modules/$release --module $kmod/module/fsload.ko --mem 3072 --timeout 2400 ${VM_ARGS:-}"
+# a guest may take longer than run-all's 900 s, and the fault cases that
+# tamper with a running job's tree need a longer pause to do it in.
+export VM_ARGS="--kernel $top/bzImage --modules $top/modroot/lib/modules/$release --module $kmod/module/fsload.ko --mem 3072 --timeout 2400 --env FSLOAD_PAUSE_MS=30000 ${VM_ARGS:-}"
 exec tests/run-all.sh "$@"
