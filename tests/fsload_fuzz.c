@@ -1529,7 +1529,8 @@ static uint32_t op_allowed_flags(uint8_t t)
 {
 	switch (t) {
 	case FSLOAD_OP_CREATE:
-		return FSLOAD_OP_F_ALL;
+		return FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_FALLOCATE |
+		       FSLOAD_OP_F_DIRECT;
 	case FSLOAD_OP_APPEND:
 	case FSLOAD_OP_WRITE_RANDOM:
 		return FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_DIRECT;
@@ -1566,6 +1567,17 @@ static void rnd_name(struct rng *r, char *buf, size_t maxlen)
 	buf[l] = '\0';
 }
 
+/* A flag bit that the uapi does not define: not in @all. */
+static uint32_t unknown_bit(struct rng *r, uint32_t all)
+{
+	uint32_t b;
+
+	do {
+		b = 1U << range(r, 0, 31);
+	} while (b & all);
+	return b;
+}
+
 /* A valid, possibly odd, op for a phase of @iter iterations x @threads. */
 static void gen_op(struct rng *r, struct fop *o, uint64_t total_iters)
 {
@@ -1574,7 +1586,11 @@ static void gen_op(struct rng *r, struct fop *o, uint64_t total_iters)
 	uint64_t maxsize = 1 << 20;
 
 	memset(o, 0, sizeof(*o));
-	o->type = range(r, 1, FSLOAD_OP_MAX);
+	/* The fuzzer's jobs have a dir: bio ops are for block jobs only. */
+	do {
+		o->type = range(r, 1, FSLOAD_OP_MAX);
+	} while (o->type == FSLOAD_OP_BIO_WRITE ||
+		 o->type == FSLOAD_OP_BIO_READ);
 	if (pct(r, 40)) {
 		o->h_weight = true;
 		o->weight = pct(r, 20) ? PICK(r, ((const uint32_t[]){ 1, 1000000 }))
@@ -1769,7 +1785,7 @@ static const char *spoil_value(struct rng *r, struct fjob *j, int *err)
 		return "progress_ms too large";
 	case 6:
 		j->h_flags = true;
-		j->flags |= (1U << range(r, 3, 31));
+		j->flags |= unknown_bit(r, FSLOAD_JOB_F_ALL);
 		return "unknown job flag";
 	case 7:
 		o->h_weight = true;
@@ -1802,11 +1818,11 @@ static const char *spoil_value(struct rng *r, struct fjob *j, int *err)
 		return "phase prefix invalid";
 	case 13:
 		p->h_flags = true;
-		p->flags |= 1U << range(r, 1, 31);
+		p->flags |= unknown_bit(r, FSLOAD_PHASE_F_ALL);
 		return "unknown phase flag";
 	case 14:
 		o->h_flags = true;
-		o->flags |= 1U << range(r, 3, 31);
+		o->flags |= unknown_bit(r, FSLOAD_OP_F_ALL);
 		return "unknown op flag";
 	case 15:
 		if (prm.max_file >= UINT64_MAX || !op_sized(o->type))
