@@ -204,6 +204,18 @@ static void fsload_series_fn(struct work_struct *work)
  */
 void fsload_series_start(struct fsload_job *job)
 {
+	u64 now = ktime_get_ns();
+	unsigned int i;
+
+	/*
+	 * No worker has been seen yet: the first look at each only notes its
+	 * count (a phase no worker can be in), so a stall is timed from a
+	 * moment the sampler saw, never from boot.
+	 */
+	for (i = 0; i < job->prog.threads; i++) {
+		job->workers[i].still_phase = INT_MIN;
+		job->workers[i].still_since = now;
+	}
 	INIT_DELAYED_WORK(&job->series_work, fsload_series_fn);
 	if (job->prog.sample_ms || job->prog.stall_ms)
 		queue_delayed_work(fsload_wq, &job->series_work, 0);
