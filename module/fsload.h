@@ -93,7 +93,7 @@ struct fsload_result {
 	struct fsload_progress progress[FSLOAD_PROGRESS_MARKS];
 
 	/* CPU, summed over the workers. */
-	u64 worker_cpu_ns;	/* task clock */
+	u64 worker_cpu_ns;	/* scheduler runtime */
 	u64 instructions;	/* kernel mode, with a PMU */
 	u64 cycles;
 
@@ -141,8 +141,7 @@ struct fsload_worker {
 	int still_phase;
 	u64 still_since;		/* ns */
 	bool stalled;
-	/* The worker's own counters (task clock; PMU), its thread only. */
-	struct perf_event *ev_clock;
+	/* The worker's PMU counters, its thread only; NULL without. */
 	struct perf_event *ev_insn;
 	struct perf_event *ev_cycles;
 

@@ -397,8 +397,8 @@ enum {
  * of the last worker's last operation.  COMPLETE is 1 when every worker
  * finished every iteration, or ran until the phase's time limit.
  *
- * CPU: WORKER_CPU_NS is the workers' own CPU time in the phase (task
- * clock), INSTRUCTIONS and CYCLES their kernel-mode counts where the
+ * CPU: WORKER_CPU_NS is the workers' own CPU time in the phase (scheduler
+ * runtime), INSTRUCTIONS and CYCLES their kernel-mode counts where the
  * machine has a PMU (absent otherwise).  SYSTEM_CPU_NS is the busy time
  * of all CPUs over the phase (not idle, not waiting for I/O): minus the
  * workers' and the idle baseline, what other threads spent meanwhile.
