@@ -10,6 +10,8 @@
  * overridden.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -296,17 +298,40 @@ struct age_ctx {
 	bool failed;
 };
 
+/*
+ * Sync the filesystem of @dir: space that unlinks free later (xfs frees an
+ * unlinked inode's blocks in background inodegc work, which syncfs
+ * flushes) and delayed allocation show in statfs as they will stay.
+ */
+static void age_settle(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (syncfs(fd))
+		warnmsg("syncfs %s: %s", dir, strerror(errno));
+	close(fd);
+}
+
 static bool age_tick(void *arg)
 {
 	struct age_ctx *ac = arg;
 	double pct;
 
-	if (fs_used_pct(ac->dir, &pct, NULL)) {
-		ac->failed = true;
-		return true;
+	if (fs_used_pct(ac->dir, &pct, NULL))
+		goto fail;
+	/* At the target: is it still there once the filesystem settles? */
+	if (pct >= ac->target) {
+		age_settle(ac->dir);
+		if (fs_used_pct(ac->dir, &pct, NULL))
+			goto fail;
 	}
 	ac->last = pct;
 	return pct >= ac->target;
+fail:
+	ac->failed = true;
+	return true;
 }
 
 /*
@@ -383,9 +408,11 @@ static int run_age(struct nl_ctx *nl, const struct params *p,
 	ar->run = run;
 	ar->kept = keep_files;
 	ar->after_pct = ac.last;
-	/* a kept tree is still there: measure it as it is now */
-	if (keep_files)
+	/* a kept tree is still there: measure it as it is now, settled */
+	if (keep_files) {
+		age_settle(p->dir);
 		fs_used_pct(p->dir, &ar->after_pct, NULL);
+	}
 	ar->reached = run->stopped_by_us && !ac.failed &&
 		      ar->after_pct >= target;
 	if (!ar->reached && !run->ret)
