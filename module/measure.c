@@ -26,14 +26,15 @@
 #include <linux/timekeeping.h>
 #include "fsload.h"
 
-static struct perf_event *fsload_counter(u32 type, u64 config)
+/* A hardware counter of the current task, or NULL (no PMU). */
+static struct perf_event *fsload_counter(u64 config)
 {
 	struct perf_event_attr attr = {
-		.type = type,
+		.type = PERF_TYPE_HARDWARE,
 		.size = sizeof(attr),
 		.config = config,
 		/* Workers are kernel threads: all they run is kernel mode. */
-		.exclude_user = type == PERF_TYPE_HARDWARE,
+		.exclude_user = 1,
 		.exclude_hv = 1,
 	};
 	struct perf_event *ev;
@@ -52,10 +53,8 @@ static struct perf_event *fsload_counter(u32 type, u64 config)
  */
 void fsload_counters_open(struct fsload_worker *w)
 {
-	w->ev_insn = fsload_counter(PERF_TYPE_HARDWARE,
-				    PERF_COUNT_HW_INSTRUCTIONS);
-	w->ev_cycles = fsload_counter(PERF_TYPE_HARDWARE,
-				      PERF_COUNT_HW_CPU_CYCLES);
+	w->ev_insn = fsload_counter(PERF_COUNT_HW_INSTRUCTIONS);
+	w->ev_cycles = fsload_counter(PERF_COUNT_HW_CPU_CYCLES);
 	if (!w->ev_insn || !w->ev_cycles) {
 		if (w->ev_insn)
 			perf_event_release_kernel(w->ev_insn);
