@@ -234,8 +234,7 @@ struct fsload_job {
 	unsigned int ring_cap;
 	u64 ring_head;			/* sequence number of the next */
 	struct fsload_stall stalls[FSLOAD_STALLS_MAX];
-	unsigned int nstalls;
-	unsigned int stalls_dropped;
+	unsigned int nstalls;		/* the first FSLOAD_STALLS_MAX only */
 };
 
 /* job.c */

@@ -96,8 +96,6 @@ static bool fsload_stall_begin(struct fsload_job *job,
 		added = true;
 		trace_fsload_stall(job->id, w->index, w->pid, phase,
 				   ktime_get_ns() - w->still_since);
-	} else {
-		job->stalls_dropped++;
 	}
 	spin_unlock(&job->lock);
 	return added;

@@ -76,7 +76,8 @@
  *	with %FSLOAD_A_JOB_STALL_MS has made no progress for that long;
  *	status attributes as for @FSLOAD_CMD_JOB_GET, whose
  *	%FSLOAD_A_JOB_STALL nests say which workers, in which phase, since
- *	when.  A stall whose worker moves again gets its end.
+ *	when.  A stall whose worker moves again gets its end.  A job
+ *	records (and announces) its first 16 stalls only.
  *
  * Jobs are global (not per network namespace; the family is in the
  * initial one only). An ended job's status and results stay available
