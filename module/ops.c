@@ -190,7 +190,7 @@ static int fsload_rm_contents(const struct path *dir, int depth)
 	};
 	struct file *f;
 	size_t pos;
-	int err, removed;
+	int err, first, removed;
 
 	rc.buf = kmalloc(rc.size, GFP_KERNEL);
 	if (!rc.buf)
@@ -208,16 +208,26 @@ static int fsload_rm_contents(const struct path *dir, int depth)
 		if (err || !rc.used)
 			break;
 		removed = 0;
+		first = 0;
 		for (pos = 0; pos < rc.used; pos += strlen(rc.buf + pos + 1) + 2) {
 			err = fsload_rm_entry(dir, rc.buf + pos + 1,
 					      (u8)rc.buf[pos], depth);
-			if (!err || err == -ENOENT)
+			if (!err)
 				removed++;
+			else if (err != -ENOENT && !first)
+				first = err;
 			cond_resched();
 		}
-		/* Nothing could be removed: give up rather than spin. */
-		if (!removed)
+		/*
+		 * Only an entry removed here is progress.  A shut-down ext4
+		 * (seen on 7.3) lists a name that every lookup then misses:
+		 * counting it as gone would list it again forever.  The
+		 * caller's rmdir reports whatever is left.
+		 */
+		if (!removed) {
+			err = first;
 			break;
+		}
 		err = 0;
 	} while (true);
 	kfree(rc.buf);

@@ -69,7 +69,10 @@ wait_ended() {
 
 	fsloadctl --json wait "$1" --timeout "$2" --quiet >"$out"
 	rc=$?
-	[ "$rc" -ne 6 ] || fail "job $1 did not end within $2 s"
+	if [ "$rc" -eq 6 ]; then
+		dump_workers
+		fail "job $1 did not end within $2 s"
+	fi
 	[ "$rc" -le 1 ] || fail "fsloadctl wait $1: exit $rc"
 }
 

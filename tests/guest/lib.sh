@@ -92,6 +92,22 @@ no_job_dirs() {
 }
 
 # No worker thread of any job left.
+# The kernel stacks of every fsload kthread and of every task in
+# uninterruptible sleep or in the module (a job that will not end: its
+# reaper is a kworker).
+dump_workers() {
+	local d pid st
+
+	for d in /proc/[0-9]*; do
+		pid=${d#/proc/}
+		st=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) || continue
+		[ "$st" = D ] || grep -q '^fsload' "/proc/$pid/comm" 2>/dev/null ||
+			grep -q fsload "/proc/$pid/stack" 2>/dev/null || continue
+		echo "# $(cat "/proc/$pid/comm" 2>/dev/null) ($pid), state $st:"
+		sed 's/^/#   /' "/proc/$pid/stack" 2>/dev/null
+	done
+}
+
 no_workers() {
 	local left
 
