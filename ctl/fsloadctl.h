@@ -27,7 +27,9 @@ enum {
 	EXIT_TIMEOUT	= 6,	/* wait --timeout expired */
 };
 
+#ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 
 /* Set by main(): the subcommand running, for messages; JSON output. */
 extern const char *cmd_name;

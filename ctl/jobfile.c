@@ -8,6 +8,7 @@
  *	threads = 4
  *	files = 1000			# per thread (a comment)
  *	files-per-dir = 100
+ *	tree-branch = 0			# directory tree (mdtest -b); 0 flat
  *	seed = 42
  *	shared-dir = no
  *	keep = no
@@ -18,6 +19,7 @@
  *	iterations = 1000		# per thread (default: files)
  *	time = 10			# seconds: stonewall
  *	continue = yes			# ENOENT/EEXIST... count as errors
+ *	dirs = no			# iterate over the directories
  *	prefix = f			# first letter of the names
  *	first = 0			# sequential order starts here
  *	op = create size=4K block=4K weight=1 fsync
@@ -139,8 +141,9 @@ static int group_key(struct jf *jf, const char *key, char *val)
 static int global_key(struct jf *jf, const char *key, char *val)
 {
 	static const char *const keys[] = {
-		"dir", "threads", "files", "files-per-dir", "seed",
-		"shared-dir", "keep", "progress-ms", "device", "force",
+		"dir", "threads", "files", "files-per-dir", "tree-branch",
+		"seed", "shared-dir", "keep", "progress-ms", "device",
+		"force",
 	};
 	const struct arg_desc *a;
 	char opt[64], *argv[3];
@@ -161,7 +164,7 @@ static int global_key(struct jf *jf, const char *key, char *val)
 		if (!strcmp(key, keys[i]))
 			break;
 	if (i == ARRAY_SIZE(keys))
-		return jf_error(jf, "unknown [global] key '%s' (one of: dir, threads, files, files-per-dir, seed, shared-dir, keep, progress-ms, device, force, name)",
+		return jf_error(jf, "unknown [global] key '%s' (one of: dir, threads, files, files-per-dir, tree-branch, seed, shared-dir, keep, progress-ms, device, force, name)",
 				key);
 	for (a = start_cmd.args; a->name; a++)
 		if (!strcmp(a->name, key))
@@ -288,6 +291,11 @@ static int phase_key(struct jf *jf, const char *key, char *val)
 			return jf_error(jf, "continue: yes or no");
 		ph->flags = b ? ph->flags | FSLOAD_PHASE_F_CONTINUE :
 			    ph->flags & ~FSLOAD_PHASE_F_CONTINUE;
+	} else if (!strcmp(key, "dirs")) {
+		if (parse_bool(val, &b))
+			return jf_error(jf, "dirs: yes or no");
+		ph->flags = b ? ph->flags | FSLOAD_PHASE_F_DIRS :
+			    ph->flags & ~FSLOAD_PHASE_F_DIRS;
 	} else if (!strcmp(key, "prefix")) {
 		if (strlen(val) != 1 || !islower((unsigned char)*val))
 			return jf_error(jf, "prefix: one letter a..z");
@@ -296,7 +304,7 @@ static int phase_key(struct jf *jf, const char *key, char *val)
 		if (parse_u64(val, &ph->first))
 			return jf_error(jf, "first: a file index");
 	} else {
-		return jf_error(jf, "unknown phase key '%s' (order, iterations, time, continue, prefix, first, op)",
+		return jf_error(jf, "unknown phase key '%s' (order, iterations, time, continue, dirs, prefix, first, op)",
 				key);
 	}
 	return 0;

@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fsloadctl.h"
@@ -238,12 +239,45 @@ static int build_null(const struct params *p, uint32_t threads,
 
 /* metadata (mdtest) */
 
+/* Directories in a tree of @branch, @depth levels below its root. */
+static uint64_t tree_dirs(uint32_t branch, uint32_t depth)
+{
+	uint64_t n = 1, level = 1;
+
+	while (depth-- && n <= FSLOAD_DIRS_MAX) {
+		level *= branch;
+		n += level;
+	}
+	return n;
+}
+
 static void fixup_metadata(struct params *p,
 			   bool (*given)(const char *name, void *arg),
 			   void *arg)
 {
+	bool fpd = given("files-per-dir", arg) || given("items-per-dir", arg);
+	uint64_t dirs, items;
+
+	if (p->tree_branch && p->tree_depth) {
+		/*
+		 * mdtest -b B -z Z: items spread over the tree's directories,
+		 * or -I items in each of them.
+		 */
+		dirs = tree_dirs(p->tree_branch, p->tree_depth);
+		if (dirs > FSLOAD_DIRS_MAX)
+			return;		/* the kernel says why */
+		if (fpd && !given("files", arg) && !given("items", arg)) {
+			p->files = dirs * p->files_per_dir;
+			return;
+		}
+		items = p->files;
+		if (p->shared_dir && p->threads && !strchr(p->threads, ','))
+			items *= strtoull(p->threads, NULL, 10) ?: 1;
+		p->files_per_dir = (uint32_t)((items + dirs - 1) / dirs);
+		return;
+	}
 	/* mdtest: all of a task's items in one directory by default */
-	if (!given("files-per-dir", arg) && !given("items-per-dir", arg))
+	if (!fpd)
 		p->files_per_dir = p->files > UINT32_MAX ? UINT32_MAX :
 				   (uint32_t)p->files;
 }
@@ -272,8 +306,17 @@ static int build_metadata(const struct params *p, uint32_t threads,
 	unsigned int i;
 
 	(void)threads;
+	if (p->tree_depth && !p->tree_branch)
+		return usage_error("--tree-depth: needs --tree-branch");
+	if (tree_dirs(p->tree_branch, p->tree_depth) > FSLOAD_DIRS_MAX)
+		return usage_error("--tree-branch %u --tree-depth %u: more than %d directories",
+				   p->tree_branch, p->tree_depth,
+				   FSLOAD_DIRS_MAX);
 	if (p->shared_dir)
 		prog->job_flags |= FSLOAD_JOB_F_SHARED_DIR;
+	/* mdtest's tree creation: timed, as it is */
+	ph = add_phase1(prog, "tree-create", FSLOAD_OP_MKDIR, NULL);
+	ph->flags |= FSLOAD_PHASE_F_DIRS;
 	for (i = 0; i < ARRAY_SIZE(md); i++) {
 		if (md[i].removes && p->keep)
 			continue;
@@ -290,6 +333,13 @@ static int build_metadata(const struct params *p, uint32_t threads,
 			ph->duration_ms = (uint32_t)(p->stonewall * 1000 + 0.5);
 			ph->flags |= FSLOAD_PHASE_F_CONTINUE;
 		}
+	}
+	if (!p->keep) {
+		ph = add_phase1(prog, "tree-remove", FSLOAD_OP_RMDIR, NULL);
+		ph->flags |= FSLOAD_PHASE_F_DIRS;
+		/* a stonewalled phase may have left items in them */
+		if (p->stonewall > 0)
+			ph->flags |= FSLOAD_PHASE_F_CONTINUE;
 	}
 	return 0;
 }
@@ -588,10 +638,10 @@ static const struct profile profiles[] = {
 	{
 		.name = "metadata",
 		.desc = "mdtest: directory create/stat/rename/remove, file create/stat/read/remove",
-		.tool = "mdtest -n ITEMS -u|(shared) -I ITEMS-PER-DIR -w SIZE -W STONEWALL -i ITERATIONS",
+		.tool = "mdtest -n ITEMS -u|(shared) -I ITEMS-PER-DIR -b BRANCH -z DEPTH -w SIZE -W STONEWALL -i ITERATIONS",
 		.defaults = "--files 1000 --size 0",
-		.options = "--items N, --items-per-dir N (default: items), --shared-dir, --stonewall SEC, --iterations N, --size BYTES",
-		.phases = "dir-create, dir-stat, dir-rename, dir-remove, file-create, file-stat, file-read, file-remove",
+		.options = "--items N, --items-per-dir N (default: items), --tree-branch B --tree-depth Z, --shared-dir, --stonewall SEC, --iterations N, --size BYTES",
+		.phases = "tree-create, dir-create, dir-stat, dir-rename, dir-remove, file-create, file-stat, file-read, file-remove, tree-remove",
 		.build = build_metadata,
 		.fixup = fixup_metadata,
 		.metric = { "creates/s", "file_creates_per_sec",

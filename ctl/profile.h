@@ -67,6 +67,8 @@ struct params {
 	uint64_t size;
 	uint32_t block;
 	uint32_t files_per_dir;
+	uint32_t tree_branch;	/* directory tree's branching; 0: flat */
+	uint32_t tree_depth;	/* metadata: its depth (items spread over it) */
 	bool fsync;
 	bool keep;
 	bool detach;

@@ -110,6 +110,9 @@ static int status_attr_cb(const struct nlattr *a, void *data)
 	case FSLOAD_A_JOB_FILES_PER_DIR:
 		ok = attr_get_u32(a, set, &js->files_per_dir);
 		break;
+	case FSLOAD_A_JOB_TREE_BRANCH:
+		ok = attr_get_u32(a, set, &js->tree_branch);
+		break;
 	case FSLOAD_A_JOB_SEED:
 		ok = attr_get_u64(a, set, &js->seed);
 		break;
@@ -394,6 +397,10 @@ void print_job(const char *key, const struct job_status *js,
 		       VIEW(" files/dir %" PRIu64 ",",
 			    " files/dir %" PRIu64 ",", NULL),
 		       js->files_per_dir);
+	print_attr_uint(js, FSLOAD_A_JOB_TREE_BRANCH, "tree_branch",
+		       VIEW(" tree branch %" PRIu64 ",",
+			    " tree branch %" PRIu64 ",", NULL),
+		       js->tree_branch);
 	if (x && x->has_size && view != JOB_VIEW_ROW) {
 		print_uint(PRINT_FP, NULL, " size %" PRIu64 ",", x->size);
 		print_string(PRINT_FP, NULL, " fsync %s,",

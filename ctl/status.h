@@ -40,6 +40,7 @@ struct job_status {
 	uint32_t threads;
 	uint64_t files;
 	uint32_t files_per_dir;
+	uint32_t tree_branch;
 	uint64_t seed;
 	char profile[FSLOAD_NAME_MAX];
 	uint32_t progress_ms;

@@ -122,6 +122,7 @@ struct ujob {
 	u32 threads;
 	u64 files;
 	u32 files_per_dir;
+	u32 branch;		/* directory tree; 0 flat */
 	u64 seed;
 	u32 flags;
 	u32 idle_ms;
@@ -322,7 +323,7 @@ static s64 uop_stat(struct fsload_worker *w)
 static s64 uop_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	int dfd = w->job->dir_fd, ret;
-	char nname[FSLOAD_NAME_LEN + 1];
+	char nname[FSLOAD_NAME_LEN_MAX + 1];
 
 	switch (op->type) {
 	case FSLOAD_OP_MKDIR:
@@ -330,7 +331,7 @@ static s64 uop_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
 		break;
 	case FSLOAD_OP_RENAME:
 		memcpy(nname, w->e.name, sizeof(nname));
-		nname[FSLOAD_NAME_FILE_OFF] = op->prefix;
+		nname[w->e.last_off] = op->prefix;
 		ret = renameat(dfd, w->e.name, dfd, nname);
 		break;
 	default:
@@ -836,9 +837,34 @@ static bool ujob_run_phase(struct fsload_worker *w, unsigned int p)
 }
 
 /*
- * The thread's directories: t<index>/d<n> for its file set; in a shared
- * tree, t000 and the subdirectories its own files need (another thread
- * may have made them first).  As the kernel's fsload_worker_prepare().
+ * Make directory @k of the worker's tree (e->name), and in a shared tree
+ * its parent first when another thread has not made that yet.  As the
+ * kernel's fsload_make_dir().
+ */
+static int umake_dir(struct fsload_worker *w, u32 k, bool shared,
+		     unsigned int levels)
+{
+	int dfd = w->job->dir_fd, err;
+
+	fsload_name_set_dir(&w->e, k);
+	if (!mkdirat(dfd, w->e.name, 0755) || (errno == EEXIST && shared))
+		return 0;
+	if (errno != ENOENT || !shared || !w->e.branch || !k || !levels)
+		return neg_errno();
+	err = umake_dir(w, (k - 1) / w->e.branch, shared, levels - 1);
+	if (err)
+		return err;
+	fsload_name_set_dir(&w->e, k);
+	if (!mkdirat(dfd, w->e.name, 0755) || errno == EEXIST)
+		return 0;
+	return neg_errno();
+}
+
+/*
+ * The thread's tree root, t<index> (t000 when shared), and unless a phase
+ * makes them, the directories its files need, parents first (another
+ * thread may have made them first).  As the kernel's
+ * fsload_worker_prepare().
  */
 static int uworker_prepare(struct fsload_worker *w)
 {
@@ -847,27 +873,22 @@ static int uworker_prepare(struct fsload_worker *w)
 	u32 fpd = job->files_per_dir;
 	u32 d = w->e.file_base / fpd;
 	u32 dend = (w->e.file_base + (u32)job->files - 1) / fpd;
-	char tname[FSLOAD_NAME_TDIR_LEN + 1], name[8];
-	int err = 0, tfd;
+	int err = 0;
 
-	memcpy(tname, w->e.name, FSLOAD_NAME_TDIR_LEN);
-	tname[FSLOAD_NAME_TDIR_LEN] = '\0';
-	if (mkdirat(job->dir_fd, tname, 0755) &&
-	    (errno != EEXIST || !shared))
+	w->e.name[FSLOAD_NAME_TDIR_LEN] = '\0';
+	if (mkdirat(job->dir_fd, w->e.name, 0755) &&
+	    (errno != EEXIST || !shared)) {
+		w->e.name_len = FSLOAD_NAME_TDIR_LEN;	/* where it failed */
 		return neg_errno();
-	tfd = openat(job->dir_fd, tname, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (tfd < 0)
-		return neg_errno();
+	}
+	w->e.name[FSLOAD_NAME_TDIR_LEN] = '/';
+	if (fsload_phases_make_dirs(job->phases, job->nphases))
+		return 0;
 	for (; d <= dend && !err; d++) {
 		if (READ_ONCE(job->stop))
 			break;
-		name[0] = 'd';
-		fsload_put_dec(name + 1, 5, d);
-		name[6] = '\0';
-		if (mkdirat(tfd, name, 0755) && (errno != EEXIST || !shared))
-			err = neg_errno();
+		err = umake_dir(w, d, shared, FSLOAD_TREE_DEPTH_MAX);
 	}
-	close(tfd);
 	return err;
 }
 
@@ -881,10 +902,8 @@ static void *uworker_fn(void *data)
 
 	w->tid = gettid();
 	err = uworker_prepare(w);
-	if (err) {
-		w->e.name[FSLOAD_NAME_DIR_LEN] = '\0';
-		ujob_fail(w, "prepare", "mkdir", err);
-	}
+	if (err)
+		ujob_fail(w, "prepare", "mkdir", err);	/* e.name: where */
 	for (p = 0; !err && ok && p < job->nphases; p++) {
 		if (!ujob_barrier(w, 2 * p))
 			break;
@@ -1047,13 +1066,17 @@ static int uprog_convert(const struct program *prog, u64 files,
 			*max_block = max(*max_block, od->block);
 		}
 		ph->nops = pp->nops;
+		if (!fsload_phase_dirs_ok(ph))
+			return bad_program(ph->name,
+					   "dirs: only mkdir, rmdir and stat ops, one of each");
 		fsload_phase_groups(ph, prog->ngroups ? prog->ngroups : 1);
 	}
 	return 0;
 }
 
 int uengine_check(const struct program *prog, uint32_t threads,
-		  uint64_t files, uint32_t files_per_dir, uint32_t flags)
+		  uint64_t files, uint32_t files_per_dir, uint32_t branch,
+		  uint32_t flags)
 {
 	static struct fsload_phase phases[FSLOAD_PHASES_MAX];
 	u64 tree_files = files;
@@ -1072,6 +1095,13 @@ int uengine_check(const struct program *prog, uint32_t threads,
 	if (!files_per_dir || tree_files > FSLOAD_FILES_MAX ||
 	    (tree_files + files_per_dir - 1) / files_per_dir > FSLOAD_DIRS_MAX) {
 		errmsg("user engine: files and files per directory make more than 100000000 files or 100000 directories");
+		return EXIT_USAGE;
+	}
+	if (branch > FSLOAD_DIRS_MAX ||
+	    fsload_dir_depth(branch, (tree_files - 1) / files_per_dir) >
+	    FSLOAD_TREE_DEPTH_MAX) {
+		errmsg("user engine: tree branch: the files need a tree more than %d levels deep",
+		       FSLOAD_TREE_DEPTH_MAX);
 		return EXIT_USAGE;
 	}
 	if (!prog->nphases || prog->nphases > FSLOAD_PHASES_MAX) {
@@ -1152,6 +1182,10 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	JS_SET(js, FSLOAD_A_JOB_FILES);
 	js->files_per_dir = job->files_per_dir;
 	JS_SET(js, FSLOAD_A_JOB_FILES_PER_DIR);
+	if (job->branch) {
+		js->tree_branch = job->branch;
+		JS_SET(js, FSLOAD_A_JOB_TREE_BRANCH);
+	}
 	js->seed = job->seed;
 	JS_SET(js, FSLOAD_A_JOB_SEED);
 	snprintf(js->profile, sizeof(js->profile), "%s", req->prog->profile);
@@ -1433,8 +1467,8 @@ static int ujob_alloc(struct ujob *job)
 
 		w->job = job;
 		w->index = i;
-		fsload_engine_init(&w->e, i, job->files, job->files_per_dir,
-				   job->seed,
+		fsload_engine_init(&w->e, i, job->threads, job->files,
+				   job->files_per_dir, job->branch, job->seed,
 				   job->flags & FSLOAD_JOB_F_SHARED_DIR,
 				   &job->slots);
 		/* the workers, group by group, as the kernel numbers them */
@@ -1486,7 +1520,7 @@ int uengine_run(const struct job_req *req, struct run *run)
 	memset(run, 0, sizeof(*run));
 	run->threads = req->threads;
 	ret = uengine_check(req->prog, req->threads, req->files,
-			    p->files_per_dir, req->flags);
+			    p->files_per_dir, p->tree_branch, req->flags);
 	if (ret)
 		return ret;
 	ret = EXIT_SYSERR;
@@ -1498,6 +1532,7 @@ int uengine_run(const struct job_req *req, struct run *run)
 		job.group_threads[0] = req->threads;
 	job.files = req->files;
 	job.files_per_dir = p->files_per_dir;
+	job.branch = p->tree_branch;
 	job.seed = p->seed;
 	job.flags = req->flags;
 	job.idle_ms = p->idle_ms;

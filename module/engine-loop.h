@@ -49,6 +49,7 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 	u32 files = e->files, idx;
 	const struct fsload_opdesc *op;
 	struct fsload_perm perm;
+	bool dirs = ph->flags & FSLOAD_PHASE_F_DIRS, rmdir;
 	u64 i, t0, t1, lat, deadline, iterations, last = 0;
 	s64 ret;
 
@@ -59,11 +60,16 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 		fsload_perm_init(&perm, files,
 				 e->seed ^ ((u64)e->index << 32 | p));
 	div_u64_rem(ph->first, files, &idx);
-	e->name[FSLOAD_NAME_FILE_OFF] = ph->prefix;
+	e->prefix = ph->prefix;
+	if (e->name_dir_left)	/* a file's name: the next may not rebuild */
+		e->name[e->last_off] = ph->prefix;
 	/* No phase lasts 2^64 ns: a deadline of U64_MAX never comes. */
 	deadline = ph->duration_ns ? start_ns + ph->duration_ns : U64_MAX;
 	/* A group without ops in this phase passes it idle. */
-	iterations = ph->gnops[e->group] ? ph->iterations : 0;
+	iterations = !ph->gnops[e->group] ? 0 :
+		     dirs ? e->ndirs : ph->iterations;
+	/* Children before their parents when removing. */
+	rmdir = dirs && fsload_phase_has(ph, FSLOAD_OP_RMDIR);
 	e->iters = iterations;
 	e->nmarks = 0;
 	e->next_mark = fsload_mark_at(e->iters, 1);
@@ -78,7 +84,10 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 			end = FSLOAD_RUN_STONEWALLED;
 			break;
 		}
-		if (ph->order == FSLOAD_ORDER_RANDOM) {
+		if (dirs) {
+			fsload_name_set_dir(e, e->dir_first +
+					       (rmdir ? iterations - 1 - i : i));
+		} else if (ph->order == FSLOAD_ORDER_RANDOM) {
 			fsload_name_set(e, e->file_base +
 					   fsload_perm_next(&perm));
 		} else {

@@ -201,11 +201,19 @@ static inline u32 fsload_perm_next(struct fsload_perm *pm)
 	return y;
 }
 
-/* Length of "t000/d00000/f00000000" and offsets of its parts. */
-#define FSLOAD_NAME_LEN		21
+/*
+ * A file's name: "t000/d00000/f00000000", its tree root (thread 0), its
+ * directory (0) and the file (0).  In a directory tree (TREE_BRANCH) the
+ * directory is a path of up to FSLOAD_TREE_DEPTH_MAX + 1 components,
+ * "d00000/d00001/d00004", so names vary in length.
+ */
 #define FSLOAD_NAME_TDIR_LEN	4	/* "t000" */
-#define FSLOAD_NAME_DIR_LEN	11	/* "t000/d00000" */
-#define FSLOAD_NAME_FILE_OFF	12	/* "f00000000" */
+#define FSLOAD_NAME_DCOMP_LEN	6	/* "d00000" */
+#define FSLOAD_NAME_FILE_LEN	9	/* "f00000000" */
+#define FSLOAD_NAME_LEN_MAX	(FSLOAD_NAME_TDIR_LEN + 1 + \
+				 (FSLOAD_TREE_DEPTH_MAX + 1) * \
+				 (FSLOAD_NAME_DCOMP_LEN + 1) + \
+				 FSLOAD_NAME_FILE_LEN)
 
 /*
  * One worker's (or userspace thread's) engine state.  Everything in it is
@@ -219,13 +227,22 @@ struct fsload_engine {
 	unsigned int index;	/* thread index */
 	u8 group;		/* thread group */
 	u32 file_base;		/* first file index (shared tree) */
+	u32 branch;		/* directory tree's branching; 0 flat */
+	u32 dir_first;		/* directories a FSLOAD_PHASE_F_DIRS phase */
+	u32 ndirs;		/* visits */
 	const struct fsload_slots *slots;
 	struct fsload_rng rnd;
 
-	/* The current name: w->name holds file name_idx. */
+	/*
+	 * The current name, name_len bytes, its last component at last_off:
+	 * file name_idx, or a directory after fsload_name_set_dir().
+	 */
 	u64 name_idx;
 	u32 name_dir_left;	/* files left in name's subdirectory */
-	char name[FSLOAD_NAME_LEN + 1];
+	u8 name_len;
+	u8 last_off;
+	char prefix;		/* the phase's first letter of file names */
+	char name[FSLOAD_NAME_LEN_MAX + 1];
 
 	/* The current phase's iteration, and its iterations per thread. */
 	u64 iter;
@@ -258,47 +275,150 @@ static inline void fsload_put_dec(char *p, unsigned int width, u32 v)
 	}
 }
 
-/* Set up @e for thread @index of a job; the caller sets e->hist. */
-static inline void fsload_engine_init(struct fsload_engine *e,
-				      unsigned int index, u64 files,
-				      u32 files_per_dir, u64 seed, bool shared,
-				      const struct fsload_slots *slots)
+/*
+ * Write directory @k's path below the tree root at @p, "d00000" when flat,
+ * "d00000/d00001/d00004" in a tree of branching factor @branch (directory
+ * k's parent is (k - 1) / branch); returns its length.
+ */
+static inline unsigned int fsload_dir_path(char *p, u32 branch, u32 k)
 {
-	e->index = index;
-	e->files = files;
-	e->files_per_dir = files_per_dir;
-	e->seed = seed;
-	e->slots = slots;
-	e->file_base = shared ? index * (u32)files : 0;
-	fsload_rng_seed(&e->rnd, seed + index);
-	memcpy(e->name, "t000/d00000/f00000000", FSLOAD_NAME_LEN + 1);
-	fsload_put_dec(&e->name[1], 3, shared ? 0 : index);
-	e->name_idx = 0;
-	e->name_dir_left = 0;
+	u32 chain[FSLOAD_TREE_DEPTH_MAX + 1];
+	unsigned int n = 0, len = 0;
+
+	chain[n++] = k;
+	while (branch && k && n < ARRAY_SIZE(chain)) {
+		k = (k - 1) / branch;
+		chain[n++] = k;
+	}
+	while (n--) {
+		p[len] = 'd';
+		fsload_put_dec(&p[len + 1], 5, chain[n]);
+		len += FSLOAD_NAME_DCOMP_LEN;
+		if (n)
+			p[len++] = '/';
+	}
+	return len;
+}
+
+/* Levels below directory 0 of directory @k in a tree of @branch. */
+static inline unsigned int fsload_dir_depth(u32 branch, u32 k)
+{
+	unsigned int depth = 0;
+
+	while (branch && k) {
+		k = (k - 1) / branch;
+		depth++;
+	}
+	return depth;
 }
 
 /*
  * Point e->name at file @idx of the worker's file set.  Consecutive files
- * in one subdirectory only increment the file digits: no division and no
+ * in one directory only increment the file digits: no division and no
  * vsnprintf() in the common case.
  */
 static inline void fsload_name_set(struct fsload_engine *e, u32 idx)
 {
 	u32 fpd = e->files_per_dir;
+	unsigned int off;
 	char *p;
 
 	if (idx == e->name_idx + 1 && e->name_dir_left > 1) {
-		p = &e->name[FSLOAD_NAME_LEN - 1];
+		p = &e->name[e->name_len - 1];
 		while (*p == '9')
 			*p-- = '0';
 		(*p)++;
 		e->name_dir_left--;
 	} else {
-		fsload_put_dec(&e->name[FSLOAD_NAME_TDIR_LEN + 2], 5, idx / fpd);
-		fsload_put_dec(&e->name[FSLOAD_NAME_FILE_OFF + 1], 8, idx);
+		off = FSLOAD_NAME_TDIR_LEN + 1;
+		off += fsload_dir_path(&e->name[off], e->branch, idx / fpd);
+		e->name[off++] = '/';
+		e->last_off = off;
+		e->name[off] = e->prefix;
+		fsload_put_dec(&e->name[off + 1], 8, idx);
+		e->name_len = off + FSLOAD_NAME_FILE_LEN;
+		e->name[e->name_len] = '\0';
 		e->name_dir_left = fpd - idx % fpd;
 	}
 	e->name_idx = idx;
+}
+
+/* Point e->name at directory @k; the next fsload_name_set() rebuilds. */
+static inline void fsload_name_set_dir(struct fsload_engine *e, u32 k)
+{
+	unsigned int off = FSLOAD_NAME_TDIR_LEN + 1, len;
+
+	len = fsload_dir_path(&e->name[off], e->branch, k);
+	e->name_len = off + len;
+	e->name[e->name_len] = '\0';
+	e->last_off = e->name_len - FSLOAD_NAME_DCOMP_LEN;
+	e->name_dir_left = 0;
+}
+
+/* Set up @e for thread @index of a job; the caller sets e->hist. */
+static inline void fsload_engine_init(struct fsload_engine *e,
+				      unsigned int index, unsigned int threads,
+				      u64 files, u32 files_per_dir, u32 branch,
+				      u64 seed, bool shared,
+				      const struct fsload_slots *slots)
+{
+	u64 tree_files = shared ? (u64)threads * files : files;
+
+	e->index = index;
+	e->files = files;
+	e->files_per_dir = files_per_dir;
+	e->branch = branch;
+	e->seed = seed;
+	e->slots = slots;
+	e->file_base = shared ? index * (u32)files : 0;
+	/* A shared tree's directories are thread 0's to make and remove. */
+	e->dir_first = 0;
+	e->ndirs = shared && index ? 0 :
+		   (u32)div_u64(tree_files + files_per_dir - 1, files_per_dir);
+	fsload_rng_seed(&e->rnd, seed + index);
+	memcpy(e->name, "t000/", FSLOAD_NAME_TDIR_LEN + 1);
+	fsload_put_dec(&e->name[1], 3, shared ? 0 : index);
+	e->prefix = 'f';
+	e->name_dir_left = 0;
+	fsload_name_set(e, 0);
+}
+
+/* Whether @ph has an op of @type. */
+static inline bool fsload_phase_has(const struct fsload_phase *ph,
+				    unsigned int type)
+{
+	unsigned int i;
+
+	for (i = 0; i < ph->nops; i++)
+		if (ph->ops[i].type == type)
+			return true;
+	return false;
+}
+
+/* A FSLOAD_PHASE_F_DIRS phase has only mkdir, rmdir and stat, one of each. */
+static inline bool fsload_phase_dirs_ok(const struct fsload_phase *ph)
+{
+	unsigned int n = fsload_phase_has(ph, FSLOAD_OP_MKDIR) +
+			 fsload_phase_has(ph, FSLOAD_OP_RMDIR) +
+			 fsload_phase_has(ph, FSLOAD_OP_STAT);
+
+	return !(ph->flags & FSLOAD_PHASE_F_DIRS) || n == ph->nops;
+}
+
+/*
+ * Whether a program's FSLOAD_PHASE_F_DIRS phase makes the directories (so
+ * that workers start with only their tree root).
+ */
+static inline bool fsload_phases_make_dirs(const struct fsload_phase *ph,
+					   unsigned int nphases)
+{
+	unsigned int p;
+
+	for (p = 0; p < nphases; p++)
+		if ((ph[p].flags & FSLOAD_PHASE_F_DIRS) &&
+		    fsload_phase_has(&ph[p], FSLOAD_OP_MKDIR))
+			return true;
+	return false;
 }
 
 static inline const struct fsload_opdesc *

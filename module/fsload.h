@@ -34,6 +34,7 @@ struct fsload_program {
 	u32 threads;
 	u64 files;		/* per thread */
 	u32 files_per_dir;
+	u32 branch;		/* directory tree's branching; 0 flat */
 	u64 seed;
 	u32 progress_ms;
 	u32 idle_ms;		/* idle baseline before the first phase */

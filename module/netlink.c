@@ -35,6 +35,10 @@ static struct netlink_range_validation fsload_fpd_range = {
 	.max = FSLOAD_FILES_MAX,
 };
 
+static struct netlink_range_validation fsload_branch_range = {
+	.max = FSLOAD_DIRS_MAX,
+};
+
 static struct netlink_range_validation fsload_progress_range = {
 	.max = 3600000,
 };
@@ -97,6 +101,8 @@ static const struct nla_policy fsload_start_policy[FSLOAD_A_JOB_MAX + 1] = {
 				   .len = FSLOAD_NAME_MAX - 1 },
 	[FSLOAD_A_JOB_PROGRESS_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							   &fsload_progress_range),
+	[FSLOAD_A_JOB_TREE_BRANCH] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &fsload_branch_range),
 	[FSLOAD_A_JOB_PHASE] = NLA_POLICY_NESTED(fsload_phase_policy),
 	[FSLOAD_A_JOB_SAMPLE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							 &fsload_sample_range),
@@ -352,6 +358,11 @@ static int fsload_parse_phase(struct fsload_program *prog,
 		NL_SET_ERR_MSG(extack, "phase: at least one op is required");
 		return -EINVAL;
 	}
+	if (!fsload_phase_dirs_ok(ph)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_FLAGS],
+				    "phase flags: dirs takes only mkdir, rmdir and stat ops, one of each");
+		return -EINVAL;
+	}
 	fsload_phase_groups(ph, prog->ngroups);
 	return 0;
 }
@@ -459,7 +470,7 @@ static int fsload_parse_program(struct fsload_program *prog,
 	struct nlattr **tb = info->attrs;
 	const struct nlattr *a;
 	unsigned int n = 0;
-	u64 tree_files;
+	u64 tree_files, dirs;
 	int rem, err;
 
 	prog->threads = tb[FSLOAD_A_JOB_THREADS] ?
@@ -499,9 +510,22 @@ static int fsload_parse_program(struct fsload_program *prog,
 				    "files: threads x files in a shared tree exceeds 100000000");
 		return -ERANGE;
 	}
-	if (DIV_ROUND_UP(tree_files, prog->files_per_dir) > FSLOAD_DIRS_MAX) {
+	dirs = DIV_ROUND_UP(tree_files, prog->files_per_dir);
+	if (dirs > FSLOAD_DIRS_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES_PER_DIR],
 				    "files_per_dir: files need more than 100000 subdirectories");
+		return -ERANGE;
+	}
+	prog->branch = tb[FSLOAD_A_JOB_TREE_BRANCH] ?
+		       nla_get_u32(tb[FSLOAD_A_JOB_TREE_BRANCH]) : 0;
+	if (prog->branch && prog->block) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_TREE_BRANCH],
+				    "tree_branch: needs a dir, not a device");
+		return -EINVAL;
+	}
+	if (fsload_dir_depth(prog->branch, dirs - 1) > FSLOAD_TREE_DEPTH_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_TREE_BRANCH],
+				    "tree_branch: the files need a tree more than 8 levels deep (FSLOAD_TREE_DEPTH_MAX)");
 		return -ERANGE;
 	}
 	prog->seed = tb[FSLOAD_A_JOB_SEED] ?
@@ -720,6 +744,8 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	    fsload_put_u64(skb, FSLOAD_A_JOB_FILES, prog->files,
 			   FSLOAD_A_JOB_PAD) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_FILES_PER_DIR, prog->files_per_dir) ||
+	    (prog->branch &&
+	     nla_put_u32(skb, FSLOAD_A_JOB_TREE_BRANCH, prog->branch)) ||
 	    fsload_put_u64(skb, FSLOAD_A_JOB_SEED, prog->seed,
 			   FSLOAD_A_JOB_PAD) ||
 	    nla_put_string(skb, FSLOAD_A_JOB_PROFILE, prog->profile) ||

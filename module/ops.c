@@ -151,7 +151,8 @@ static bool fsload_rm_actor(struct dir_context *ctx, const char *name,
 	return true;
 }
 
-#define FSLOAD_RM_DEPTH	4	/* job dir / t / d / file, and one spare */
+/* job dir / t / tree of directories / file, and one spare */
+#define FSLOAD_RM_DEPTH	(FSLOAD_TREE_DEPTH_MAX + 5)
 
 static int fsload_rm_contents(const struct path *dir, int depth);
 
@@ -399,7 +400,7 @@ static int fsload_rename_at(const struct path *parent, const char *name,
 {
 	struct inode *pdir = d_inode(parent->dentry);
 	struct dentry *old, *new;
-	char nname[FSLOAD_NAME_LEN];
+	char nname[FSLOAD_NAME_LEN_MAX];
 	int err;
 
 	memcpy(nname, name, len);
@@ -485,6 +486,19 @@ static s64 fsload_op_stat(struct fsload_worker *w)
 	return err;
 }
 
+/* Look up the directory of e->name, as the system calls' parent walk. */
+static int fsload_name_parent(struct fsload_worker *w, struct path *parent)
+{
+	unsigned int sep = w->e.last_off - 1;
+	int err;
+
+	w->e.name[sep] = '\0';
+	err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt, w->e.name, 0,
+			      parent);
+	w->e.name[sep] = '/';
+	return err;
+}
+
 /*
  * unlink, rmdir, mkdir or rename the file's name: walk to its directory, as the
  * system calls' parent walk does, then act on the last component.
@@ -492,15 +506,12 @@ static s64 fsload_op_stat(struct fsload_worker *w)
 static s64 fsload_op_dirent(struct fsload_worker *w,
 			    const struct fsload_opdesc *op)
 {
-	const char *last = &w->e.name[FSLOAD_NAME_FILE_OFF];
-	int len = FSLOAD_NAME_LEN - FSLOAD_NAME_FILE_OFF;
+	const char *last = &w->e.name[w->e.last_off];
+	int len = w->e.name_len - w->e.last_off;
 	struct path parent;
 	int err;
 
-	w->e.name[FSLOAD_NAME_DIR_LEN] = '\0';
-	err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt, w->e.name, 0,
-			      &parent);
-	w->e.name[FSLOAD_NAME_DIR_LEN] = '/';
+	err = fsload_name_parent(w, &parent);
 	if (err)
 		return err;
 	if (op->type == FSLOAD_OP_MKDIR)
@@ -899,10 +910,45 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 	return end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED;
 }
 
+/* mkdir e->name, a directory of the worker's tree; EEXIST is fine if @ok. */
+static int fsload_mkdir_name(struct fsload_worker *w, bool ok)
+{
+	struct path parent;
+	int err;
+
+	err = fsload_name_parent(w, &parent);
+	if (err)
+		return err;
+	err = fsload_mkdir(&parent, &w->e.name[w->e.last_off],
+			   w->e.name_len - w->e.last_off, NULL);
+	path_put(&parent);
+	return err == -EEXIST && ok ? 0 : err;
+}
+
 /*
- * Make the worker's directories: t<index>/d<n> for its file set; in a
- * shared tree, t000 and the subdirectories its own files need (another
- * worker may have made them first).
+ * Make directory @k.  In a shared tree its parent may be another thread's
+ * to make and not made yet: then make that first (@levels up at most).
+ */
+static int fsload_make_dir(struct fsload_worker *w, u32 k, bool shared,
+			   unsigned int levels)
+{
+	int err;
+
+	fsload_name_set_dir(&w->e, k);
+	err = fsload_mkdir_name(w, shared);
+	if (err != -ENOENT || !shared || !w->e.branch || !k || !levels)
+		return err;
+	err = fsload_make_dir(w, (k - 1) / w->e.branch, shared, levels - 1);
+	if (err)
+		return err;
+	fsload_name_set_dir(&w->e, k);
+	return fsload_mkdir_name(w, shared);
+}
+
+/*
+ * Make the worker's tree root, t<index> (t000 when shared), and unless a
+ * phase makes them, the directories that will hold its files, parents
+ * first.  In a shared tree another thread may have made one first.
  */
 static int fsload_worker_prepare(struct fsload_worker *w)
 {
@@ -911,32 +957,26 @@ static int fsload_worker_prepare(struct fsload_worker *w)
 	u32 fpd = prog->files_per_dir;
 	u32 d = w->e.file_base / fpd;
 	u32 dend = (w->e.file_base + (u32)prog->files - 1) / fpd;
-	struct path tdir;
-	char name[8];
 	int err;
 
 	if (prog->block)
 		return 0;	/* no directories */
-	err = fsload_mkdir(&w->job->dir, w->e.name, FSLOAD_NAME_TDIR_LEN, &tdir);
-	if (err == -EEXIST && shared) {
+	err = fsload_mkdir(&w->job->dir, w->e.name, FSLOAD_NAME_TDIR_LEN, NULL);
+	if (err == -EEXIST && shared)
+		err = 0;
+	if (err) {
+		w->e.name_len = FSLOAD_NAME_TDIR_LEN;
 		w->e.name[FSLOAD_NAME_TDIR_LEN] = '\0';
-		err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt,
-				      w->e.name, 0, &tdir);
-		w->e.name[FSLOAD_NAME_TDIR_LEN] = '/';
-	}
-	if (err)
 		return err;
+	}
+	if (fsload_phases_make_dirs(prog->phases, prog->nphases))
+		return 0;
 	for (; d <= dend && !err; d++) {
 		if (READ_ONCE(w->job->stop))
 			break;
-		name[0] = 'd';
-		fsload_put_dec(name + 1, 5, d);
-		err = fsload_mkdir(&tdir, name, 6, NULL);
-		if (err == -EEXIST && shared)
-			err = 0;
+		err = fsload_make_dir(w, d, shared, FSLOAD_TREE_DEPTH_MAX);
 		cond_resched();
 	}
-	path_put(&tdir);
 	return err;
 }
 
@@ -965,10 +1005,8 @@ int fsload_worker_fn(void *data)
 	if (w->ev_insn)
 		WRITE_ONCE(job->pmu, true);
 	err = fsload_worker_prepare(w);
-	if (err) {
-		w->e.name[FSLOAD_NAME_DIR_LEN] = '\0';
-		fsload_fail(w, "prepare", "mkdir", err);
-	}
+	if (err)
+		fsload_fail(w, "prepare", "mkdir", err);	/* e.name: where */
 	for (p = 0; !err && ok && p < job->prog.nphases; p++) {
 		if (!fsload_barrier(w, 2 * p))
 			break;

@@ -226,14 +226,81 @@ TEST(names_incremental)
 	char want[32];
 	u32 i;
 
-	fsload_engine_init(&e, 7, 2500, 1000, 1, false, &slots);
+	fsload_engine_init(&e, 7, 8, 2500, 1000, 0, 1, false, &slots);
 	for (i = 0; i < 2500; i++) {
 		fsload_name_set(&e, i);
 		snprintf(want, sizeof(want), "t007/d%05u/f%08u", i / 1000, i);
 		ASSERT_STREQ(want, e.name);
+		ASSERT_EQ(strlen(want), e.name_len);
+		ASSERT_EQ('f', e.name[e.last_off]);
 	}
 	fsload_name_set(&e, 17);
 	EXPECT_STREQ("t007/d00000/f00000017", e.name);
+	EXPECT_EQ(3, e.ndirs);
+}
+
+/* Directory k's path, by walking parents ((k - 1) / branch) up to 0. */
+static void tree_path(char *buf, size_t len, u32 branch, u32 k)
+{
+	char tail[256];
+
+	snprintf(buf, len, "d%05u", k);
+	while (k) {
+		k = (k - 1) / branch;
+		snprintf(tail, sizeof(tail), "d%05u/%s", k, buf);
+		snprintf(buf, len, "%s", tail);
+	}
+}
+
+/*
+ * In a directory tree (mdtest -b 3 -z 2: 13 directories), every file is in
+ * directory idx / files_per_dir at its path; names, their lengths and the
+ * last component's offset agree with a full formatting, incremental or
+ * not, and directory names (F_DIRS phases) too.
+ */
+TEST(names_tree)
+{
+	static struct fsload_slots slots;
+	struct fsload_engine e = { 0 };
+	char want[300], path[256];
+	u32 i, k;
+
+	fsload_engine_init(&e, 2, 4, 13 * 5, 5, 3, 1, false, &slots);
+	EXPECT_EQ(13, e.ndirs);
+	for (i = 0; i < 13 * 5; i++) {
+		fsload_name_set(&e, i);
+		tree_path(path, sizeof(path), 3, i / 5);
+		snprintf(want, sizeof(want), "t002/%s/f%08u", path, i);
+		ASSERT_STREQ(want, e.name);
+		ASSERT_EQ(strlen(want), e.name_len);
+		ASSERT_EQ('f', e.name[e.last_off]);
+		ASSERT_EQ('/', e.name[e.last_off - 1]);
+	}
+	EXPECT_STREQ("t002/d00000/d00003/d00012/f00000064", e.name);
+	EXPECT_EQ(2, fsload_dir_depth(3, 12));
+	EXPECT_EQ(3, fsload_dir_depth(3, 13));
+	for (k = 0; k < 13; k++) {
+		fsload_name_set_dir(&e, k);
+		tree_path(path, sizeof(path), 3, k);
+		snprintf(want, sizeof(want), "t002/%s", path);
+		ASSERT_STREQ(want, e.name);
+		ASSERT_EQ('d', e.name[e.last_off]);
+	}
+	/* after a directory, a file's name is rebuilt, not incremented */
+	fsload_name_set(&e, 1);
+	fsload_name_set(&e, 2);
+	EXPECT_STREQ("t002/d00000/f00000002", e.name);
+	/* the deepest tree a name holds */
+	fsload_name_set_dir(&e, 0);
+	e.branch = 1;
+	fsload_name_set(&e, 5 * FSLOAD_TREE_DEPTH_MAX);
+	EXPECT_EQ(FSLOAD_NAME_LEN_MAX, e.name_len);
+	/* a shared tree's directories are all thread 0's */
+	fsload_engine_init(&e, 0, 4, 10, 5, 3, 1, true, &slots);
+	EXPECT_EQ(8, e.ndirs);
+	fsload_engine_init(&e, 1, 4, 10, 5, 3, 1, true, &slots);
+	EXPECT_EQ(0, e.ndirs);
+	EXPECT_EQ(10, e.file_base);
 }
 
 TEST_HARNESS_MAIN

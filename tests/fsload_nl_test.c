@@ -1353,6 +1353,38 @@ static void b_too_many_dirs(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
+static void b_tree_too_deep(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	put_u64(m, FSLOAD_A_JOB_FILES, 100);
+	put_u32(m, FSLOAD_A_JOB_FILES_PER_DIR, 10);
+	/* a chain: directory 9 is 9 levels below directory 0 */
+	c->off = put_u32(m, FSLOAD_A_JOB_TREE_BRANCH, 1);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
+static void b_tree_branch_max(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	c->off = put_u32(m, FSLOAD_A_JOB_TREE_BRANCH, FSLOAD_DIRS_MAX + 1);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
+/* A phase over the directories takes only mkdir, rmdir and stat. */
+static void b_dirs_phase_create(struct nl_msg *m, struct bctx *c)
+{
+	struct nlattr *n, *o;
+
+	base(m, c, 0);
+	nest(m, FSLOAD_A_JOB_PHASE, &n);
+	put_str(m, FSLOAD_A_PHASE_NAME, "p");
+	c->off = put_u32(m, FSLOAD_A_PHASE_FLAGS, FSLOAD_PHASE_F_DIRS);
+	nest(m, FSLOAD_A_PHASE_OP, &o);
+	put_u8(m, FSLOAD_A_OP_TYPE, FSLOAD_OP_CREATE);
+	nla_nest_end(m, o);
+	nla_nest_end(m, n);
+}
+
 static void b_no_phase(struct nl_msg *m, struct bctx *c)
 {
 	base(m, c, 0);
@@ -1940,6 +1972,9 @@ BAD_START(files_0, ERANGE);
 BAD_START(files_max, ERANGE);
 BAD_START(fpd_0, ERANGE);
 BAD_START(too_many_dirs, ERANGE);
+BAD_START(tree_too_deep, ERANGE);
+BAD_START(tree_branch_max, ERANGE);
+BAD_START(dirs_phase_create, EINVAL);
 BAD_START(no_phase, EINVAL);
 BAD_START(phase_no_name, EINVAL);
 BAD_START(phase_no_op, EINVAL);

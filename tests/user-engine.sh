@@ -127,12 +127,12 @@ t_metadata_keep() {
 	check "$f" \
 		'j["job"]["state"]' "done" \
 		'[p["name"] for p in j["phases"]]' \
-		"dir-create dir-stat dir-rename file-create file-stat file-read" \
-		'[p["ops"] for p in j["phases"]]' "160 160 160 160 160 160" \
-		'[p["errors"] for p in j["phases"]]' "0 0 0 0 0 0" \
+		"tree-create dir-create dir-stat dir-rename file-create file-stat file-read" \
+		'[p["ops"] for p in j["phases"]]' "2 160 160 160 160 160 160" \
+		'[p["errors"] for p in j["phases"]]' "0 0 0 0 0 0 0" \
 		'all(hist_ok(p) for p in j["phases"])' True \
-		'sum(p["ops"] for p in j["phases"])' 960 \
-		'j["job"]["ops"]' 960
+		'sum(p["ops"] for p in j["phases"])' 962 \
+		'j["job"]["ops"]' 962
 	jd=$(find "$d" -mindepth 1 -maxdepth 1 -name 'fsload-*')
 	[ -n "$jd" ] || fail "no job directory kept"
 	n=$(find "$jd" -mindepth 3 -type f | wc -l)

@@ -137,8 +137,10 @@ t_metadata_counts() {
 
 	run md --profile metadata --threads 2 --items 50
 	expect '[p["name"] for p in j["phases"]]' "$f" \
-		"dir-create dir-stat dir-rename dir-remove file-create file-stat file-read file-remove"
-	expect 'set(p["ops"] for p in j["phases"])' "$f" "{100}"
+		"tree-create dir-create dir-stat dir-rename dir-remove file-create file-stat file-read file-remove tree-remove"
+	expect 'set(p["ops"] for p in j["phases"][1:-1])' "$f" "{100}"
+	# flat: one directory per thread holds its 50 items
+	expect '[ph("tree-create")["ops"], ph("tree-remove")["ops"]]' "$f" "2 2"
 	expect 'sum(p["errors"] for p in j["phases"])' "$f" 0
 	expect 'j["job"]["files_per_dir"]' "$f" 50
 	no_job_dirs
@@ -150,7 +152,8 @@ t_metadata_shared_keep() {
 	run mdk --profile metadata --threads 3 --items 40 --items-per-dir 10 \
 		--shared-dir --keep --size 100
 	expect '[p["name"] for p in j["phases"]]' "$f" \
-		"dir-create dir-stat dir-rename file-create file-stat file-read"
+		"tree-create dir-create dir-stat dir-rename file-create file-stat file-read"
+	expect 'ph("tree-create")["ops"]' "$f" 12
 	id=$(job_id "$f")
 	dir=$FSLOAD_DIR/fsload-$id
 	# one tree for all threads: t000 only, 120 items in 12 subdirectories
@@ -171,9 +174,9 @@ t_metadata_iterations() {
 
 	run mdi --profile metadata --items 30 --iterations 3
 	expect 'len(j["iterations"])' "$f" 3
-	expect '[len(i["phases"]) for i in j["iterations"]]' "$f" "8 8 8"
+	expect '[len(i["phases"]) for i in j["iterations"]]' "$f" "10 10 10"
 	expect '[s["phase"] for s in j["summary"]]' "$f" \
-		"dir-create dir-stat dir-rename dir-remove file-create file-stat file-read file-remove"
+		"tree-create dir-create dir-stat dir-rename dir-remove file-create file-stat file-read file-remove tree-remove"
 	expect 'all(s["runs"] == 3 and s["max"] >= s["mean"] >= s["min"] > 0
 		and s["stddev"] >= 0 for s in j["summary"])' "$f" True
 	no_job_dirs
@@ -189,6 +192,47 @@ t_metadata_stonewall() {
 	expect 'ph("dir-create")["stonewalled"]' "$f" True
 	expect 'ph("dir-create")["ops"] < 1000000' "$f" True
 	expect 'all(p["elapsed_ns"] < 2e9 for p in j["phases"])' "$f" True
+	no_job_dirs
+}
+
+# mdtest -b 2 -z 3 -I 3: a tree of 15 directories per thread, 3 items in
+# each, made by its own phase; then a shared tree of branching 3 removed
+# by its phase, children first.
+t_metadata_tree() {
+	local f=$work/mdt.json g=$work/mdts.json id dir n d
+
+	run mdt --profile metadata --threads 2 --items-per-dir 3 \
+		--tree-branch 2 --tree-depth 3 --size 10 --keep
+	expect 'j["job"]["files_per_thread"]' "$f" 45
+	expect 'j["job"]["tree_branch"]' "$f" 2
+	expect 'ph("tree-create")["ops"]' "$f" 30
+	expect 'ph("file-create")["ops"]' "$f" 90
+	check
+	id=$(job_id "$f")
+	dir=$FSLOAD_DIR/fsload-$id
+	for d in t000 t001; do
+		n=$(find "$dir/$d" -type d -name 'd*' | wc -l)
+		[ "$n" -eq 15 ] || fail "$d: $n tree directories, wanted 15"
+		# every directory holds 3 files and 3 renamed directories
+		n=$(find "$dir/$d" -type d -name 'd*' -exec sh -c \
+			'ls "$1" | grep -c "^f"' _ {} \; | sort -u | tr '\n' ' ')
+		[ "$n" = "3 " ] || fail "$d: files per directory: $n"
+	done
+	# directory 14's parent is 6, 6's is 2, 2's is 0: 3 levels below d00000
+	[ -f "$dir/t001/d00000/d00002/d00006/d00014/f00000044" ] ||
+		fail "f00000044 is not at d00000/d00002/d00006/d00014"
+	n=$(find "$dir/t000" -mindepth 5 -type d -name 'd*' | wc -l)
+	[ "$n" -eq 0 ] || fail "a tree directory deeper than 3 levels"
+	rm -rf "$dir"
+
+	run mdts --profile metadata --threads 3 --items 26 --tree-branch 3 \
+		--tree-depth 2 --shared-dir
+	expect 'j["job"]["state"]' "$g" "done"
+	expect 'j["job"]["files_per_dir"]' "$g" 6
+	expect '[ph("tree-create")["ops"], ph("tree-remove")["ops"]]' "$g" "13 13"
+	expect 'ph("file-remove")["ops"]' "$g" 78
+	expect 'sum(p["errors"] for p in j["phases"])' "$g" 0
+	check
 	no_job_dirs
 }
 
@@ -460,7 +504,7 @@ timed() {
 	return $rc
 }
 
-ktap_plan 23
+ktap_plan 24
 ktap_run smallfiles_sync_batch timed t_smallfiles_batch
 ktap_run smallfiles_sync_modes timed t_smallfiles_sync_modes
 ktap_run smallfiles_thread_sweep timed t_smallfiles_sweep
@@ -468,6 +512,7 @@ ktap_run metadata_counts timed t_metadata_counts
 ktap_run metadata_shared_dir_keep timed t_metadata_shared_keep
 ktap_run metadata_iterations timed t_metadata_iterations
 ktap_run metadata_stonewall timed t_metadata_stonewall
+ktap_run metadata_tree timed t_metadata_tree
 ktap_run largefile_keep_extents timed t_largefile_keep
 ktap_run largefile_direct_fallocate timed t_largefile_direct
 ktap_run randrw_counts timed t_randrw_counts

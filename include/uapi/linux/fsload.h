@@ -31,6 +31,7 @@
 #define FSLOAD_THREADS_MAX	999	/* thread directory names have 3 digits */
 #define FSLOAD_FILES_MAX	100000000ULL	/* file names have 8 digits */
 #define FSLOAD_DIRS_MAX		100000	/* subdirectory names have 5 digits */
+#define FSLOAD_TREE_DEPTH_MAX	8	/* levels below a tree's root directory */
 #define FSLOAD_PHASES_MAX	32
 #define FSLOAD_PHASE_OPS_MAX	16	/* operations (weighted) per phase */
 #define FSLOAD_BLOCK_MAX	(16U << 20)	/* I/O block size, bytes */
@@ -234,13 +235,23 @@ enum fsload_op_flags {
  *	deferred: delayed allocation, inode inactivation) and report its
  *	time and CPU as the phase's tail (%FSLOAD_A_RES_TAIL_NS); on a
  *	block job, flush the device's write cache (a job writing to it)
+ * @FSLOAD_PHASE_F_DIRS: the phase's iterations are the directories that
+ *	hold the thread's files, not the files (mdtest's tree creation and
+ *	removal): in creation order, parents first, or children first when
+ *	the phase has an rmdir op.  Its ops may only be mkdir, rmdir and
+ *	stat.  In a shared tree (%FSLOAD_JOB_F_SHARED_DIR) thread 0 visits
+ *	every directory and the others pass the phase idle.  A job with such
+ *	a phase that makes directories leaves making them to it: its
+ *	threads start with only their tree root
  */
 enum fsload_phase_flags {
 	FSLOAD_PHASE_F_CONTINUE	= 1U << 0,
 	FSLOAD_PHASE_F_SYNC	= 1U << 1,
+	FSLOAD_PHASE_F_DIRS	= 1U << 2,
 };
 
-#define FSLOAD_PHASE_F_ALL	(FSLOAD_PHASE_F_CONTINUE | FSLOAD_PHASE_F_SYNC)
+#define FSLOAD_PHASE_F_ALL	(FSLOAD_PHASE_F_CONTINUE | FSLOAD_PHASE_F_SYNC | \
+				 FSLOAD_PHASE_F_DIRS)
 
 /**
  * enum fsload_phase_order - %FSLOAD_A_PHASE_ORDER
@@ -281,6 +292,14 @@ enum fsload_phase_order {
  * picks among its group's ops of a phase by their weights, and a group
  * with none in a phase passes it idle.  Results merge the groups (per op
  * type).  Without GROUP, all workers are one group.
+ *
+ * TREE_BRANCH (request and status, 1 to FSLOAD_DIRS_MAX; 0 or absent:
+ * flat): a thread's file f is in directory f / FILES_PER_DIR.  Flat, every
+ * directory is in the thread's tree root t<thread> (t000/d00000 ...); with
+ * TREE_BRANCH b, directory k > 0 is a subdirectory of directory (k - 1) / b
+ * (t000/d00000/d00001/d00004 ...), mdtest's tree of branching factor b.
+ * The deepest directory a job needs may be at most FSLOAD_TREE_DEPTH_MAX
+ * levels below d00000.
  *
  * WORKER_CPU (request, repeated, at most FSLOAD_THREADS_MAX): worker i is
  * bound (kthread_bind()) to the (i mod n)-th of the n CPUs listed before
@@ -341,6 +360,7 @@ enum {
 	FSLOAD_A_JOB_SAMPLE,		/* nest: FSLOAD_A_SAMPLE_*, repeated */
 	FSLOAD_A_JOB_WORKER_CPU,	/* u32: a CPU, repeated (below) */
 	FSLOAD_A_JOB_GROUP,		/* nest: FSLOAD_A_GROUP_*, repeated */
+	FSLOAD_A_JOB_TREE_BRANCH,	/* u32: directory tree (below) */
 
 	__FSLOAD_A_JOB_MAX,
 	FSLOAD_A_JOB_MAX = __FSLOAD_A_JOB_MAX - 1
