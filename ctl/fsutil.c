@@ -116,3 +116,19 @@ int fs_used_pct(const char *dir, double *pct, uint64_t *bytes)
 		*bytes = used + avail;
 	return 0;
 }
+
+int sync_drop_caches(uint64_t *ns)
+{
+	uint64_t t0 = now_ns();
+	int fd, err = 0;
+
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "3\n", 2) != 2)
+		err = -errno;
+	close(fd);
+	*ns = now_ns() - t0;
+	return err;
+}

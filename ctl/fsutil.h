@@ -25,4 +25,12 @@ int tree_remove(const char *dir);
  */
 int fs_used_pct(const char *dir, double *pct, uint64_t *bytes);
 
+/*
+ * Between two phases (a phase with FSLOAD_PHASE_F_HOLD, untar
+ * --sync-between): "sync; echo 3 > /proc/sys/vm/drop_caches", the clean
+ * page cache, dentries and inodes of every filesystem dropped.  Returns 0
+ * or a negative errno; *@ns the time it took.
+ */
+int sync_drop_caches(uint64_t *ns);
+
 #endif /* FSLOADCTL_FSUTIL_H */

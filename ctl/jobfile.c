@@ -20,6 +20,7 @@
  *	time = 10			# seconds: stonewall
  *	continue = yes			# ENOENT/EEXIST... count as errors
  *	dirs = no			# iterate over the directories
+ *	hold = no			# sync, drop caches before it
  *	prefix = f			# first letter of the names
  *	first = 0			# sequential order starts here
  *	op = create size=4K block=4K weight=1 fsync
@@ -291,6 +292,11 @@ static int phase_key(struct jf *jf, const char *key, char *val)
 			return jf_error(jf, "continue: yes or no");
 		ph->flags = b ? ph->flags | FSLOAD_PHASE_F_CONTINUE :
 			    ph->flags & ~FSLOAD_PHASE_F_CONTINUE;
+	} else if (!strcmp(key, "hold")) {
+		if (parse_bool(val, &b))
+			return jf_error(jf, "hold: yes or no");
+		ph->flags = b ? ph->flags | FSLOAD_PHASE_F_HOLD :
+			    ph->flags & ~FSLOAD_PHASE_F_HOLD;
 	} else if (!strcmp(key, "dirs")) {
 		if (parse_bool(val, &b))
 			return jf_error(jf, "dirs: yes or no");
@@ -304,7 +310,7 @@ static int phase_key(struct jf *jf, const char *key, char *val)
 		if (parse_u64(val, &ph->first))
 			return jf_error(jf, "first: a file index");
 	} else {
-		return jf_error(jf, "unknown phase key '%s' (order, iterations, time, continue, dirs, prefix, first, op)",
+		return jf_error(jf, "unknown phase key '%s' (order, iterations, time, continue, dirs, hold, prefix, first, op)",
 				key);
 	}
 	return 0;

@@ -314,6 +314,7 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_WORKER_CPU]	= "worker-cpu",
 	[FSLOAD_A_JOB_GROUP]		= "group",
 	[FSLOAD_A_JOB_TREE_BRANCH]	= "tree-branch",
+	[FSLOAD_A_JOB_HELD]		= "held",
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {

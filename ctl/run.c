@@ -13,6 +13,7 @@
 
 #include "fsloadctl.h"
 #include "cpulist.h"
+#include "fsutil.h"
 #include "nl.h"
 #include "print.h"
 #include "run.h"
@@ -146,6 +147,35 @@ static void run_on_stall(void *arg, const struct job_status *js)
 		run->stall_stop = true;
 }
 
+/*
+ * The job holds before phase @phase (FSLOAD_PHASE_F_HOLD): sync and drop
+ * the caches, then resume it; if that cannot be done, stop it.
+ */
+static int run_on_held(void *arg, struct nl_ctx *nl, uint32_t id,
+		       uint32_t phase)
+{
+	struct run *run = arg;
+	uint64_t ns = 0;
+	int err;
+
+	err = sync_drop_caches(&ns);
+	if (err) {
+		errno = -err;
+		errsys("job %" PRIu32 ": before phase %" PRIu32
+		       ": sync; echo 3 > /proc/sys/vm/drop_caches: stopping the job",
+		       id, phase + 1);
+		job_stop(nl, id, NL_QUIET);
+		return 0;	/* its partial results follow */
+	}
+	run->holds++;
+	run->hold_ns += ns;
+	if (!run->quiet)
+		fprintf(stderr, "fsloadctl: job %" PRIu32 ": before phase %"
+			PRIu32 ": sync, caches dropped (%.1f ms)\n", id,
+			phase + 1, ns / 1e6);
+	return job_resume(nl, id);
+}
+
 /* How often the time series is read while the job runs. */
 #define SERIES_DRAIN_S	1.0
 
@@ -186,6 +216,9 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 	waiter_status(&w, &js);
 	w.on_stall = run_on_stall;
 	w.stall_arg = run;
+	w.on_held = run_on_held;
+	w.held_arg = run;
+	run->quiet = p->quiet;
 	run->stall_stop_wanted = p->stall_stop;
 	run->series.sample_ms = p->sample_ms;
 	/* The device under the directory, or the block job's device. */

@@ -80,6 +80,9 @@ struct run {
 	struct series series;	/* time series, stall reports */
 	bool stall_stop_wanted;	/* --stall-stop */
 	bool stall_stop;	/* a stall was reported: stop the job */
+	bool quiet;
+	unsigned int holds;	/* FSLOAD_PHASE_F_HOLD: caches dropped */
+	uint64_t hold_ns;	/* the time that took */
 };
 
 /*

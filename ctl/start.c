@@ -99,7 +99,7 @@ static const struct arg_desc start_args[] = {
 	{ "scale", ARG_SECONDS, OPT(scale), "F",
 	  "untar: F times the tree's 24000 files (default 1)" },
 	{ "sync-between", ARG_FLAG, OPT(sync_between), NULL,
-	  "untar: between the phases, a syncfs and the files' pages dropped from the page cache" },
+	  "untar: before reading and removing, sync; echo 3 > /proc/sys/vm/drop_caches" },
 	{ "device", ARG_STR, OPT(device), "DEV",
 	  "block: the block device, resolved by the kernel in this process's context" },
 	{ "rw", ARG_STR, OPT(rw), "MODE",

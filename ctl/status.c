@@ -113,6 +113,9 @@ static int status_attr_cb(const struct nlattr *a, void *data)
 	case FSLOAD_A_JOB_TREE_BRANCH:
 		ok = attr_get_u32(a, set, &js->tree_branch);
 		break;
+	case FSLOAD_A_JOB_HELD:
+		ok = attr_get_u32(a, set, &js->held);
+		break;
 	case FSLOAD_A_JOB_SEED:
 		ok = attr_get_u64(a, set, &js->seed);
 		break;
@@ -414,9 +417,12 @@ void print_job(const char *key, const struct job_status *js,
 			print_fp(" keep,");
 		if (js->flags & FSLOAD_JOB_F_DETACH)
 			print_fp(" detached,");
-		print_string(PRINT_ANY, "state", " state %s\n",
+		print_string(PRINT_ANY, "state", " state %s",
 			     JS_HAS(js, FSLOAD_A_JOB_STATE) ?
 			     state_name(js->state) : NULL);
+		print_attr_uint(js, FSLOAD_A_JOB_HELD, "held_before_phase",
+				", held before phase %" PRIu64, js->held);
+		print_fp("\n");
 	}
 
 	print_uint(PRINT_JSON, "errno", NULL, js->err);

@@ -69,6 +69,18 @@ static void print_extents(const struct run *run)
 		   run->ext_files);
 }
 
+/* Phases held for "sync; echo 3 > drop_caches" (FSLOAD_PHASE_F_HOLD). */
+static void print_holds(const struct run *run)
+{
+	if (!run->holds)
+		return;
+	print_uint(PRINT_ANY, "caches_dropped",
+		   "caches dropped: before %" PRIu64 " phases", run->holds);
+	print_float(PRINT_ANY, "caches_dropped_ms",
+		    " (sync and drop_caches: %.1f ms, outside the phases)\n",
+		    run->hold_ns / 1e6);
+}
+
 static void print_summary(const struct run *run, const struct profile *pf)
 {
 	struct metric m;
@@ -91,6 +103,7 @@ static void print_summary(const struct run *run, const struct profile *pf)
 		print_null(PRINT_JSON, "lat_avg_ns", NULL);
 	print_fp(" (%" PRIu64 " ops in %.1f ms)\n", m.ops, m.elapsed_ns / 1e6);
 	print_extents(run);
+	print_holds(run);
 	close_json_object();
 }
 

@@ -145,6 +145,8 @@ struct ujob {
 	int cur_phase;
 	int err;
 	char errmsg[160];
+	unsigned int holds;	/* caches dropped before a phase */
+	u64 hold_ns;
 	struct ures *res;
 
 	/* The phase's opener and closer only. */
@@ -762,6 +764,31 @@ static void ujob_phase_close(struct fsload_worker *w, unsigned int p)
  * opens phase @gen / 2 (even @gen) or closes it (odd) while the others
  * wait.  Returns false when the job is stopping.
  */
+/*
+ * Before phase @p, with every other thread waiting: a phase with
+ * FSLOAD_PHASE_F_HOLD has the caches dropped first, as fsloadctl does for
+ * the kernel's job (run.c); a failure stops the job.
+ */
+static void ujob_hold(struct fsload_worker *w, unsigned int p)
+{
+	struct ujob *job = w->job;
+	u64 ns = 0;
+	int err;
+
+	if (!(job->phases[p].flags & FSLOAD_PHASE_F_HOLD) ||
+	    READ_ONCE(job->stop))
+		return;
+	err = sync_drop_caches(&ns);
+	if (err) {
+		w->e.name[0] = '\0';
+		ujob_fail(w, job->phases[p].name,
+			  "sync; echo 3 > /proc/sys/vm/drop_caches", err);
+		return;
+	}
+	job->holds++;
+	job->hold_ns += ns;
+}
+
 static bool ujob_barrier(struct fsload_worker *w, unsigned int gen)
 {
 	struct ujob *job = w->job;
@@ -771,6 +798,8 @@ static bool ujob_barrier(struct fsload_worker *w, unsigned int gen)
 	last = ++job->arrived == job->threads * (gen + 1);
 	pthread_mutex_unlock(&job->lock);
 	if (last) {
+		if (!(gen & 1))
+			ujob_hold(w, gen / 2);
 		/* A stopping job opens no phase. */
 		if (!(gen & 1) && READ_ONCE(job->stop))
 			return false;
@@ -1676,6 +1705,8 @@ int uengine_run(const struct job_req *req, struct run *run)
 		errmsg("out of memory");
 	} else {
 		run->ok = true;
+		run->holds = job.holds;
+		run->hold_ns = job.hold_ns;
 		run->ret = state_exit_code(run->js.state);
 		if (run->stopped_by_us && run->js.state == FSLOAD_JOB_STOPPED)
 			run->ret = EXIT_OK;

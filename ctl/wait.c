@@ -80,6 +80,8 @@ static void progress_draw(struct waiter *w, const struct job_status *js)
 
 void waiter_status(struct waiter *w, struct job_status *js)
 {
+	if (JS_HAS(js, FSLOAD_A_JOB_HELD))
+		w->held = js->held + 1;
 	if (JS_HAS(js, FSLOAD_A_JOB_STATE) && state_is_final(js->state)) {
 		w->done = true;
 		job_status_move(&w->final, js);
@@ -100,7 +102,7 @@ static int waiter_ntf(const struct nlmsghdr *nlh, void *data)
 	}
 	cmd = nl_fsload_cmd(w->nl, nlh);
 	if (cmd != FSLOAD_CMD_JOB_DONE_NTF && cmd != FSLOAD_CMD_JOB_PROGRESS_NTF &&
-	    cmd != FSLOAD_CMD_JOB_STALL_NTF)
+	    cmd != FSLOAD_CMD_JOB_STALL_NTF && cmd != FSLOAD_CMD_JOB_HELD_NTF)
 		return 0;
 	if (job_status_parse(nlh, &js) || !JS_HAS(&js, FSLOAD_A_JOB_ID))
 		goto out;
@@ -119,7 +121,10 @@ static int waiter_ntf(const struct nlmsghdr *nlh, void *data)
 	}
 	if (js.id != w->id || w->done)
 		goto out;
-	if (cmd == FSLOAD_CMD_JOB_DONE_NTF) {
+	if (cmd == FSLOAD_CMD_JOB_HELD_NTF) {
+		if (JS_HAS(&js, FSLOAD_A_JOB_HELD))
+			w->held = js.held + 1;
+	} else if (cmd == FSLOAD_CMD_JOB_DONE_NTF) {
 		w->done = true;
 		job_status_move(&w->final, &js);
 	} else {
@@ -158,6 +163,13 @@ void waiter_fini(struct waiter *w)
 	job_status_free(&w->final);
 	w->nl->ntf_cb = NULL;
 	w->nl->ntf_data = NULL;
+}
+
+int job_resume(struct nl_ctx *nl, uint32_t id)
+{
+	nl_msg_new(nl, FSLOAD_CMD_JOB_RESUME, false);
+	nl_put_u32(nl, FSLOAD_A_JOB_ID, id);
+	return nl_request(nl, NULL, NULL, 0);
 }
 
 int job_stop(struct nl_ctx *nl, uint32_t id, unsigned int flags)
@@ -204,6 +216,16 @@ int waiter_run(struct waiter *w, double timeout_s, bool stop_on_signal)
 			ret = job_stop(w->nl, w->id, NL_QUIET);
 			/* a job that just ended cannot be stopped: fine */
 			if (ret && ret != EXIT_KERNEL)
+				return ret;
+			continue;
+		}
+		if (w->held && w->on_held && !stop_sent) {
+			uint32_t phase = w->held - 1;
+
+			w->held = 0;
+			progress_clear(w);
+			ret = w->on_held(w->held_arg, w->nl, w->id, phase);
+			if (ret)
 				return ret;
 			continue;
 		}

@@ -29,6 +29,12 @@ struct nl_ctx;
  * @nearly: how many
  * @on_stall: called with the status of a JOB_STALL_NTF of the job
  * @stall_arg: its argument
+ * @held: the phase + 1 the job holds before (JOB_HELD_NTF or a polled
+ *	status), 0 when it is not held or @on_held has been called
+ * @on_held: called from waiter_run() (not from a notification) for a held
+ *	job: it acts between the phases and resumes the job; its non-zero
+ *	return ends waiter_run() with it
+ * @held_arg: its argument
  */
 struct waiter {
 	struct nl_ctx *nl;
@@ -44,7 +50,14 @@ struct waiter {
 	unsigned int nearly;
 	void (*on_stall)(void *arg, const struct job_status *js);
 	void *stall_arg;
+	uint32_t held;
+	int (*on_held)(void *arg, struct nl_ctx *nl, uint32_t id,
+		       uint32_t phase);
+	void *held_arg;
 };
+
+/* Let the held job @id open its phase. */
+int job_resume(struct nl_ctx *nl, uint32_t id);
 
 /* Take over @nl's notifications. */
 void waiter_init(struct waiter *w, struct nl_ctx *nl, bool progress,

@@ -216,6 +216,10 @@ struct fsload_job {
 	bool pmu;			/* some worker has hardware counters */
 	wait_queue_head_t wq;		/* barrier and stop waiters */
 	bool stop;			/* WRITE_ONCE; workers poll it */
+	int held;			/* phase + 1 it holds before, 0 when
+					 * not held (FSLOAD_PHASE_F_HOLD);
+					 * READ_ONCE/WRITE_ONCE
+					 */
 
 	/* Protects state, err, errmsg and merging into results. */
 	spinlock_t lock;

@@ -309,6 +309,13 @@ static int fsload_parse_phase(struct fsload_program *prog,
 	}
 	ph->flags = tb[FSLOAD_A_PHASE_FLAGS] ?
 		    nla_get_u32(tb[FSLOAD_A_PHASE_FLAGS]) : 0;
+	if ((ph->flags & FSLOAD_PHASE_F_HOLD) &&
+	    (prog->flags & FSLOAD_JOB_F_DETACH)) {
+		/* Nobody would be there to resume it. */
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_FLAGS],
+				    "phase flags: hold needs the job's owner, not detach");
+		return -EINVAL;
+	}
 	ph->first = tb[FSLOAD_A_PHASE_FIRST] ?
 		    nla_get_u64(tb[FSLOAD_A_PHASE_FIRST]) : 0;
 	ph->duration_ns = tb[FSLOAD_A_PHASE_DURATION_MS] ?
@@ -720,7 +727,7 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	enum fsload_job_state state;
 	char errmsg[sizeof(job->errmsg)];
 	u64 ops, bytes, end, idle_ns, idle_busy, oh_ops, oh_ns;
-	int err, phase;
+	int err, phase, held = READ_ONCE(job->held);
 	unsigned int i;
 
 	spin_lock(&job->lock);
@@ -746,6 +753,7 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	    nla_put_u32(skb, FSLOAD_A_JOB_FILES_PER_DIR, prog->files_per_dir) ||
 	    (prog->branch &&
 	     nla_put_u32(skb, FSLOAD_A_JOB_TREE_BRANCH, prog->branch)) ||
+	    (held && nla_put_u32(skb, FSLOAD_A_JOB_HELD, held - 1)) ||
 	    fsload_put_u64(skb, FSLOAD_A_JOB_SEED, prog->seed,
 			   FSLOAD_A_JOB_PAD) ||
 	    nla_put_string(skb, FSLOAD_A_JOB_PROFILE, prog->profile) ||
@@ -949,16 +957,22 @@ static struct fsload_job *fsload_nl_job(struct genl_info *info)
 	return job;
 }
 
+/* The job a mutating request names, its sender being allowed to. */
+static struct fsload_job *fsload_nl_admin_job(struct sk_buff *skb,
+					      struct genl_info *info)
+{
+	int err = fsload_check_admin(skb, info);
+
+	return err ? ERR_PTR(err) : fsload_nl_job(info);
+}
+
 static int fsload_nl_stop(struct sk_buff *skb, struct genl_info *info)
 {
 	struct fsload_job *job;
 	bool ended;
-	int err;
+	int err = 0;
 
-	err = fsload_check_admin(skb, info);
-	if (err)
-		return err;
-	job = fsload_nl_job(info);
+	job = fsload_nl_admin_job(skb, info);
 	if (IS_ERR(job))
 		return PTR_ERR(job);
 	spin_lock(&job->lock);
@@ -971,6 +985,27 @@ static int fsload_nl_stop(struct sk_buff *skb, struct genl_info *info)
 		err = -EALREADY;
 	} else {
 		fsload_job_stop(job);
+	}
+	fsload_job_put(job);
+	return err;
+}
+
+static int fsload_nl_resume(struct sk_buff *skb, struct genl_info *info)
+{
+	struct fsload_job *job;
+	int err = 0;
+
+	job = fsload_nl_admin_job(skb, info);
+	if (IS_ERR(job))
+		return PTR_ERR(job);
+	/* Only the holder clears it back after a stop: no race with it. */
+	if (READ_ONCE(job->held)) {
+		WRITE_ONCE(job->held, 0);
+		wake_up_all(&job->wq);
+	} else {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FSLOAD_A_JOB_ID],
+				    "id: the job is not held");
+		err = -EINVAL;
 	}
 	fsload_job_put(job);
 	return err;
@@ -1472,6 +1507,12 @@ static const struct genl_ops fsload_ops[] = {
 	{
 		.cmd = FSLOAD_CMD_JOB_STOP,
 		.doit = fsload_nl_stop,
+		.policy = fsload_id_policy,
+		.maxattr = FSLOAD_A_JOB_ID,
+	},
+	{
+		.cmd = FSLOAD_CMD_JOB_RESUME,
+		.doit = fsload_nl_resume,
 		.policy = fsload_id_policy,
 		.maxattr = FSLOAD_A_JOB_ID,
 	},

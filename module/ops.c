@@ -824,6 +824,24 @@ static bool fsload_barrier_passed(struct fsload_job *job, unsigned int gen)
 }
 
 /*
+ * Before phase @p opens, with every other worker asleep in the barrier:
+ * if the phase asks, announce the hold and wait for JOB_RESUME or a stop.
+ * Returns false when the job is stopping.
+ */
+static bool fsload_hold(struct fsload_job *job, unsigned int p)
+{
+	if (READ_ONCE(job->stop))
+		return false;
+	if (!(job->prog.phases[p].flags & FSLOAD_PHASE_F_HOLD))
+		return true;
+	WRITE_ONCE(job->held, p + 1);
+	fsload_nl_notify(job, FSLOAD_CMD_JOB_HELD_NTF);
+	wait_event_idle(job->wq, !READ_ONCE(job->held) || READ_ONCE(job->stop));
+	WRITE_ONCE(job->held, 0);
+	return !READ_ONCE(job->stop);
+}
+
+/*
  * Barrier @gen: wait until every worker has arrived.  The last to arrive
  * opens phase @gen / 2 (even @gen) or closes it (odd) while the others
  * sleep.  Returns false when the job is stopping.
@@ -834,7 +852,7 @@ static bool fsload_barrier(struct fsload_worker *w, unsigned int gen)
 
 	if (atomic_inc_return(&job->arrived) == job->prog.threads * (gen + 1)) {
 		/* A stopping job opens no phase. */
-		if (!(gen & 1) && READ_ONCE(job->stop))
+		if (!(gen & 1) && !fsload_hold(job, gen / 2))
 			return false;
 		if (gen & 1)
 			fsload_phase_close(w, gen / 2);

@@ -492,8 +492,9 @@ struct jobinfo {
 	uint32_t phase_index, err, nworkers;
 	uint32_t pid[8];	/* the first worker thread ids */
 	uint64_t files, seed, elapsed, ops, bytes;
+	uint32_t held;
 	uint8_t state;
-	bool has_phase_index, has_err, has_errmsg;
+	bool has_phase_index, has_err, has_errmsg, has_held;
 	char dir[PATH_MAX], profile[64], errmsg[256];
 };
 
@@ -524,6 +525,7 @@ static int parse_job(const struct nlmsghdr *h, struct jobinfo *j)
 	j->has_phase_index = a_get_u32(gattr(h, FSLOAD_A_JOB_PHASE_INDEX),
 				       &j->phase_index);
 	j->has_err = a_get_u32(gattr(h, FSLOAD_A_JOB_ERRNO), &j->err);
+	j->has_held = a_get_u32(gattr(h, FSLOAD_A_JOB_HELD), &j->held);
 	j->has_errmsg = a_get_str(gattr(h, FSLOAD_A_JOB_ERROR_MSG),
 				  j->errmsg, sizeof(j->errmsg));
 	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0),
@@ -814,6 +816,7 @@ struct phasespec {
 	const char *name;
 	uint64_t iterations;	/* 0: not sent (default FILES) */
 	struct opspec op;
+	uint32_t flags;		/* FSLOAD_PHASE_F_*, 0: not sent */
 };
 
 struct jobspec {
@@ -861,6 +864,8 @@ static int put_jobspec(struct nl_msg *m, const struct jobspec *js)
 		    put_str(m, FSLOAD_A_PHASE_NAME, p->name) < 0 ||
 		    (p->iterations &&
 		     put_u64(m, FSLOAD_A_PHASE_ITERATIONS, p->iterations) < 0) ||
+		    (p->flags &&
+		     put_u32(m, FSLOAD_A_PHASE_FLAGS, p->flags) < 0) ||
 		    put_op(m, &p->op) < 0)
 			return -1;
 		nla_nest_end(m, n);
@@ -1381,6 +1386,22 @@ static void b_dirs_phase_create(struct nl_msg *m, struct bctx *c)
 	c->off = put_u32(m, FSLOAD_A_PHASE_FLAGS, FSLOAD_PHASE_F_DIRS);
 	nest(m, FSLOAD_A_PHASE_OP, &o);
 	put_u8(m, FSLOAD_A_OP_TYPE, FSLOAD_OP_CREATE);
+	nla_nest_end(m, o);
+	nla_nest_end(m, n);
+}
+
+/* Nobody would resume a detached job's hold. */
+static void b_hold_detach(struct nl_msg *m, struct bctx *c)
+{
+	struct nlattr *n, *o;
+
+	base(m, c, 0);
+	put_u32(m, FSLOAD_A_JOB_FLAGS, FSLOAD_JOB_F_DETACH);
+	nest(m, FSLOAD_A_JOB_PHASE, &n);
+	put_str(m, FSLOAD_A_PHASE_NAME, "p");
+	c->off = put_u32(m, FSLOAD_A_PHASE_FLAGS, FSLOAD_PHASE_F_HOLD);
+	nest(m, FSLOAD_A_PHASE_OP, &o);
+	put_u8(m, FSLOAD_A_OP_TYPE, FSLOAD_OP_NULL);
 	nla_nest_end(m, o);
 	nla_nest_end(m, n);
 }
@@ -1975,6 +1996,7 @@ BAD_START(too_many_dirs, ERANGE);
 BAD_START(tree_too_deep, ERANGE);
 BAD_START(tree_branch_max, ERANGE);
 BAD_START(dirs_phase_create, EINVAL);
+BAD_START(hold_detach, EINVAL);
 BAD_START(no_phase, EINVAL);
 BAD_START(phase_no_name, EINVAL);
 BAD_START(phase_no_op, EINVAL);
@@ -3038,6 +3060,77 @@ TEST_F_TIMEOUT(job, progress, 180)
 	fsl_close(&ev);
 }
 
+/*
+ * FSLOAD_PHASE_F_HOLD: the job announces each hold (JOB_HELD_NTF, the
+ * phase in HELD, also in JOB_GET) and opens the phase only on JOB_RESUME;
+ * a resume of a job not held is refused; a stop ends a held job.
+ */
+TEST_F_TIMEOUT(job, hold_resume, 180)
+{
+	struct jobspec js = {
+		.dir = self->dir, .threads = 2, .files = 10, .fpd = 10,
+		.nphases = 3,
+		.ph = {
+			{ "a", 5, { FSLOAD_OP_NULL } },
+			{ "b", 5, { FSLOAD_OP_NULL }, FSLOAD_PHASE_F_HOLD },
+			{ "c", 5, { FSLOAD_OP_NULL }, FSLOAD_PHASE_F_HOLD },
+		},
+	};
+	struct jobinfo j, e, g;
+	struct reply r;
+	uint32_t p;
+	struct fsl ev;
+	uint8_t cmd;
+
+	if (_metadata->skip)
+		return;
+	ASSERT_EQ(0, fsl_open(&ev));
+	ASSERT_EQ(0, fsl_subscribe(&ev));
+	ASSERT_EQ(0, fsl_start(&self->f, &js, &j, NULL));
+	track(&self->jobs, j.id);
+	for (p = 1; p <= 2; p++) {
+		do {
+			ASSERT_EQ(0, next_event(&ev, j.id, STOP_MS, &cmd, &e));
+		} while (cmd == FSLOAD_CMD_JOB_PROGRESS_NTF);
+		ASSERT_EQ(FSLOAD_CMD_JOB_HELD_NTF, cmd);
+		EXPECT_TRUE(e.has_held);
+		EXPECT_EQ(p, e.held);
+		EXPECT_EQ(FSLOAD_JOB_RUNNING, e.state);
+		/* held: it stays so, and says so, until resumed */
+		usleep(200 * 1000);
+		ASSERT_EQ(0, fsl_get(&self->f, j.id, &g));
+		EXPECT_TRUE(g.has_held);
+		EXPECT_EQ(p, g.held);
+		EXPECT_EQ(5 * 2 * p, g.ops);
+		ASSERT_EQ(0, fsl_id_req(&self->f, FSLOAD_CMD_JOB_RESUME, 0, j.id,
+					&r));
+		EXPECT_EQ(0, r.err);
+		reply_free(&r);
+	}
+	ASSERT_EQ(0, wait_done_ntf(&ev, j.id, STOP_MS, &e, NULL));
+	EXPECT_EQ(FSLOAD_JOB_DONE, e.state);
+	EXPECT_EQ(30U, e.ops);
+	EXPECT_FALSE(e.has_held);
+	/* Not held (any more): refused, with a message. */
+	ASSERT_EQ(0, fsl_id_req(&self->f, FSLOAD_CMD_JOB_RESUME, 0, j.id, &r));
+	EXPECT_EQ(EINVAL, r.err);
+	EXPECT_TRUE(r.has_msg && r.msg[0]);
+	reply_free(&r);
+
+	/* A stop ends a job while it is held. */
+	ASSERT_EQ(0, fsl_start(&self->f, &js, &j, NULL));
+	track(&self->jobs, j.id);
+	do {
+		ASSERT_EQ(0, next_event(&ev, j.id, STOP_MS, &cmd, &e));
+	} while (cmd == FSLOAD_CMD_JOB_PROGRESS_NTF);
+	ASSERT_EQ(FSLOAD_CMD_JOB_HELD_NTF, cmd);
+	EXPECT_EQ(0, fsl_stop(&self->f, j.id));
+	ASSERT_EQ(0, wait_done_ntf(&ev, j.id, STOP_MS, &e, NULL));
+	EXPECT_EQ(FSLOAD_JOB_STOPPED, e.state);
+	EXPECT_EQ(10U, e.ops);
+	fsl_close(&ev);
+}
+
 /* Stopped while making its directories: nothing ran, nothing is left. */
 TEST_F_TIMEOUT(job, stop_in_prepare, 300)
 {
@@ -3231,7 +3324,7 @@ struct child_report {
 	bool userns_mapped;
 	uint32_t uid;
 	uint64_t cap_eff;
-	struct seen start, start_old, stop, stop_old;
+	struct seen start, start_old, stop, stop_old, resume;
 	int dump_err, dump_n, get_err, result_err;
 	bool dump_saw_job;
 };
@@ -3255,10 +3348,11 @@ static void child_start(struct fsl *f, const char *dir, struct seen *s)
 	reply_free(&r);
 }
 
-static void child_stop(struct fsl *f, uint32_t id, struct seen *s)
+static void child_id_req(struct fsl *f, uint8_t cmd, uint32_t id,
+			 struct seen *s)
 {
 	struct reply r;
-	int ret = fsl_id_req(f, FSLOAD_CMD_JOB_STOP, 0, id, &r);
+	int ret = fsl_id_req(f, cmd, 0, id, &r);
 
 	seen_set(s, ret, &r);
 	reply_free(&r);
@@ -3344,8 +3438,9 @@ child_run(struct child_report *rep, const char *dir, uint32_t id,
 
 	child_start(&f, dir, &rep->start);
 	child_start(&old, dir, &rep->start_old);
-	child_stop(&f, id, &rep->stop);
-	child_stop(&old, id, &rep->stop_old);
+	child_id_req(&f, FSLOAD_CMD_JOB_STOP, id, &rep->stop);
+	child_id_req(&old, FSLOAD_CMD_JOB_STOP, id, &rep->stop_old);
+	child_id_req(&f, FSLOAD_CMD_JOB_RESUME, id, &rep->resume);
 
 	rep->dump_err = fsl_list(&f, &l);
 	rep->dump_n = l.n;
@@ -3436,6 +3531,7 @@ TEST_F_TIMEOUT(job, unprivileged, 180)
 	check_denied(_metadata, "STOP as nobody", &rep->stop);
 	check_denied(_metadata, "STOP as nobody, socket opened as root",
 		     &rep->stop_old);
+	check_denied(_metadata, "RESUME as nobody", &rep->resume);
 	/* Reading needs no privilege. */
 	EXPECT_EQ(0, rep->dump_err);
 	EXPECT_LE(1, rep->dump_n);
@@ -3495,6 +3591,7 @@ TEST_F_TIMEOUT(job, user_namespace, 180)
 	check_denied(_metadata, "STOP from a user namespace", &rep->stop);
 	check_denied(_metadata, "STOP from a user namespace, socket opened before",
 		     &rep->stop_old);
+	check_denied(_metadata, "RESUME from a user namespace", &rep->resume);
 	EXPECT_EQ(0, rep->dump_err);
 	EXPECT_TRUE(rep->dump_saw_job);
 	EXPECT_EQ(0, rep->get_err);

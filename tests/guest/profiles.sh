@@ -404,11 +404,12 @@ t_untar_scale() {
 	local f=$work/untar.json id dir n
 
 	run untar --profile untar --scale 0.01 --threads 2 --sync-between
-	expect '[p["name"] for p in j["phases"]]' "$f" \
-		"create sync drop read sync drop unlink"
+	expect '[p["name"] for p in j["phases"]]' "$f" "create read unlink"
 	expect 'j["job"]["files_per_thread"]' "$f" 120
-	expect '[ph(n)["ops"] for n in ("create", "drop", "read", "unlink")]' \
-		"$f" "240 240 240 240"
+	expect '[ph(n)["ops"] for n in ("create", "read", "unlink")]' \
+		"$f" "240 240 240"
+	# held before read and unlink for sync; echo 3 > drop_caches
+	expect 'j["summary"]["caches_dropped"]' "$f" 2
 	expect 'ph("create")["bytes"] == ph("read")["bytes"] > 0' "$f" True
 	expect 'len(ph("create")["ops_by_type"])' "$f" 1
 	no_job_dirs
@@ -440,10 +441,19 @@ t_help() {
 	[ $? -eq 2 ] || fail "--profile with --job accepted"
 }
 
-# drop_cache (untar --sync-between's drop phase): after create, sync and
-# drop, none of the files' pages is in the page cache (fincore).
+# cached_bytes DIR: bytes of the files under DIR in the page cache.
+cached_bytes() {
+	find "$1" -type f -exec fincore -nb -o RES {} + |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+
+# drop_cache (the op: every file's pages dropped): after create, sync and
+# drop, none of the files' pages is in the page cache (fincore).  And a
+# phase that holds (untar --sync-between): fsloadctl syncs and drops the
+# caches before it, so a stat after create leaves nothing cached either,
+# while without the hold the files stay cached.
 t_drop_cache() {
-	local f=$work/drop.json jf=$work/drop.ini id dir res
+	local f=$work/drop.json jf=$work/drop.ini id dir res hold
 
 	printf '%s\n' '[phase create]' 'op = create size=64K block=64K' \
 		'[phase sync]' 'iterations = 1' 'op = syncfs' \
@@ -453,10 +463,27 @@ t_drop_cache() {
 	check
 	id=$(job_id "$f")
 	dir=$FSLOAD_DIR/fsload-$id
-	res=$(find "$dir" -type f -exec fincore -nb -o RES {} + |
-		awk '{ s += $1 } END { print s + 0 }')
+	res=$(cached_bytes "$dir")
 	[ "$res" -eq 0 ] || fail "$res bytes of the files still cached"
 	rm -rf "$dir"
+
+	for hold in no yes; do
+		f=$work/hold-$hold.json
+		printf '%s\n' '[phase create]' 'op = create size=64K block=64K' \
+			'[phase stat]' "hold = $hold" 'op = stat' >"$jf"
+		run "hold-$hold" --job "$jf" --files 20 --keep
+		expect '[p["ops"] for p in j["phases"]]' "$f" "20 20"
+		check
+		dir=$FSLOAD_DIR/fsload-$(job_id "$f")
+		res=$(cached_bytes "$dir")
+		echo "hold = $hold: $res bytes of the files cached after the job"
+		if [ $hold = yes ]; then
+			[ "$res" -eq 0 ] || fail "$res bytes cached after the hold"
+		else
+			[ "$res" -gt 0 ] || fail "nothing cached without a hold"
+		fi
+		rm -rf "$dir"
+	done
 }
 
 # The course of a phase: ten marks, each with the iterations done by then.

@@ -80,6 +80,13 @@
  *	when.  A stall whose worker moves again gets its end.  A job
  *	records (and announces) its first 16 stalls only.
  *
+ * @FSLOAD_CMD_JOB_HELD_NTF: multicast on "events" when a job stops before
+ *	a phase with %FSLOAD_PHASE_F_HOLD; status attributes as for
+ *	@FSLOAD_CMD_JOB_GET, %FSLOAD_A_JOB_HELD the phase.
+ * @FSLOAD_CMD_JOB_RESUME: let a held job open its phase (do,
+ *	CAP_SYS_ADMIN). Request: %FSLOAD_A_JOB_ID. EINVAL when the job is
+ *	not held.
+ *
  * Jobs are global (not per network namespace; the family is in the
  * initial one only). An ended job's status and results stay available
  * until it is one of more than max_finished (module parameter) ended
@@ -94,6 +101,8 @@ enum fsload_cmd {
 	FSLOAD_CMD_JOB_DONE_NTF,
 	FSLOAD_CMD_SERIES_GET,
 	FSLOAD_CMD_JOB_STALL_NTF,
+	FSLOAD_CMD_JOB_HELD_NTF,
+	FSLOAD_CMD_JOB_RESUME,
 
 	__FSLOAD_CMD_MAX,
 	FSLOAD_CMD_MAX = __FSLOAD_CMD_MAX - 1
@@ -243,15 +252,21 @@ enum fsload_op_flags {
  *	every directory and the others pass the phase idle.  A job with such
  *	a phase that makes directories leaves making them to it: its
  *	threads start with only their tree root
+ * @FSLOAD_PHASE_F_HOLD: before the phase opens, with every worker waiting
+ *	at its start, the job sends %FSLOAD_CMD_JOB_HELD_NTF and waits for
+ *	%FSLOAD_CMD_JOB_RESUME (or a stop): the time for its starter to act
+ *	on the system between phases (fsloadctl: sync and drop the caches),
+ *	outside every phase's figures.  Not with %FSLOAD_JOB_F_DETACH
  */
 enum fsload_phase_flags {
 	FSLOAD_PHASE_F_CONTINUE	= 1U << 0,
 	FSLOAD_PHASE_F_SYNC	= 1U << 1,
 	FSLOAD_PHASE_F_DIRS	= 1U << 2,
+	FSLOAD_PHASE_F_HOLD	= 1U << 3,
 };
 
 #define FSLOAD_PHASE_F_ALL	(FSLOAD_PHASE_F_CONTINUE | FSLOAD_PHASE_F_SYNC | \
-				 FSLOAD_PHASE_F_DIRS)
+				 FSLOAD_PHASE_F_DIRS | FSLOAD_PHASE_F_HOLD)
 
 /**
  * enum fsload_phase_order - %FSLOAD_A_PHASE_ORDER
@@ -361,6 +376,9 @@ enum {
 	FSLOAD_A_JOB_WORKER_CPU,	/* u32: a CPU, repeated (below) */
 	FSLOAD_A_JOB_GROUP,		/* nest: FSLOAD_A_GROUP_*, repeated */
 	FSLOAD_A_JOB_TREE_BRANCH,	/* u32: directory tree (below) */
+	FSLOAD_A_JOB_HELD,		/* u32: status of a held job: the
+					 * phase it holds before, from 0
+					 */
 
 	__FSLOAD_A_JOB_MAX,
 	FSLOAD_A_JOB_MAX = __FSLOAD_A_JOB_MAX - 1
