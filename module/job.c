@@ -511,11 +511,15 @@ int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 	refcount_inc(&job->ref);	/* the IDR's reference */
 	mutex_unlock(&fsload_mutex);
 
-	for (i = 0; i < job->prog.threads; i++)
-		wake_up_process(job->workers[i].task);
+	/*
+	 * Armed before any worker runs: a job may end, and its reaper cancel
+	 * the progress work, before the last wake_up_process() returns.
+	 */
 	if (job->prog.progress_ms)
 		queue_delayed_work(fsload_wq, &job->progress_work,
 				   msecs_to_jiffies(job->prog.progress_ms));
+	for (i = 0; i < job->prog.threads; i++)
+		wake_up_process(job->workers[i].task);
 	pr_debug("job %u started in %s: %u threads\n", id, job->dir_str,
 		 job->prog.threads);
 	return 0;
