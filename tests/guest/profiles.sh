@@ -443,12 +443,12 @@ t_help() {
 
 # cached_bytes DIR: bytes of the files under DIR in the page cache.
 cached_bytes() {
-	find "$1" -type f -exec fincore -nb -o RES {} + |
+	find "$1" -type f -exec "$repo/tests/build/mincore" {} + |
 		awk '{ s += $1 } END { print s + 0 }'
 }
 
 # drop_cache (the op: every file's pages dropped): after create, sync and
-# drop, none of the files' pages is in the page cache (fincore).  And a
+# drop, none of the files' pages is in the page cache (mincore).  And a
 # phase that holds (untar --sync-between): fsloadctl syncs and drops the
 # caches before it, so a stat after create leaves nothing cached either,
 # while without the hold the files stay cached.
@@ -464,8 +464,8 @@ t_drop_cache() {
 	id=$(job_id "$f")
 	dir=$FSLOAD_DIR/fsload-$id
 	res=$(cached_bytes "$dir")
-	[ "$res" -eq 0 ] || fail "$res bytes of the files still cached"
 	rm -rf "$dir"
+	[ "$res" -eq 0 ] || fail "$res bytes of the files still cached"
 
 	for hold in no yes; do
 		f=$work/hold-$hold.json
@@ -477,12 +477,12 @@ t_drop_cache() {
 		dir=$FSLOAD_DIR/fsload-$(job_id "$f")
 		res=$(cached_bytes "$dir")
 		echo "hold = $hold: $res bytes of the files cached after the job"
+		rm -rf "$dir"
 		if [ $hold = yes ]; then
 			[ "$res" -eq 0 ] || fail "$res bytes cached after the hold"
 		else
 			[ "$res" -gt 0 ] || fail "nothing cached without a hold"
 		fi
-		rm -rf "$dir"
 	done
 }
 
