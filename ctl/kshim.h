@@ -75,6 +75,19 @@ static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)
  * One access the compiler may neither tear, merge nor repeat: progress
  * counters written by a worker thread and read by the main thread.
  */
+#ifndef noinline
+#define noinline		__attribute__((__noinline__))
+#endif
+#ifndef __always_inline
+#define __always_inline		inline __attribute__((__always_inline__))
+#endif
+#ifndef __maybe_unused
+#define __maybe_unused		__attribute__((__unused__))
+#endif
+#ifndef likely
+#define likely(x)		__builtin_expect(!!(x), 1)
+#endif
+
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, val)	(*(volatile __typeof__(x) *)&(x) = (val))
 

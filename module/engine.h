@@ -313,38 +313,49 @@ static inline unsigned int fsload_dir_depth(u32 branch, u32 k)
 }
 
 /*
+ * fsload_name_set()'s slow path, out of line so that the per-operation
+ * loop keeps only the increment (the tree walk made it too big to inline).
+ */
+static noinline __maybe_unused void
+fsload_name_build(struct fsload_engine *e, u32 idx)
+{
+	u32 fpd = e->files_per_dir;
+	unsigned int off = FSLOAD_NAME_TDIR_LEN + 1;
+
+	off += fsload_dir_path(&e->name[off], e->branch, idx / fpd);
+	e->name[off++] = '/';
+	e->last_off = off;
+	e->name[off] = e->prefix;
+	fsload_put_dec(&e->name[off + 1], 8, idx);
+	e->name_len = off + FSLOAD_NAME_FILE_LEN;
+	e->name[e->name_len] = '\0';
+	e->name_dir_left = fpd - idx % fpd;
+}
+
+/*
  * Point e->name at file @idx of the worker's file set.  Consecutive files
  * in one directory only increment the file digits: no division and no
  * vsnprintf() in the common case.
  */
-static inline void fsload_name_set(struct fsload_engine *e, u32 idx)
+static __always_inline void fsload_name_set(struct fsload_engine *e, u32 idx)
 {
-	u32 fpd = e->files_per_dir;
-	unsigned int off;
 	char *p;
 
-	if (idx == e->name_idx + 1 && e->name_dir_left > 1) {
+	if (likely(idx == e->name_idx + 1 && e->name_dir_left > 1)) {
 		p = &e->name[e->name_len - 1];
 		while (*p == '9')
 			*p-- = '0';
 		(*p)++;
 		e->name_dir_left--;
 	} else {
-		off = FSLOAD_NAME_TDIR_LEN + 1;
-		off += fsload_dir_path(&e->name[off], e->branch, idx / fpd);
-		e->name[off++] = '/';
-		e->last_off = off;
-		e->name[off] = e->prefix;
-		fsload_put_dec(&e->name[off + 1], 8, idx);
-		e->name_len = off + FSLOAD_NAME_FILE_LEN;
-		e->name[e->name_len] = '\0';
-		e->name_dir_left = fpd - idx % fpd;
+		fsload_name_build(e, idx);
 	}
 	e->name_idx = idx;
 }
 
 /* Point e->name at directory @k; the next fsload_name_set() rebuilds. */
-static inline void fsload_name_set_dir(struct fsload_engine *e, u32 k)
+static noinline __maybe_unused void
+fsload_name_set_dir(struct fsload_engine *e, u32 k)
 {
 	unsigned int off = FSLOAD_NAME_TDIR_LEN + 1, len;
 
