@@ -85,8 +85,7 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 			break;
 		}
 		if (dirs) {
-			fsload_name_set_dir(e, e->dir_first +
-					       (rmdir ? iterations - 1 - i : i));
+			fsload_name_set_dir(e, rmdir ? iterations - 1 - i : i);
 		} else if (ph->order == FSLOAD_ORDER_RANDOM) {
 			fsload_name_set(e, e->file_base +
 					   fsload_perm_next(&perm));

@@ -228,8 +228,9 @@ struct fsload_engine {
 	u8 group;		/* thread group */
 	u32 file_base;		/* first file index (shared tree) */
 	u32 branch;		/* directory tree's branching; 0 flat */
-	u32 dir_first;		/* directories a FSLOAD_PHASE_F_DIRS phase */
-	u32 ndirs;		/* visits */
+	u32 ndirs;		/* directories a FSLOAD_PHASE_F_DIRS phase
+				 * visits, from 0
+				 */
 	const struct fsload_slots *slots;
 	struct fsload_rng rnd;
 
@@ -312,6 +313,19 @@ static inline unsigned int fsload_dir_depth(u32 branch, u32 k)
 	return depth;
 }
 
+/* Point e->name at directory @k; the next fsload_name_set() rebuilds. */
+static noinline __maybe_unused void
+fsload_name_set_dir(struct fsload_engine *e, u32 k)
+{
+	unsigned int off = FSLOAD_NAME_TDIR_LEN + 1, len;
+
+	len = fsload_dir_path(&e->name[off], e->branch, k);
+	e->name_len = off + len;
+	e->name[e->name_len] = '\0';
+	e->last_off = e->name_len - FSLOAD_NAME_DCOMP_LEN;
+	e->name_dir_left = 0;
+}
+
 /*
  * fsload_name_set()'s slow path, out of line so that the per-operation
  * loop keeps only the increment (the tree walk made it too big to inline).
@@ -320,9 +334,10 @@ static noinline __maybe_unused void
 fsload_name_build(struct fsload_engine *e, u32 idx)
 {
 	u32 fpd = e->files_per_dir;
-	unsigned int off = FSLOAD_NAME_TDIR_LEN + 1;
+	unsigned int off;
 
-	off += fsload_dir_path(&e->name[off], e->branch, idx / fpd);
+	fsload_name_set_dir(e, idx / fpd);
+	off = e->name_len;
 	e->name[off++] = '/';
 	e->last_off = off;
 	e->name[off] = e->prefix;
@@ -353,19 +368,6 @@ static __always_inline void fsload_name_set(struct fsload_engine *e, u32 idx)
 	e->name_idx = idx;
 }
 
-/* Point e->name at directory @k; the next fsload_name_set() rebuilds. */
-static noinline __maybe_unused void
-fsload_name_set_dir(struct fsload_engine *e, u32 k)
-{
-	unsigned int off = FSLOAD_NAME_TDIR_LEN + 1, len;
-
-	len = fsload_dir_path(&e->name[off], e->branch, k);
-	e->name_len = off + len;
-	e->name[e->name_len] = '\0';
-	e->last_off = e->name_len - FSLOAD_NAME_DCOMP_LEN;
-	e->name_dir_left = 0;
-}
-
 /* Set up @e for thread @index of a job; the caller sets e->hist. */
 static inline void fsload_engine_init(struct fsload_engine *e,
 				      unsigned int index, unsigned int threads,
@@ -383,7 +385,6 @@ static inline void fsload_engine_init(struct fsload_engine *e,
 	e->slots = slots;
 	e->file_base = shared ? index * (u32)files : 0;
 	/* A shared tree's directories are thread 0's to make and remove. */
-	e->dir_first = 0;
 	e->ndirs = shared && index ? 0 :
 		   (u32)div_u64(tree_files + files_per_dir - 1, files_per_dir);
 	fsload_rng_seed(&e->rnd, seed + index);

@@ -1375,35 +1375,35 @@ static void b_tree_branch_max(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
-/* A phase over the directories takes only mkdir, rmdir and stat. */
-static void b_dirs_phase_create(struct nl_msg *m, struct bctx *c)
+/* A job of @job_flags, its phase of @flags refused (c->off), one @op. */
+static void bad_phase_flags(struct nl_msg *m, struct bctx *c,
+			    uint32_t job_flags, uint32_t flags, uint8_t op)
 {
 	struct nlattr *n, *o;
 
 	base(m, c, 0);
+	if (job_flags)
+		put_u32(m, FSLOAD_A_JOB_FLAGS, job_flags);
 	nest(m, FSLOAD_A_JOB_PHASE, &n);
 	put_str(m, FSLOAD_A_PHASE_NAME, "p");
-	c->off = put_u32(m, FSLOAD_A_PHASE_FLAGS, FSLOAD_PHASE_F_DIRS);
+	c->off = put_u32(m, FSLOAD_A_PHASE_FLAGS, flags);
 	nest(m, FSLOAD_A_PHASE_OP, &o);
-	put_u8(m, FSLOAD_A_OP_TYPE, FSLOAD_OP_CREATE);
+	put_u8(m, FSLOAD_A_OP_TYPE, op);
 	nla_nest_end(m, o);
 	nla_nest_end(m, n);
+}
+
+/* A phase over the directories takes only mkdir, rmdir and stat. */
+static void b_dirs_phase_create(struct nl_msg *m, struct bctx *c)
+{
+	bad_phase_flags(m, c, 0, FSLOAD_PHASE_F_DIRS, FSLOAD_OP_CREATE);
 }
 
 /* Nobody would resume a detached job's hold. */
 static void b_hold_detach(struct nl_msg *m, struct bctx *c)
 {
-	struct nlattr *n, *o;
-
-	base(m, c, 0);
-	put_u32(m, FSLOAD_A_JOB_FLAGS, FSLOAD_JOB_F_DETACH);
-	nest(m, FSLOAD_A_JOB_PHASE, &n);
-	put_str(m, FSLOAD_A_PHASE_NAME, "p");
-	c->off = put_u32(m, FSLOAD_A_PHASE_FLAGS, FSLOAD_PHASE_F_HOLD);
-	nest(m, FSLOAD_A_PHASE_OP, &o);
-	put_u8(m, FSLOAD_A_OP_TYPE, FSLOAD_OP_NULL);
-	nla_nest_end(m, o);
-	nla_nest_end(m, n);
+	bad_phase_flags(m, c, FSLOAD_JOB_F_DETACH, FSLOAD_PHASE_F_HOLD,
+			FSLOAD_OP_NULL);
 }
 
 static void b_no_phase(struct nl_msg *m, struct bctx *c)
