@@ -452,8 +452,8 @@ cached_bytes() {
 # phase that holds (untar --sync-between): fsloadctl syncs and writes 3 to
 # drop_caches before it (the kernel counts it: drop_pagecache in vmstat),
 # so a stat after create leaves the files' pages uncached, while without
-# the hold they stay cached.  Before 6.8 (or so) drop_caches does not
-# drain the per-CPU LRU batches first: up to 31 folios per CPU of what the
+# the hold they stay cached.  On older kernels (6.1) drop_caches does not
+# drain the per-CPU LRU batches first (7.3 does): up to 31 folios per CPU of what the
 # workers wrote last stay cached (by hand too), at most 64 KiB each here;
 # 200 files are three times that.
 t_drop_cache() {
