@@ -172,6 +172,10 @@ struct fsload_stall {
 
 #define FSLOAD_STALLS_MAX	16
 
+/* max_samples is taken within these (0 would leave no ring to fill). */
+#define FSLOAD_SAMPLES_MIN	1U
+#define FSLOAD_SAMPLES_MAX	65536U
+
 /* A worker's counters at one moment. */
 struct fsload_counters {
 	u64 cpu_ns;
@@ -235,7 +239,7 @@ struct fsload_job {
 
 	/* Time series and stalls (series.c); ring, stalls under lock. */
 	struct delayed_work series_work;
-	u64 *ring;			/* ring_cap samples */
+	u64 *ring;			/* ring_cap samples, then a scratch one */
 	unsigned int ring_cap;
 	u64 ring_head;			/* sequence number of the next */
 	struct fsload_stall stalls[FSLOAD_STALLS_MAX];

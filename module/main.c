@@ -30,7 +30,7 @@ MODULE_PARM_DESC(max_finished, "Finished jobs kept for their results (default 32
 /* Samples of a job's time series kept until fsloadctl drains them. */
 unsigned int fsload_max_samples = 4096;
 module_param_named(max_samples, fsload_max_samples, uint, 0644);
-MODULE_PARM_DESC(max_samples, "Time series samples kept per job until read (default 4096)");
+MODULE_PARM_DESC(max_samples, "Time series samples kept per job until read (default 4096, 1 to 65536)");
 
 /* I/O block size limit; each worker allocates one block. */
 unsigned int fsload_max_block_bytes = 4U << 20;

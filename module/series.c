@@ -42,8 +42,10 @@ int fsload_series_alloc(struct fsload_job *job)
 {
 	if (!job->prog.sample_ms)
 		return 0;
-	job->ring_cap = fsload_max_samples;
-	job->ring = kvcalloc(job->ring_cap * fsload_sample_words(job),
+	job->ring_cap = clamp(READ_ONCE(fsload_max_samples), FSLOAD_SAMPLES_MIN,
+			      FSLOAD_SAMPLES_MAX);
+	/* One more: the sample being summed, so that a tick never allocates. */
+	job->ring = kvcalloc((job->ring_cap + 1) * fsload_sample_words(job),
 			     sizeof(u64), GFP_KERNEL);
 	return job->ring ? 0 : -ENOMEM;
 }
@@ -129,20 +131,23 @@ static bool fsload_stall_check(struct fsload_job *job, u64 now)
 	return news;
 }
 
-/* Take one sample: the workers' counters in the current phase. */
+/*
+ * Take one sample: the workers' counters in the current phase.  Summed in
+ * the ring's scratch sample: only the series work item and, once it is
+ * cancelled, fsload_series_stop() sample, never both at once.
+ */
 static void fsload_sample(struct fsload_job *job, u64 now)
 {
 	unsigned int words = fsload_sample_words(job), i, t, s;
-	u64 *v = kcalloc(words, sizeof(u64), GFP_KERNEL);
+	u64 *v = job->ring + job->ring_cap * words;
 	int phase;
 
-	if (!v)
-		return;
 	spin_lock(&job->lock);
 	phase = job->cur_phase;
 	spin_unlock(&job->lock);
 	if (phase < 0)
-		goto out;
+		return;
+	memset(v, 0, words * sizeof(u64));
 	v[0] = now;
 	v[1] = phase;
 	for (i = 0; i < job->prog.threads; i++) {
@@ -172,8 +177,6 @@ static void fsload_sample(struct fsload_job *job, u64 now)
 		job->ring_head++;
 	}
 	spin_unlock(&job->lock);
-out:
-	kfree(v);
 }
 
 static void fsload_series_fn(struct work_struct *work)

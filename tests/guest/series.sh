@@ -109,6 +109,30 @@ if any(p["series"] is not None for p in j["phases"]): bad("a series without samp
 '
 }
 
+# max_samples at its extremes: 0 is taken as a ring of one sample (the
+# sampler used to divide by it), 2^32 - 1 as 65 536.  Jobs still run and
+# keep what fsloadctl could drain; with one slot it misses samples.
+t_ring_bounds() {
+	local p=/sys/module/fsload/parameters/max_samples old v out r
+
+	lib_need dir
+	old=$(cat $p)
+	for v in 0 4294967295; do
+		echo "$v" >$p || { echo "$old" >$p; fail "cannot set max_samples"; }
+		out=$work/ring-$v.json
+		fsloadctl start --profile smallfiles --files 300 \
+			--dir "$FSLOAD_DIR" --sample-ms 10 --json --quiet >"$out"
+		r=$?
+		echo "$old" >$p
+		[ $r -eq 0 ] || fail "max_samples=$v: fsloadctl exited $r"
+		check_json "$out" '
+n = sum(len(p["series"]["t_ms"]) for p in j["phases"] if p["series"])
+print("# max_samples='"$v"': %d intervals kept" % n)
+if n < 1: bad("no interval kept")
+'
+	done
+}
+
 # A worker in its first, long operation has not stalled: a stall is timed
 # from when the sampler saw the worker, not from boot.
 t_no_false_stall() {
@@ -193,7 +217,7 @@ cases=("$@")
 plan=()
 for c in "${cases[@]}"; do
 	case $c in
-	series) plan+=(series_json io_bytes table_and_plot no_series no_false_stall) ;;
+	series) plan+=(series_json io_bytes table_and_plot no_series ring_bounds no_false_stall) ;;
 	stall) plan+=(stall) ;;
 	*) plan+=("$c") ;;
 	esac
