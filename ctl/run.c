@@ -173,7 +173,7 @@ static int run_on_held(void *arg, struct nl_ctx *nl, uint32_t id,
 		fprintf(stderr, "fsloadctl: job %" PRIu32 ": before phase %"
 			PRIu32 ": sync, caches dropped (%.1f ms)\n", id,
 			phase + 1, ns / 1e6);
-	return job_resume(nl, id);
+	return job_resume(nl, id, phase);
 }
 
 /* How often the time series is read while the job runs. */

@@ -78,10 +78,16 @@ static void progress_draw(struct waiter *w, const struct job_status *js)
 	w->drawn = true;
 }
 
+/* The job says it holds before phase js->held, if it does. */
+static void waiter_held(struct waiter *w, const struct job_status *js)
+{
+	if (JS_HAS(js, FSLOAD_A_JOB_HELD) && js->held + 1 > w->held_done)
+		w->held = js->held + 1;
+}
+
 void waiter_status(struct waiter *w, struct job_status *js)
 {
-	if (JS_HAS(js, FSLOAD_A_JOB_HELD))
-		w->held = js->held + 1;
+	waiter_held(w, js);
 	if (JS_HAS(js, FSLOAD_A_JOB_STATE) && state_is_final(js->state)) {
 		w->done = true;
 		job_status_move(&w->final, js);
@@ -122,8 +128,7 @@ static int waiter_ntf(const struct nlmsghdr *nlh, void *data)
 	if (js.id != w->id || w->done)
 		goto out;
 	if (cmd == FSLOAD_CMD_JOB_HELD_NTF) {
-		if (JS_HAS(&js, FSLOAD_A_JOB_HELD))
-			w->held = js.held + 1;
+		waiter_held(w, &js);
 	} else if (cmd == FSLOAD_CMD_JOB_DONE_NTF) {
 		w->done = true;
 		job_status_move(&w->final, &js);
@@ -165,10 +170,11 @@ void waiter_fini(struct waiter *w)
 	w->nl->ntf_data = NULL;
 }
 
-int job_resume(struct nl_ctx *nl, uint32_t id)
+int job_resume(struct nl_ctx *nl, uint32_t id, uint32_t phase)
 {
 	nl_msg_new(nl, FSLOAD_CMD_JOB_RESUME, false);
 	nl_put_u32(nl, FSLOAD_A_JOB_ID, id);
+	nl_put_u32(nl, FSLOAD_A_JOB_HELD, phase);
 	return nl_request(nl, NULL, NULL, 0);
 }
 
@@ -222,6 +228,7 @@ int waiter_run(struct waiter *w, double timeout_s, bool stop_on_signal)
 		if (w->held && w->on_held && !stop_sent) {
 			uint32_t phase = w->held - 1;
 
+			w->held_done = w->held;
 			w->held = 0;
 			progress_clear(w);
 			ret = w->on_held(w->held_arg, w->nl, w->id, phase);

@@ -31,6 +31,9 @@ struct nl_ctx;
  * @stall_arg: its argument
  * @held: the phase + 1 the job holds before (JOB_HELD_NTF or a polled
  *	status), 0 when it is not held or @on_held has been called
+ * @held_done: the phase + 1 of the last hold given to @on_held: a job holds
+ *	before each phase at most once, in order, so a status that still
+ *	shows that hold (a notification queued before the resume) is stale
  * @on_held: called from waiter_run() (not from a notification) for a held
  *	job: it acts between the phases and resumes the job; its non-zero
  *	return ends waiter_run() with it
@@ -51,13 +54,14 @@ struct waiter {
 	void (*on_stall)(void *arg, const struct job_status *js);
 	void *stall_arg;
 	uint32_t held;
+	uint32_t held_done;
 	int (*on_held)(void *arg, struct nl_ctx *nl, uint32_t id,
 		       uint32_t phase);
 	void *held_arg;
 };
 
-/* Let the held job @id open its phase. */
-int job_resume(struct nl_ctx *nl, uint32_t id);
+/* End the hold of job @id before @phase (the phase it announced). */
+int job_resume(struct nl_ctx *nl, uint32_t id, uint32_t phase);
 
 /* Take over @nl's notifications. */
 void waiter_init(struct waiter *w, struct nl_ctx *nl, bool progress,

@@ -119,6 +119,11 @@ static const struct nla_policy fsload_id_policy[FSLOAD_A_JOB_ID + 1] = {
 	[FSLOAD_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
+static const struct nla_policy fsload_resume_policy[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[FSLOAD_A_JOB_HELD] = { .type = NLA_U32 },
+};
+
 static const struct nla_policy
 fsload_series_policy[FSLOAD_A_JOB_SERIES_FROM + 1] = {
 	[FSLOAD_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
@@ -990,22 +995,35 @@ static int fsload_nl_stop(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/*
+ * Release a held job; with HELD, only its hold before that phase, so that
+ * a resume sent late (for a hold already over) cannot release the next.
+ */
 static int fsload_nl_resume(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nlattr *want = info->attrs[FSLOAD_A_JOB_HELD];
 	struct fsload_job *job;
-	int err = 0;
+	int err = 0, held;
 
 	job = fsload_nl_admin_job(skb, info);
 	if (IS_ERR(job))
 		return PTR_ERR(job);
-	/* Only the holder clears it back after a stop: no race with it. */
-	if (READ_ONCE(job->held)) {
-		WRITE_ONCE(job->held, 0);
-		wake_up_all(&job->wq);
-	} else {
+	/*
+	 * Only the holder clears it back after a stop, and it holds before
+	 * each phase at most once: held cannot change under us but to 0.
+	 */
+	held = READ_ONCE(job->held);
+	if (!held) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FSLOAD_A_JOB_ID],
 				    "id: the job is not held");
 		err = -EINVAL;
+	} else if (want && nla_get_u32(want) != held - 1) {
+		NL_SET_ERR_MSG_ATTR(info->extack, want,
+				    "held: the job holds before another phase");
+		err = -EINVAL;
+	} else {
+		WRITE_ONCE(job->held, 0);
+		wake_up_all(&job->wq);
 	}
 	fsload_job_put(job);
 	return err;
@@ -1513,8 +1531,8 @@ static const struct genl_ops fsload_ops[] = {
 	{
 		.cmd = FSLOAD_CMD_JOB_RESUME,
 		.doit = fsload_nl_resume,
-		.policy = fsload_id_policy,
-		.maxattr = FSLOAD_A_JOB_ID,
+		.policy = fsload_resume_policy,
+		.maxattr = FSLOAD_A_JOB_MAX,
 	},
 	{
 		.cmd = FSLOAD_CMD_JOB_GET,

@@ -575,6 +575,24 @@ static int fsl_id_req(struct fsl *f, uint8_t cmd, int flags, uint32_t id,
 	return fsl_xfer(f, m, r);
 }
 
+/* JOB_RESUME of @id's hold before @phase; HELD's offset in @off. */
+static int fsl_resume(struct fsl *f, uint32_t id, uint32_t phase, int *off,
+		      struct reply *r)
+{
+	struct nl_msg *m = fsl_msg(f, FSLOAD_CMD_JOB_RESUME, 0);
+
+	if (!m)
+		return -ENOMEM;
+	*off = NLMSG_ALIGN(nlmsg_hdr(m)->nlmsg_len) + NLA_HDRLEN +
+	       NLA_ALIGN(sizeof(id));
+	if (nla_put_u32(m, FSLOAD_A_JOB_ID, id) < 0 ||
+	    nla_put_u32(m, FSLOAD_A_JOB_HELD, phase) < 0) {
+		nlmsg_free(m);
+		return -EMSGSIZE;
+	}
+	return fsl_xfer(f, m, r);
+}
+
 static int fsl_get(struct fsl *f, uint32_t id, struct jobinfo *j)
 {
 	struct reply r;
@@ -3063,7 +3081,8 @@ TEST_F_TIMEOUT(job, progress, 180)
 /*
  * FSLOAD_PHASE_F_HOLD: the job announces each hold (JOB_HELD_NTF, the
  * phase in HELD, also in JOB_GET) and opens the phase only on JOB_RESUME;
- * a resume of a job not held is refused; a stop ends a held job.
+ * a resume naming another hold (HELD) or of a job not held is refused,
+ * the first pointing at HELD; a stop ends a held job.
  */
 TEST_F_TIMEOUT(job, hold_resume, 180)
 {
@@ -3081,6 +3100,7 @@ TEST_F_TIMEOUT(job, hold_resume, 180)
 	uint32_t p;
 	struct fsl ev;
 	uint8_t cmd;
+	int off;
 
 	if (_metadata->skip)
 		return;
@@ -3102,8 +3122,25 @@ TEST_F_TIMEOUT(job, hold_resume, 180)
 		EXPECT_TRUE(g.has_held);
 		EXPECT_EQ(p, g.held);
 		EXPECT_EQ(5 * 2 * p, g.ops);
-		ASSERT_EQ(0, fsl_id_req(&self->f, FSLOAD_CMD_JOB_RESUME, 0, j.id,
-					&r));
+		/* A late resume, of the hold before: the job stays held. */
+		ASSERT_EQ(0, fsl_resume(&self->f, j.id, p - 1, &off, &r));
+		log_reply(_metadata, "RESUME of another hold", &r);
+		EXPECT_EQ(EINVAL, r.err);
+		EXPECT_TRUE(r.has_msg && strstr(r.msg, "held"));
+		EXPECT_TRUE(r.has_offs);
+		EXPECT_EQ((uint32_t)off, r.offs);
+		reply_free(&r);
+		usleep(100 * 1000);
+		ASSERT_EQ(0, fsl_get(&self->f, j.id, &g));
+		EXPECT_TRUE(g.has_held);
+		EXPECT_EQ(5 * 2 * p, g.ops);
+		/* The first by the phase it holds before, the second by id. */
+		if (p == 1) {
+			ASSERT_EQ(0, fsl_resume(&self->f, j.id, p, &off, &r));
+		} else {
+			ASSERT_EQ(0, fsl_id_req(&self->f, FSLOAD_CMD_JOB_RESUME,
+						0, j.id, &r));
+		}
 		EXPECT_EQ(0, r.err);
 		reply_free(&r);
 	}

@@ -84,8 +84,10 @@
  *	a phase with %FSLOAD_PHASE_F_HOLD; status attributes as for
  *	@FSLOAD_CMD_JOB_GET, %FSLOAD_A_JOB_HELD the phase.
  * @FSLOAD_CMD_JOB_RESUME: let a held job open its phase (do,
- *	CAP_SYS_ADMIN). Request: %FSLOAD_A_JOB_ID. EINVAL when the job is
- *	not held.
+ *	CAP_SYS_ADMIN). Request: %FSLOAD_A_JOB_ID, optionally
+ *	%FSLOAD_A_JOB_HELD: the phase of the hold to end (as announced), so
+ *	that a late resume cannot end a later hold. EINVAL when the job is
+ *	not held, or held before another phase than %FSLOAD_A_JOB_HELD.
  *
  * Jobs are global (not per network namespace; the family is in the
  * initial one only). An ended job's status and results stay available
@@ -377,7 +379,8 @@ enum {
 	FSLOAD_A_JOB_GROUP,		/* nest: FSLOAD_A_GROUP_*, repeated */
 	FSLOAD_A_JOB_TREE_BRANCH,	/* u32: directory tree (below) */
 	FSLOAD_A_JOB_HELD,		/* u32: status of a held job: the
-					 * phase it holds before, from 0
+					 * phase it holds before, from 0;
+					 * in JOB_RESUME the hold to end
 					 */
 
 	__FSLOAD_A_JOB_MAX,
