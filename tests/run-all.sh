@@ -50,6 +50,7 @@ suites=(
 	"engine-unit|host|tests/build/engine_test"
 	"stats-unit|host|tests/build/stats_test"
 	"results|host|tests/results.sh"
+	"vm-harness|host|tests/vm-run.sh"
 )
 
 # Run only when named (make -C tests check-fuzz, check-faults): the long
