@@ -1008,10 +1008,6 @@ static int fsload_nl_resume(struct sk_buff *skb, struct genl_info *info)
 	job = fsload_nl_admin_job(skb, info);
 	if (IS_ERR(job))
 		return PTR_ERR(job);
-	/*
-	 * Only the holder clears it back after a stop, and it holds before
-	 * each phase at most once: held cannot change under us but to 0.
-	 */
 	held = READ_ONCE(job->held);
 	if (!held) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FSLOAD_A_JOB_ID],
@@ -1021,8 +1017,15 @@ static int fsload_nl_resume(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(info->extack, want,
 				    "held: the job holds before another phase");
 		err = -EINVAL;
+	} else if (cmpxchg(&job->held, held, 0) != held) {
+		/*
+		 * Another resume (or a stop) ended this hold since, and the
+		 * job may hold before its next phase already: not ours to end.
+		 */
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FSLOAD_A_JOB_ID],
+				    "id: the hold ended meanwhile");
+		err = -EINVAL;
 	} else {
-		WRITE_ONCE(job->held, 0);
 		wake_up_all(&job->wq);
 	}
 	fsload_job_put(job);
