@@ -193,6 +193,8 @@ static const char *const sample_op_attr_names[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
 	[FSLOAD_A_SAMPLE_OP_BYTES]	= "bytes",
 	[FSLOAD_A_SAMPLE_OP_PAD]	= "pad",
 	[FSLOAD_A_SAMPLE_OP_LAT_SUM_NS]	= "lat-sum-ns",
+	[FSLOAD_A_SAMPLE_OP_LAT_P50_NS]	= "lat-p50-ns",
+	[FSLOAD_A_SAMPLE_OP_LAT_P99_NS]	= "lat-p99-ns",
 };
 
 const struct attr_set sample_op_attrs = {

@@ -54,6 +54,12 @@ static int sample_op_cb(const struct nlattr *a, void *data)
 	case FSLOAD_A_SAMPLE_OP_LAT_SUM_NS:
 		attr_get_u64(a, &sample_op_attrs, &sm->op[i].lat_sum_ns);
 		break;
+	case FSLOAD_A_SAMPLE_OP_LAT_P50_NS:
+		attr_get_u64(a, &sample_op_attrs, &sm->op[i].lat_p50_ns);
+		break;
+	case FSLOAD_A_SAMPLE_OP_LAT_P99_NS:
+		attr_get_u64(a, &sample_op_attrs, &sm->op[i].lat_p99_ns);
+		break;
 	}
 	return MNL_CB_OK;
 }
@@ -346,11 +352,16 @@ struct interval {
 	double dt_s;
 	double ops[FSLOAD_OP_MAX + 1];		/* per second */
 	double lat_us[FSLOAD_OP_MAX + 1];	/* mean; NAN without ops */
+	double p50_us[FSLOAD_OP_MAX + 1];	/* the kernel's; NAN without */
+	double p99_us[FSLOAD_OP_MAX + 1];
+	double p99_max_us;			/* of all types; NAN without */
 	double mib;				/* per second */
 	bool dev;
 	double rd_s, wr_s, rd_mib, wr_mib, in_flight, util;
 	double rd_kib, wr_kib;	/* average request size; NAN without */
 };
+
+enum { SM_OPS, SM_BYTES, SM_LAT_SUM, SM_P50, SM_P99 };
 
 static uint64_t sample_get(const struct sample *sm, uint8_t type, int what)
 {
@@ -359,10 +370,28 @@ static uint64_t sample_get(const struct sample *sm, uint8_t type, int what)
 	for (i = 0; sm && i < sm->nops; i++) {
 		if (sm->op[i].type != type)
 			continue;
-		return what == 0 ? sm->op[i].ops : what == 1 ? sm->op[i].bytes :
-		       sm->op[i].lat_sum_ns;
+		switch (what) {
+		case SM_OPS:
+			return sm->op[i].ops;
+		case SM_BYTES:
+			return sm->op[i].bytes;
+		case SM_LAT_SUM:
+			return sm->op[i].lat_sum_ns;
+		case SM_P50:
+			return sm->op[i].lat_p50_ns;
+		default:
+			return sm->op[i].lat_p99_ns;
+		}
 	}
 	return 0;
+}
+
+/* A per-interval latency of the kernel's in us; NAN when it had none. */
+static double sample_us(const struct sample *sm, uint8_t type, int what)
+{
+	uint64_t ns = sample_get(sm, type, what);
+
+	return ns ? ns / 1e3 : NAN;
 }
 
 /*
@@ -396,12 +425,19 @@ static struct interval *phase_intervals(const struct series *s,
 		dt = (sm->t_ns - t0) / 1e9;
 		v->dt_s = dt;
 		v->t_ms = (sm->t_ns - pr->start_ns) / 1e6;
+		v->p99_max_us = NAN;
 		for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-			dops = sample_get(sm, t, 0) - sample_get(prev, t, 0);
+			dops = sample_get(sm, t, SM_OPS) -
+			       sample_get(prev, t, SM_OPS);
 			v->ops[t] = dops / dt;
-			v->lat_us[t] = dops ? (sample_get(sm, t, 2) -
-					       sample_get(prev, t, 2)) /
+			v->lat_us[t] = dops ? (sample_get(sm, t, SM_LAT_SUM) -
+					       sample_get(prev, t, SM_LAT_SUM)) /
 					      1e3 / dops : NAN;
+			v->p50_us[t] = sample_us(sm, t, SM_P50);
+			v->p99_us[t] = sample_us(sm, t, SM_P99);
+			if (isfinite(v->p99_us[t]) &&
+			    !(v->p99_max_us >= v->p99_us[t]))
+				v->p99_max_us = v->p99_us[t];
 		}
 		/* Bytes as the calls return, not when an operation ends. */
 		v->mib = (sm->io_bytes - io) / MIB / dt;
@@ -462,10 +498,24 @@ static void json_array(const char *key, const struct interval *iv,
 	close_json_array();
 }
 
+/* An object of one array per op type of @pr, from the array at @off. */
+static void json_per_type(const char *key, const struct phase_result *pr,
+			  const struct interval *iv, unsigned int n, size_t off)
+{
+	unsigned int t;
+
+	open_json_object(key);
+	for (t = 1; t <= FSLOAD_OP_MAX; t++)
+		if (phase_has(pr, t))
+			json_array(op_name(t), iv, n, off + t * sizeof(double),
+				   1);
+	close_json_object();
+}
+
 void print_series_json(const struct series *s, const struct phase_result *pr)
 {
 	struct interval *iv;
-	unsigned int n, t;
+	unsigned int n;
 
 	if (!s || !s->sample_ms) {
 		print_null(PRINT_JSON, "series", NULL);
@@ -479,20 +529,10 @@ void print_series_json(const struct series *s, const struct phase_result *pr)
 	print_uint(PRINT_JSON, "lost_samples", NULL, s->lost);
 	json_array("t_ms", iv, n, offsetof(struct interval, t_ms), 1);
 	json_array("mib_per_sec", iv, n, offsetof(struct interval, mib), 1);
-	open_json_object("ops_per_sec");
-	for (t = 1; t <= FSLOAD_OP_MAX; t++)
-		if (phase_has(pr, t))
-			json_array(op_name(t), iv, n,
-				   offsetof(struct interval, ops) +
-				   t * sizeof(double), 1);
-	close_json_object();
-	open_json_object("lat_avg_us");
-	for (t = 1; t <= FSLOAD_OP_MAX; t++)
-		if (phase_has(pr, t))
-			json_array(op_name(t), iv, n,
-				   offsetof(struct interval, lat_us) +
-				   t * sizeof(double), 1);
-	close_json_object();
+	json_per_type("ops_per_sec", pr, iv, n, offsetof(struct interval, ops));
+	json_per_type("lat_avg_us", pr, iv, n, offsetof(struct interval, lat_us));
+	json_per_type("lat_p50_us", pr, iv, n, offsetof(struct interval, p50_us));
+	json_per_type("lat_p99_us", pr, iv, n, offsetof(struct interval, p99_us));
 	if (s->dev[0] && n && iv[0].dev) {
 		open_json_object("device");
 		print_string(PRINT_JSON, "name", NULL, s->dev);
@@ -537,9 +577,9 @@ void print_series_table(const struct series *s, const struct results *r)
 		print_fp("\nseries of %s, every %" PRIu32 " ms%s%s:\n",
 			 pr->name, s->sample_ms, s->dev[0] ? ", device " : "",
 			 s->dev);
-		print_fp("%9s %11s %9s %10s %9s %9s %8s %8s %6s\n", "t_ms",
-			 "ops/s", "MiB/s", "lat_us", "dev_r/s", "dev_w/s",
-			 "dev_wMiB", "inflight", "util%");
+		print_fp("%9s %11s %9s %10s %10s %9s %9s %8s %8s %6s\n",
+			 "t_ms", "ops/s", "MiB/s", "lat_us", "p99_us",
+			 "dev_r/s", "dev_w/s", "dev_wMiB", "inflight", "util%");
 		for (k = 0; k < n; k++) {
 			ops = 0;
 			lat = 0;
@@ -555,6 +595,10 @@ void print_series_table(const struct series *s, const struct results *r)
 				 iv[k].mib);
 			if (lat_n)
 				print_fp(" %10.3f", lat / lat_n);
+			else
+				print_fp(" %10s", "-");
+			if (isfinite(iv[k].p99_max_us))
+				print_fp(" %10.3f", iv[k].p99_max_us);
 			else
 				print_fp(" %10s", "-");
 			if (iv[k].dev)
@@ -654,8 +698,9 @@ static void svg_panel(FILE *f, int y0, const char *title,
 static int plot_phase(const struct series *s, const struct phase_result *pr,
 		      const char *prefix)
 {
-	size_t off[FSLOAD_OP_MAX + 2];
-	const char *names[FSLOAD_OP_MAX + 2];
+	size_t off[3 * FSLOAD_OP_MAX + 2];
+	const char *names[3 * FSLOAD_OP_MAX + 2];
+	char lnames[3 * FSLOAD_OP_MAX][32];
 	char path[PATH_MAX], title[160];
 	struct interval *iv;
 	unsigned int n, t, k = 0;
@@ -690,15 +735,26 @@ static int plot_phase(const struct series *s, const struct phase_result *pr,
 	y = SVG_TOP + 20;
 	svg_panel(f, y, "throughput (ops/s per op type; MiB/s)", iv, n, off,
 		  names, k + 1);
-	for (t = 1, k = 0; t <= FSLOAD_OP_MAX; t++) {
+	for (t = 1, k = 0; t <= FSLOAD_OP_MAX && k + 3 <= ARRAY_SIZE(off);
+	     t++) {
 		if (!phase_has(pr, t))
 			continue;
 		off[k] = offsetof(struct interval, lat_us) + t * sizeof(double);
-		names[k++] = op_name(t);
+		snprintf(lnames[k], sizeof(lnames[k]), "%s mean", op_name(t));
+		names[k] = lnames[k];
+		k++;
+		off[k] = offsetof(struct interval, p50_us) + t * sizeof(double);
+		snprintf(lnames[k], sizeof(lnames[k]), "%s p50", op_name(t));
+		names[k] = lnames[k];
+		k++;
+		off[k] = offsetof(struct interval, p99_us) + t * sizeof(double);
+		snprintf(lnames[k], sizeof(lnames[k]), "%s p99", op_name(t));
+		names[k] = lnames[k];
+		k++;
 	}
 	y += SVG_PANEL_H;
-	svg_panel(f, y, "mean latency per interval (us)", iv, n, off, names,
-		  k);
+	svg_panel(f, y, "latency per interval (us): mean, p50, p99", iv, n,
+		  off, names, k);
 	off[0] = offsetof(struct interval, wr_mib);
 	off[1] = offsetof(struct interval, rd_mib);
 	off[2] = offsetof(struct interval, util);

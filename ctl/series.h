@@ -30,6 +30,8 @@ struct sample {
 		uint64_t ops;
 		uint64_t bytes;
 		uint64_t lat_sum_ns;
+		uint64_t lat_p50_ns;	/* of the interval; 0: none */
+		uint64_t lat_p99_ns;
 	} op[FSLOAD_OP_MAX];
 };
 

@@ -242,6 +242,11 @@ struct fsload_job {
 	u64 *ring;			/* ring_cap samples, then a scratch one */
 	unsigned int ring_cap;
 	u64 ring_head;			/* sequence number of the next */
+	u64 *ring_hist;			/* the workers' histograms summed at
+					 * the last sample, then a scratch
+					 * sum (the series work item only)
+					 */
+	int ring_hist_phase;		/* the phase they were summed in */
 	struct fsload_stall stalls[FSLOAD_STALLS_MAX];
 	unsigned int nstalls;		/* the first FSLOAD_STALLS_MAX only */
 };
@@ -274,7 +279,21 @@ unsigned int fsload_threads_top(const struct fsload_threads *s0,
 				const struct fsload_job *job,
 				struct fsload_top *top);
 
-/* series.c */
+/*
+ * series.c.  A sample is FSLOAD_SAMPLE_HEAD u64 words (time, phase, I/O
+ * bytes), then FSLOAD_SAMPLE_OP_WORDS per slot: ops, bytes and latency sum
+ * so far in the phase, then the median and 99th percentile latency of the
+ * interval since the previous sample (0 without operations).
+ */
+#define FSLOAD_SAMPLE_HEAD	3
+#define FSLOAD_SAMPLE_OP_WORDS	5
+
+/* Index of slot @s's (slots.slot[] value, from 1) first word in a sample. */
+static inline unsigned int fsload_sample_op(unsigned int s)
+{
+	return FSLOAD_SAMPLE_HEAD + FSLOAD_SAMPLE_OP_WORDS * (s - 1);
+}
+
 int fsload_series_alloc(struct fsload_job *job);
 void fsload_series_start(struct fsload_job *job);
 void fsload_series_stop(struct fsload_job *job);

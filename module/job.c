@@ -112,6 +112,7 @@ static void fsload_job_free(struct fsload_job *job)
 	}
 	kfree(job->res);
 	kvfree(job->ring);
+	kvfree(job->ring_hist);
 	fsload_threads_free(&job->threads0);
 	kfree(job->prog.phases);
 	kfree(job->prog.cpus);

@@ -1398,14 +1398,13 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
-/* One sample: @v is time, phase, I/O bytes, then ops, bytes, latency per
- * slot.
- */
+/* One sample: @v as fsload_sample_op() lays it out (fsload.h). */
 static int fsload_fill_sample(struct sk_buff *skb, const struct fsload_job *job,
 			      u64 seq, const u64 *v)
 {
 	struct nlattr *nest, *op;
 	unsigned int t, s;
+	const u64 *o;
 
 	nest = nla_nest_start(skb, FSLOAD_A_JOB_SAMPLE);
 	if (!nest ||
@@ -1420,15 +1419,22 @@ static int fsload_fill_sample(struct sk_buff *skb, const struct fsload_job *job,
 		s = job->slots.slot[t];
 		if (!s)
 			continue;
+		o = v + fsload_sample_op(s);
 		op = nla_nest_start(skb, FSLOAD_A_SAMPLE_OP);
 		if (!op ||
 		    nla_put_u8(skb, FSLOAD_A_SAMPLE_OP_TYPE, t) ||
-		    fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_OPS, v[3 * s],
+		    fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_OPS, o[0],
 				   FSLOAD_A_SAMPLE_OP_PAD) ||
-		    fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_BYTES, v[3 * s + 1],
+		    fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_BYTES, o[1],
 				   FSLOAD_A_SAMPLE_OP_PAD) ||
-		    fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_LAT_SUM_NS,
-				   v[3 * s + 2], FSLOAD_A_SAMPLE_OP_PAD))
+		    fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_LAT_SUM_NS, o[2],
+				   FSLOAD_A_SAMPLE_OP_PAD) ||
+		    (o[3] &&
+		     fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_LAT_P50_NS, o[3],
+				    FSLOAD_A_SAMPLE_OP_PAD)) ||
+		    (o[4] &&
+		     fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_LAT_P99_NS, o[4],
+				    FSLOAD_A_SAMPLE_OP_PAD)))
 			return -EMSGSIZE;
 		nla_nest_end(skb, op);
 	}

@@ -22,13 +22,20 @@
 #include "trace.h"
 
 /*
- * u64 words of one sample: time, phase, bytes moved by the workers' read
- * and write calls so far, then per slot ops, bytes and the sum of
- * latencies (their mean over an interval comes from differences).
+ * u64 words of one sample (fsload.h): time, phase, bytes moved by the
+ * workers' read and write calls so far, then per slot ops, bytes and the
+ * sum of latencies (their mean over an interval comes from differences),
+ * and the interval's median and 99th percentile latency.
  */
 static unsigned int fsload_sample_words(const struct fsload_job *job)
 {
-	return 3 + 3 * job->slots.n;
+	return fsload_sample_op(job->slots.n + 1);
+}
+
+/* u64 words of the workers' histograms, all slots. */
+static size_t fsload_hist_words(const struct fsload_job *job)
+{
+	return (size_t)job->slots.n * FSLOAD_HIST_BUCKETS;
 }
 
 /**
@@ -47,7 +54,76 @@ int fsload_series_alloc(struct fsload_job *job)
 	/* One more: the sample being summed, so that a tick never allocates. */
 	job->ring = kvcalloc((job->ring_cap + 1) * fsload_sample_words(job),
 			     sizeof(u64), GFP_KERNEL);
-	return job->ring ? 0 : -ENOMEM;
+	job->ring_hist = kvcalloc(2 * fsload_hist_words(job), sizeof(u64),
+				  GFP_KERNEL);
+	job->ring_hist_phase = -1;
+	return job->ring && job->ring_hist ? 0 : -ENOMEM;
+}
+
+/*
+ * The value of rank @rank (from 1) among the interval's operations, whose
+ * histogram is @cur - @prev: spread evenly over its bucket, as fsloadctl
+ * does for a phase's percentiles.
+ */
+static u64 fsload_hist_rank(const u64 *cur, const u64 *prev, u64 rank)
+{
+	u64 cum = 0, n, low;
+	unsigned int b;
+
+	for (b = 0; b < FSLOAD_HIST_BUCKETS; b++) {
+		n = cur[b] > prev[b] ? cur[b] - prev[b] : 0;
+		if (cum + n >= rank) {
+			low = fsload_hist_low(b);
+			return low + mul_u64_u64_div_u64(fsload_hist_high(b) - 1 -
+							 low,
+							 2 * (rank - cum) - 1,
+							 2 * n);
+		}
+		cum += n;
+	}
+	return 0;
+}
+
+/*
+ * Put the median and 99th percentile latency of each slot's operations
+ * since the last sample into @v, from the workers' histograms: their sum
+ * now, less their sum then.  A histogram's buckets are its worker's own,
+ * read without a lock: a count a moment old only moves an operation to
+ * the next interval.
+ */
+static void fsload_sample_percentiles(struct fsload_job *job, int phase,
+				      u64 *v)
+{
+	size_t words = fsload_hist_words(job), k;
+	u64 *prev = job->ring_hist, *cur = prev + words, n;
+	unsigned int i, s;
+
+	/* A new phase's histograms started from zero. */
+	if (phase != job->ring_hist_phase) {
+		memset(prev, 0, words * sizeof(u64));
+		job->ring_hist_phase = phase;
+	}
+	memset(cur, 0, words * sizeof(u64));
+	for (i = 0; i < job->prog.threads; i++) {
+		const u64 *h = job->workers[i].e.hist;
+
+		for (k = 0; k < words; k++)
+			/* The worker's own; a moment old is fine. */
+			cur[k] += data_race(h[k]);
+	}
+	for (s = 1; s <= job->slots.n; s++) {
+		const u64 *c = cur + (s - 1) * FSLOAD_HIST_BUCKETS;
+		const u64 *p = prev + (s - 1) * FSLOAD_HIST_BUCKETS;
+		unsigned int o = fsload_sample_op(s);
+
+		n = 0;
+		for (k = 0; k < FSLOAD_HIST_BUCKETS; k++)
+			n += c[k] > p[k] ? c[k] - p[k] : 0;
+		if (!n)
+			continue;
+		v[o + 3] = fsload_hist_rank(c, p, DIV_ROUND_UP_ULL(n, 2));
+		v[o + 4] = fsload_hist_rank(c, p, DIV_ROUND_UP_ULL(n * 99, 100));
+	}
 }
 
 /* A worker's operations (done and failed) in the current phase so far. */
@@ -139,7 +215,8 @@ static bool fsload_stall_check(struct fsload_job *job, u64 now)
 static void fsload_sample(struct fsload_job *job, u64 now)
 {
 	unsigned int words = fsload_sample_words(job), i, t, s;
-	u64 *v = job->ring + job->ring_cap * words;
+	u64 *v = job->ring + job->ring_cap * words, *o;
+	bool kept;
 	int phase;
 
 	spin_lock(&job->lock);
@@ -158,25 +235,34 @@ static void fsload_sample(struct fsload_job *job, u64 now)
 			s = job->slots.slot[t];
 			if (!s)
 				continue;
+			o = v + fsload_sample_op(s);
 			/* The worker's own; a moment old is fine. */
-			v[3 * s] += data_race(w->e.st[t].ops);
+			o[0] += data_race(w->e.st[t].ops);
 			/* As above. */
-			v[3 * s + 1] += data_race(w->e.st[t].bytes);
+			o[1] += data_race(w->e.st[t].bytes);
 			/* As above. */
-			v[3 * s + 2] += data_race(w->e.st[t].lat_sum);
+			o[2] += data_race(w->e.st[t].lat_sum);
 		}
 	}
+	fsload_sample_percentiles(job, phase, v);
 	spin_lock(&job->lock);
 	/*
 	 * A phase that opened meanwhile reset the counters: this sample mixes
 	 * two phases, and is dropped.
 	 */
-	if (job->cur_phase == phase) {
+	kept = job->cur_phase == phase;
+	if (kept) {
 		memcpy(job->ring + (job->ring_head % job->ring_cap) * words, v,
 		       words * sizeof(u64));
 		job->ring_head++;
 	}
 	spin_unlock(&job->lock);
+	/* The next interval starts here (or, dropped, from the phase start). */
+	if (kept)
+		memcpy(job->ring_hist, job->ring_hist + fsload_hist_words(job),
+		       fsload_hist_words(job) * sizeof(u64));
+	else
+		job->ring_hist_phase = -1;
 }
 
 static void fsload_series_fn(struct work_struct *work)

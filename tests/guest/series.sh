@@ -54,6 +54,26 @@ for p in j["phases"]:
             bad("%s/%s: the series saw only %.0f of %d ops" % (p["name"], op, done, total))
     if p["name"] == "create" and s["device"] is not None and s["device"]["name"] == "":
         bad("device without a name")
+    # Percentiles of each interval: present where operations ended, the
+    # median no more than the 99th, both within the range of the phase (give
+    # or take the 12.5% of their bucket).
+    for op, v in s["ops_per_sec"].items():
+        o = [o for o in p["ops_by_type"] if o["op"] == op][0]
+        p50, p99 = s["lat_p50_us"][op], s["lat_p99_us"][op]
+        if len(p50) != n or len(p99) != n:
+            bad("%s/%s: ragged percentiles" % (p["name"], op)); continue
+        seen = [i for i in range(n) if p99[i] is not None]
+        busy = [i for i in range(n) if v[i] * dts[i] >= 2]
+        print("# %s/%s: percentiles in %d intervals, %d with 2+ ops; p99 %s us" %
+              (p["name"], op, len(seen), len(busy), [p99[i] for i in seen][:4]))
+        if len(busy) > len(seen) + 1:
+            bad("%s/%s: %d intervals with ops, %d with percentiles" % (p["name"], op, len(busy), len(seen)))
+        for i in seen:
+            if p50[i] is None or p50[i] > p99[i]:
+                bad("%s/%s: interval %d: p50 %r, p99 %r" % (p["name"], op, i, p50[i], p99[i]))
+            elif p99[i] * 1e3 > o["lat_max_ns"] * 1.125 + 1 or p50[i] * 1e3 < o["lat_min_ns"] * 0.875 - 1:
+                bad("%s/%s: interval %d: p50 %.3f, p99 %.3f us outside %d..%d ns" %
+                    (p["name"], op, i, p50[i], p99[i], o["lat_min_ns"], o["lat_max_ns"]))
 '
 }
 
@@ -85,7 +105,7 @@ t_table_and_plot() {
 		--sample-ms 20 --series --plot "$work/plot" --quiet >"$out" ||
 		fail "fsloadctl exited $?"
 	grep -q '^series of create, every 20 ms' "$out" || fail "no series table"
-	grep -q 't_ms .*ops/s .*MiB/s .*lat_us .*util%' "$out" ||
+	grep -q 't_ms .*ops/s .*MiB/s .*lat_us .*p99_us .*util%' "$out" ||
 		fail "no series columns"
 	for f in "$work"/plot-*.svg; do
 		[ -e "$f" ] || fail "no plot written"

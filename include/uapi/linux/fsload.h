@@ -584,6 +584,12 @@ enum {
 	FSLOAD_A_SAMPLE_OP_BYTES,	/* u64 */
 	FSLOAD_A_SAMPLE_OP_PAD,
 	FSLOAD_A_SAMPLE_OP_LAT_SUM_NS,	/* u64: of the successful ones */
+	FSLOAD_A_SAMPLE_OP_LAT_P50_NS,	/* u64: median latency of the
+					 * interval since the phase's
+					 * previous sample; absent without
+					 * operations in it
+					 */
+	FSLOAD_A_SAMPLE_OP_LAT_P99_NS,	/* u64: its 99th percentile */
 
 	__FSLOAD_A_SAMPLE_OP_MAX,
 	FSLOAD_A_SAMPLE_OP_MAX = __FSLOAD_A_SAMPLE_OP_MAX - 1
