@@ -753,9 +753,18 @@ static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
 {
 	struct fsload_job *job = w->job;
 	struct fsload_result *res = &job->res[p];
+	unsigned int i;
 
 	if (p == 0)
 		fsload_calibrate(w);
+	/*
+	 * The sampler reads the workers' counters as soon as cur_phase says
+	 * p: zero them now, while every other worker sleeps, not as each
+	 * starts the phase (fsload_engine_run() zeroes its own again), so
+	 * that no sample of phase p counts what phase p - 1 did.
+	 */
+	for (i = 0; i < job->prog.threads; i++)
+		fsload_engine_reset(&job->workers[i].e);
 	/* Without the memory, the phase just lists no threads. */
 	fsload_threads_snap(&job->threads0);
 	fsload_sys_snap(&job->sys0);
