@@ -216,7 +216,7 @@ kmalloc_objs() {
 }
 
 t_cycles() {
-	local n=${FSLOAD_CYCLES:-1000} d s0 s1 delta tol km leaks
+	local n=${FSLOAD_CYCLES:-1000} d s0 s1 delta tol km leaks try
 
 	need_fs
 	d=$FSLOAD_DIR/cycles
@@ -226,19 +226,26 @@ t_cycles() {
 	s0=$(slab_kib)
 	kmalloc_objs >"$work/slab0"
 	"$fuzz" cycles --dir "$d" --count "$n" || fail "cycles"
-	s1=$(slab_kib)
-	kmalloc_objs >"$work/slab1"
-	delta=$((s1 - s0))
 	# A leak of one object a cycle is n objects in one kmalloc cache: allow
-	# n/4 + 64 (the rest of the system), and 2 MiB of Slab overall.
+	# n/4 + 64 (the rest of the system), and 2 MiB of Slab overall.  Frees
+	# deferred past an RCU grace period (sockets, credentials) can lag
+	# behind on a loaded host: a cache over the line is looked at again a
+	# few seconds later, up to 4 times; a leak does not shrink.
 	tol=$((n / 4 + 64))
-	echo "Slab: $s0 KiB before, $s1 KiB after $n cycles (delta $delta KiB, tolerance 2048 KiB)"
-	awk -v tol="$tol" 'NR == FNR { a[$1] = $2; next }
-		{ d = $2 - a[$1]; printf "%s %+d objects (%d bytes each)%s\n", $1, d, $3,
-		  (d > tol ? " LEAK?" : "") }' "$work/slab0" "$work/slab1" >"$work/slabdelta"
-	grep -v ' +0 objects' "$work/slabdelta" | sed 's/^/  /'
-	! grep -q 'LEAK?' "$work/slabdelta" ||
-		fail "a kmalloc cache grew by more than $tol objects"
+	for try in 1 2 3 4 5; do
+		s1=$(slab_kib)
+		kmalloc_objs >"$work/slab1"
+		delta=$((s1 - s0))
+		echo "Slab: $s0 KiB before, $s1 KiB after $n cycles (delta $delta KiB, tolerance 2048 KiB)"
+		awk -v tol="$tol" 'NR == FNR { a[$1] = $2; next }
+			{ d = $2 - a[$1]; printf "%s %+d objects (%d bytes each)%s\n", $1, d, $3,
+			  (d > tol ? " LEAK?" : "") }' "$work/slab0" "$work/slab1" >"$work/slabdelta"
+		grep -v ' +0 objects' "$work/slabdelta" | sed 's/^/  /'
+		grep -q 'LEAK?' "$work/slabdelta" || break
+		[ $try -lt 5 ] || fail "a kmalloc cache grew by more than $tol objects"
+		echo "a cache is over the line: looking again in 3 s"
+		sleep 3
+	done
 	[ "$delta" -le 2048 ] || fail "slab usage grew by $delta KiB"
 	km=/sys/kernel/debug/kmemleak
 	if [ -w "$km" ]; then
