@@ -839,7 +839,7 @@ static void ujob_merge(struct fsload_worker *w, unsigned int p,
 		if (w->e.st[t].ops || w->e.st[t].errors)
 			fsload_opstat_add(&res->op[t], &w->e.st[t]);
 	}
-	for (i = 0; i < job->slots.n * FSLOAD_HIST_BUCKETS; i++)
+	for (i = 0; i < fsload_hist_words(&job->slots); i++)
 		res->hist[i] += w->e.hist[i];
 	fsload_progress_add(res->progress, &w->e);
 	pthread_mutex_unlock(&job->lock);
@@ -1478,7 +1478,7 @@ static void *ubuf_alloc(u32 bytes)
 
 static int ujob_alloc(struct ujob *job)
 {
-	size_t hist = (size_t)job->slots.n * FSLOAD_HIST_BUCKETS;
+	size_t hist = fsload_hist_words(&job->slots);
 	unsigned int i, g = 0;
 	u32 gend = job->group_threads[0];
 

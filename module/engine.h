@@ -142,6 +142,12 @@ static inline void fsload_slots_init(struct fsload_slots *s,
 	}
 }
 
+/* u64 words of a set of histograms, one per slot. */
+static inline size_t fsload_hist_words(const struct fsload_slots *s)
+{
+	return (size_t)s->n * FSLOAD_HIST_BUCKETS;
+}
+
 /*
  * The engine's random numbers (splitmix64): the same sequence for a seed
  * in the kernel and in userspace.
@@ -554,7 +560,7 @@ static inline void fsload_engine_reset(struct fsload_engine *e)
 	for (i = 0; i <= FSLOAD_OP_MAX; i++)
 		e->st[i].lat_min = U64_MAX;
 	if (e->hist)
-		memset(e->hist, 0, e->slots->n * FSLOAD_HIST_BUCKETS *
+		memset(e->hist, 0, fsload_hist_words(e->slots) *
 		       sizeof(*e->hist));
 }
 

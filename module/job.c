@@ -388,7 +388,7 @@ static int fsload_worker_alloc_bios(struct fsload_worker *w, u32 depth)
 /* Room for one histogram per operation type the program uses. */
 static u64 *fsload_hist_alloc(const struct fsload_job *job)
 {
-	return kvcalloc(job->slots.n * FSLOAD_HIST_BUCKETS, sizeof(u64),
+	return kvcalloc(fsload_hist_words(&job->slots), sizeof(u64),
 			GFP_KERNEL);
 }
 

@@ -907,7 +907,7 @@ static void fsload_merge(struct fsload_worker *w, unsigned int p,
 	spin_unlock(&job->lock);
 
 	mutex_lock(&job->hist_lock);
-	for (i = 0; i < job->slots.n * FSLOAD_HIST_BUCKETS; i++)
+	for (i = 0; i < fsload_hist_words(&job->slots); i++)
 		res->hist[i] += w->e.hist[i];
 	mutex_unlock(&job->hist_lock);
 }

@@ -32,12 +32,6 @@ static unsigned int fsload_sample_words(const struct fsload_job *job)
 	return fsload_sample_op(job->slots.n + 1);
 }
 
-/* u64 words of the workers' histograms, all slots. */
-static size_t fsload_hist_words(const struct fsload_job *job)
-{
-	return (size_t)job->slots.n * FSLOAD_HIST_BUCKETS;
-}
-
 /**
  * fsload_series_alloc() - allocate the job's sample ring
  * @job: the job, its program and slots set
@@ -54,8 +48,8 @@ int fsload_series_alloc(struct fsload_job *job)
 	/* One more: the sample being summed, so that a tick never allocates. */
 	job->ring = kvcalloc((job->ring_cap + 1) * fsload_sample_words(job),
 			     sizeof(u64), GFP_KERNEL);
-	job->ring_hist = kvcalloc(2 * fsload_hist_words(job), sizeof(u64),
-				  GFP_KERNEL);
+	job->ring_hist = kvcalloc(2 * fsload_hist_words(&job->slots),
+				  sizeof(u64), GFP_KERNEL);
 	job->ring_hist_phase = -1;
 	return job->ring && job->ring_hist ? 0 : -ENOMEM;
 }
@@ -94,7 +88,7 @@ static u64 fsload_hist_rank(const u64 *cur, const u64 *prev, u64 rank)
 static void fsload_sample_percentiles(struct fsload_job *job, int phase,
 				      u64 *v)
 {
-	size_t words = fsload_hist_words(job), k;
+	size_t words = fsload_hist_words(&job->slots), k;
 	u64 *prev = job->ring_hist, *cur = prev + words, n;
 	unsigned int i, s;
 
@@ -215,6 +209,7 @@ static bool fsload_stall_check(struct fsload_job *job, u64 now)
 static void fsload_sample(struct fsload_job *job, u64 now)
 {
 	unsigned int words = fsload_sample_words(job), i, t, s;
+	size_t hwords = fsload_hist_words(&job->slots);
 	u64 *v = job->ring + job->ring_cap * words, *o;
 	bool kept;
 	int phase;
@@ -259,8 +254,8 @@ static void fsload_sample(struct fsload_job *job, u64 now)
 	spin_unlock(&job->lock);
 	/* The next interval starts here (or, dropped, from the phase start). */
 	if (kept)
-		memcpy(job->ring_hist, job->ring_hist + fsload_hist_words(job),
-		       fsload_hist_words(job) * sizeof(u64));
+		memcpy(job->ring_hist, job->ring_hist + hwords,
+		       hwords * sizeof(u64));
 	else
 		job->ring_hist_phase = -1;
 }
