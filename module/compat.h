@@ -30,6 +30,11 @@
 
 #define FSLOAD_KV_GE(a, b) (LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, 0))
 
+/* Leases and delegations left linux/fs.h for linux/filelock.h in 6.3. */
+#if FSLOAD_KV_GE(6, 3)
+#include <linux/filelock.h>
+#endif
+
 /* A trace event's string: __assign_str() lost its source argument in 6.10. */
 #if FSLOAD_KV_GE(6, 10)
 #define FSLOAD_ASSIGN_STR(dst, src)	__assign_str(dst)
@@ -107,12 +112,51 @@ static inline struct dentry *fsload_vfs_mkdir(const struct path *parent,
 #endif
 }
 
+/*
+ * A delegation (nfsd's lease on a file or, from 6.19, a directory) that an
+ * unlink, rmdir or rename must break: the VFS hands back the inode, the
+ * caller drops its locks, waits for the break and retries, as the system
+ * calls do.  6.19 wrapped the inode pointer in struct delegated_inode.
+ */
+struct fsload_deleg {
+#if FSLOAD_KV_GE(6, 19)
+	struct delegated_inode di;
+#else
+	struct inode *inode;
+#endif
+};
+
+#if FSLOAD_KV_GE(6, 19)
+#define FSLOAD_DELEG(d)		(&(d)->di)
+#define FSLOAD_DELEG_PENDING(d)	is_delegated(&(d)->di)
+#else
+#define FSLOAD_DELEG(d)		(&(d)->inode)
+#define FSLOAD_DELEG_PENDING(d)	(!!(d)->inode)
+#endif
+
+/*
+ * After the caller has unlocked: 0 when there was no delegation to break
+ * or it has been broken (then retry), or a negative errno.  Sets *@retry.
+ */
+static inline int fsload_deleg_break(struct fsload_deleg *d, bool *retry)
+{
+	int err;
+
+	*retry = false;
+	if (!FSLOAD_DELEG_PENDING(d))
+		return 0;
+	err = break_deleg_wait(FSLOAD_DELEG(d));
+	*retry = !err;
+	return err;
+}
+
 static inline int fsload_vfs_rmdir(const struct path *parent,
-				   struct dentry *dentry)
+				   struct dentry *dentry,
+				   struct fsload_deleg *d)
 {
 #if FSLOAD_KV_GE(6, 19)
 	return vfs_rmdir(FSLOAD_IDMAP(parent->mnt), d_inode(parent->dentry),
-			 dentry, NULL);
+			 dentry, FSLOAD_DELEG(d));
 #else
 	return vfs_rmdir(FSLOAD_IDMAP(parent->mnt), d_inode(parent->dentry),
 			 dentry);
@@ -120,15 +164,17 @@ static inline int fsload_vfs_rmdir(const struct path *parent,
 }
 
 static inline int fsload_vfs_unlink(const struct path *parent,
-				    struct dentry *dentry)
+				    struct dentry *dentry,
+				    struct fsload_deleg *d)
 {
 	return vfs_unlink(FSLOAD_IDMAP(parent->mnt), d_inode(parent->dentry),
-			  dentry, NULL);
+			  dentry, FSLOAD_DELEG(d));
 }
 
 /* Rename @old to @new, both in the directory @parent (locked). */
 static inline int fsload_vfs_rename(const struct path *parent,
-				    struct dentry *old, struct dentry *new)
+				    struct dentry *old, struct dentry *new,
+				    struct fsload_deleg *d)
 {
 	struct renamedata rd = {
 #if FSLOAD_KV_GE(6, 18)
@@ -149,6 +195,7 @@ static inline int fsload_vfs_rename(const struct path *parent,
 #endif
 		.old_dentry = old,
 		.new_dentry = new,
+		.delegated_inode = FSLOAD_DELEG(d),
 	};
 
 	return vfs_rename(&rd);

@@ -183,6 +183,20 @@ struct fsload_counters {
 	u64 cycles;
 };
 
+/*
+ * A job's tree removal (ops.c, for the reaper): what it could not
+ * remove.  @budget bounds the work, so that another process that keeps
+ * adding entries cannot keep the reaper busy for ever.
+ */
+struct fsload_cleanup {
+	u64 budget;			/* removals still allowed */
+	u64 left;			/* entries that stayed */
+	int err;			/* negative errno of the first failure */
+	char name[NAME_MAX + 1];	/* the entry it failed on ("." for the
+					 * job directory itself)
+					 */
+};
+
 struct fsload_job {
 	u32 id;
 	refcount_t ref;
@@ -191,6 +205,7 @@ struct fsload_job {
 	const struct cred *cred;	/* the starter's, for the workers */
 	struct path parent;		/* the target directory, pinned */
 	struct path dir;		/* parent/fsload-<id>, pinned */
+	u64 dir_ino;			/* its st_ino, set before publishing */
 	char *dir_str;			/* target directory as resolved, or
 					 * a block job's device path
 					 */
@@ -225,9 +240,13 @@ struct fsload_job {
 					 * READ_ONCE/WRITE_ONCE
 					 */
 
-	/* Protects state, err, errmsg and merging into results. */
+	/*
+	 * Protects state, err, errmsg, reaping (the workers' tasks are
+	 * signalled only before it is set) and merging into results.
+	 */
 	spinlock_t lock;
 	enum fsload_job_state state;
+	bool reaping;			/* the reaper releases the workers */
 	int cur_phase;
 	int err;			/* negative errno of the first failure */
 	char errmsg[160];
@@ -303,10 +322,10 @@ unsigned int fsload_series_words(const struct fsload_job *job);
 
 /* ops.c */
 int fsload_worker_fn(void *data);
-int fsload_tree_remove(const struct path *parent, const char *name);
+int fsload_tree_remove(const struct path *dir, struct fsload_cleanup *st);
 int fsload_mkdir(const struct path *parent, const char *name, int len,
 		 struct path *res);
-int fsload_rmdir(const struct path *parent, const char *name, int len);
+int fsload_rmdir_pinned(const struct path *d);
 
 /* netlink.c */
 int fsload_nl_init(void);

@@ -15,8 +15,10 @@
 
 #include <linux/idr.h>
 #include <linux/kthread.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/stat.h>
 #include <linux/random.h>
 #include <linux/timekeeping.h>
 #include <linux/netlink.h>
@@ -187,11 +189,23 @@ struct fsload_job *fsload_job_get_next(u32 *id)
  */
 void fsload_job_stop(struct fsload_job *job)
 {
+	unsigned int i;
+
+	WRITE_ONCE(job->stop, true);
 	spin_lock(&job->lock);
 	if (job->state == FSLOAD_JOB_RUNNING)
 		job->state = FSLOAD_JOB_STOPPING;
+	/*
+	 * A worker may sleep where only a signal wakes it, as a process
+	 * would: opening a FIFO that another process put in the tree, a
+	 * killable wait on an unresponsive server.  SIGKILL ends such a
+	 * sleep (the operation fails); the workers allow no other signal.
+	 */
+	for (i = 0; !job->reaping && i < job->prog.threads; i++) {
+		if (job->workers[i].task)
+			send_sig(SIGKILL, job->workers[i].task, 1);
+	}
 	spin_unlock(&job->lock);
-	WRITE_ONCE(job->stop, true);
 	wake_up_all(&job->wq);
 }
 
@@ -265,26 +279,61 @@ static void fsload_job_stop_workers(struct fsload_job *job)
 	}
 }
 
+/*
+ * How many removals the reaper may make: twice what the job can have
+ * made (its creates and mkdirs, failed ones too, and the directories of
+ * its file set), and some.  Entries another process keeps adding beyond
+ * that stay, reported.
+ */
+static u64 fsload_cleanup_budget(const struct fsload_job *job)
+{
+	static const u8 makers[] = { FSLOAD_OP_CREATE, FSLOAD_OP_MKDIR };
+	const struct fsload_program *prog = &job->prog;
+	u64 n = prog->threads *
+		(div_u64(prog->files, max(prog->files_per_dir, 1U)) + 2);
+	unsigned int p, i;
+
+	for (p = 0; p < prog->nphases; p++) {
+		for (i = 0; i < ARRAY_SIZE(makers); i++)
+			n += job->res[p].op[makers[i]].ops +
+			     job->res[p].op[makers[i]].errors;
+	}
+	return 2 * n + 1024;
+}
+
+/*
+ * Remove the job's tree from its pinned root, with the starter's
+ * credentials: never by name from the target directory, where another
+ * process may have put something else in its place.
+ */
 static void fsload_job_remove_dir(struct fsload_job *job)
 {
-	char name[24];
+	struct fsload_cleanup st = {};
 	const struct cred *old;
-	int err;
 
 	if ((job->prog.flags & FSLOAD_JOB_F_KEEP) || job->prog.block)
 		return;
-	snprintf(name, sizeof(name), "fsload-%u", job->id);
 	if (READ_ONCE(fsload_unloading)) {
-		pr_notice("module unloading: left %s/%s in place\n",
-			  job->dir_str, name);
+		pr_notice("module unloading: left %s/fsload-%u in place\n",
+			  job->dir_str, job->id);
 		return;
 	}
+	st.budget = fsload_cleanup_budget(job);
 	old = override_creds(job->cred);
-	err = fsload_tree_remove(&job->parent, name);
+	fsload_tree_remove(&job->dir, &st);
 	revert_creds(old);
-	if (err)
-		pr_warn("job %u: could not remove %s/%s: error %d\n", job->id,
-			job->dir_str, name, err);
+	if (st.err)
+		pr_warn("job %u: %llu entries of %s/fsload-%u left, first %s: error %d\n",
+			job->id, st.left, job->dir_str, job->id, st.name,
+			st.err);
+	spin_lock(&job->lock);
+	if (st.err && !job->err) {
+		job->err = st.err;
+		snprintf(job->errmsg, sizeof(job->errmsg),
+			 "cleanup: %llu entries of fsload-%u left, first %s: error %d",
+			 st.left, job->id, st.name, st.err);
+	}
+	spin_unlock(&job->lock);
 }
 
 static void fsload_job_reap(struct work_struct *work)
@@ -295,6 +344,10 @@ static void fsload_job_reap(struct work_struct *work)
 	bool complete = true;
 	unsigned int p;
 
+	/* No stop signals the workers once they are being released. */
+	spin_lock(&job->lock);
+	job->reaping = true;
+	spin_unlock(&job->lock);
 	fsload_job_stop_workers(job);
 	cancel_delayed_work_sync(&job->progress_work);
 	fsload_series_stop(job);
@@ -303,11 +356,10 @@ static void fsload_job_reap(struct work_struct *work)
 	spin_lock(&job->lock);
 	job->end_ns = ktime_get_ns();
 	spin_unlock(&job->lock);
-	/* The job directory is unpinned first, so that it can go. */
+	fsload_job_remove_dir(job);
 	path_put(&job->dir);
 	job->dir.mnt = NULL;
 	job->dir.dentry = NULL;
-	fsload_job_remove_dir(job);
 	/* A finished job must not keep its filesystem from being unmounted. */
 	path_put(&job->parent);
 	job->parent.mnt = NULL;
@@ -433,6 +485,29 @@ static int fsload_job_alloc_workers(struct fsload_job *job)
 	return 0;
 }
 
+/* Why the job directory could not be made, for the starter. */
+static void fsload_job_dir_error(struct netlink_ext_ack *extack, int err)
+{
+	switch (err) {
+	case -EROFS:
+		NL_SET_ERR_MSG(extack, "dir: read-only filesystem");
+		break;
+	case -EACCES:
+	case -EPERM:
+		NL_SET_ERR_MSG(extack,
+			       "dir: no permission to create the job directory fsload-<id> in it");
+		break;
+	case -ENOENT:
+	case -ENOTDIR:
+		NL_SET_ERR_MSG(extack,
+			       "dir: the filesystem made no usable directory fsload-<id> (not a filesystem for files?)");
+		break;
+	default:
+		NL_SET_ERR_MSG(extack,
+			       "dir: cannot create the job directory fsload-<id> in it");
+	}
+}
+
 /**
  * fsload_job_start() - start @job, whose program and target are set
  * @job: from fsload_job_alloc(), prog and parent filled in
@@ -476,9 +551,15 @@ int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 	err = job->prog.block ? 0 :
 	      fsload_mkdir(&job->parent, name, strlen(name), &job->dir);
 	if (err) {
-		NL_SET_ERR_MSG(extack,
-			       "dir: cannot create the job directory fsload-<id> in it");
+		fsload_job_dir_error(extack, err);
 		goto err_unpublish;
+	}
+	if (!job->prog.block) {
+		struct kstat st;
+
+		if (!vfs_getattr(&job->dir, &st, STATX_INO,
+				 AT_STATX_SYNC_AS_STAT))
+			job->dir_ino = st.ino;
 	}
 
 	atomic_set(&job->running, job->prog.threads);
@@ -528,11 +609,11 @@ int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 err_stop:
 	/* Workers never woken never run: kthread_stop() just reaps them. */
 	fsload_job_stop_workers(job);
+	if (!job->prog.block)
+		fsload_rmdir_pinned(&job->dir);
 	path_put(&job->dir);
 	job->dir.mnt = NULL;
 	job->dir.dentry = NULL;
-	if (!job->prog.block)
-		fsload_rmdir(&job->parent, name, strlen(name));
 err_unpublish:
 	mutex_lock(&fsload_mutex);
 	idr_remove(&fsload_jobs, id);

@@ -600,6 +600,29 @@ static int fsload_parse_program(struct fsload_program *prog,
 	return 0;
 }
 
+/*
+ * Kernel interfaces that look like filesystems: a mkdir there makes a
+ * cgroup, a config item, a resctrl group ..., and files cannot be
+ * created.  A job refuses them rather than act on the kernel.
+ */
+static const char *const fsload_pseudo_fs[] = {
+	"proc", "sysfs", "cgroup", "cgroup2", "configfs", "debugfs",
+	"tracefs", "securityfs", "bpf", "devpts", "pstore", "efivarfs",
+	"selinuxfs", "smackfs", "apparmorfs", "nsfs", "binfmt_misc",
+	"fusectl", "resctrl", "rpc_pipefs", "nfsd", "mqueue",
+};
+
+static bool fsload_is_pseudo_fs(const struct super_block *sb)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fsload_pseudo_fs); i++) {
+		if (!strcmp(sb->s_type->name, fsload_pseudo_fs[i]))
+			return true;
+	}
+	return false;
+}
+
 /* Resolve the target directory in the sender's context and pin it. */
 static int fsload_resolve_dir(struct fsload_job *job, struct genl_info *info)
 {
@@ -617,6 +640,11 @@ static int fsload_resolve_dir(struct fsload_job *job, struct genl_info *info)
 			NL_SET_ERR_MSG_ATTR(info->extack, a,
 					    "dir: cannot resolve the path");
 		return err;
+	}
+	if (fsload_is_pseudo_fs(job->parent.dentry->d_sb)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "dir: a kernel interface (proc, sysfs, cgroup ...), not a filesystem for files");
+		return -EOPNOTSUPP;
 	}
 	buf = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!buf)
@@ -800,6 +828,10 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	    fsload_fill_stalls(skb, job))
 		return -EMSGSIZE;
 	if (phase >= 0 && nla_put_u32(skb, FSLOAD_A_JOB_PHASE_INDEX, phase))
+		return -EMSGSIZE;
+	if (job->dir_ino &&
+	    fsload_put_u64(skb, FSLOAD_A_JOB_DIR_INO, job->dir_ino,
+			   FSLOAD_A_JOB_PAD))
 		return -EMSGSIZE;
 	if (err && (nla_put_u32(skb, FSLOAD_A_JOB_ERRNO, -err) ||
 		    nla_put_string(skb, FSLOAD_A_JOB_ERROR_MSG, errmsg)))

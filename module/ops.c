@@ -15,8 +15,10 @@
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/fadvise.h>
+#include <linux/security.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/stat.h>
 #include <linux/timekeeping.h>
@@ -26,43 +28,113 @@
 #include "trace.h"
 
 /*
- * Unlink (or, with @dir, rmdir) @name in the directory @parent, which the
- * caller has resolved.  The inode's last reference is dropped after the
- * parent is unlocked, as in do_unlinkat().
+ * Every walk of a job's tree is scoped to it as openat2()'s
+ * RESOLVE_BENEATH | RESOLVE_NO_XDEV are: ".." above the job directory and
+ * absolute symlinks fail with EXDEV, so does crossing into a mount, and a
+ * rename or mount anywhere during a walk that took ".." fails it with
+ * EAGAIN.  No name fsload makes has ".." or a symlink in it: only another
+ * process's tampering meets these checks.  Opens go through
+ * file_open_root(), which takes no resolve flags: there the job directory
+ * is the walk's root, chroot style, and fsload_open() refuses a file on
+ * another mount.
  */
-static int fsload_remove_at(const struct path *parent, const char *name,
-			    int len, bool dir)
+#define FSLOAD_LOOKUP_SCOPED	(LOOKUP_BENEATH | LOOKUP_NO_XDEV)
+
+/*
+ * Remove the positive @de found under the locked @parent: rmdir with
+ * @dir, else unlink, running the LSM path hook the system call runs.
+ * An unlinked inode is returned held in *@inode, for the caller to iput()
+ * after unlocking.  rmdir(2)'s security_path_rmdir() is exported by no
+ * kernel fsload supports: an rmdir runs only the inode hook (in
+ * vfs_rmdir()).
+ */
+static int fsload_remove_locked(const struct path *parent, struct dentry *de,
+				bool dir, struct fsload_deleg *deleg,
+				struct inode **inode)
 {
-	struct inode *pdir = d_inode(parent->dentry);
-	struct inode *inode = NULL;
-	struct dentry *de;
 	int err;
 
+	if (dir)
+		return fsload_vfs_rmdir(parent, de, deleg);
+	err = security_path_unlink(parent, de);
+	if (err)
+		return err;
+	*inode = d_inode(de);
+	ihold(*inode);
+	return fsload_vfs_unlink(parent, de, deleg);
+}
+
+/*
+ * Unlink (or, with @dir, rmdir) @name in the directory @parent, which the
+ * caller has resolved; with @expect, only if @name is still that dentry
+ * (-ESTALE otherwise).  As do_unlinkat(): the inode's last reference is
+ * dropped after the parent is unlocked, and a delegation is broken and
+ * the removal retried.
+ */
+static int fsload_remove_at(const struct path *parent, const char *name,
+			    int len, bool dir, const struct dentry *expect)
+{
+	struct inode *pdir = d_inode(parent->dentry);
+	struct fsload_deleg deleg = {};
+	struct inode *inode;
+	struct dentry *de;
+	bool retry;
+	int err, err2;
+
+	/* lookup_one*() in a non-directory would call a NULL ->lookup. */
+	if (!d_can_lookup(parent->dentry))
+		return -ENOTDIR;
 	err = mnt_want_write(parent->mnt);
 	if (err)
 		return err;
+again:
+	inode = NULL;
 	inode_lock_nested(pdir, I_MUTEX_PARENT);
 	de = fsload_lookup_locked(parent, name, len);
 	if (IS_ERR(de)) {
 		err = PTR_ERR(de);
 		goto out_unlock;
 	}
-	if (d_really_is_negative(de)) {
+	if (d_really_is_negative(de))
 		err = -ENOENT;
-	} else if (dir) {
-		err = fsload_vfs_rmdir(parent, de);
-	} else {
-		inode = d_inode(de);
-		ihold(inode);
-		err = fsload_vfs_unlink(parent, de);
-	}
+	else if (expect && de != expect)
+		err = -ESTALE;
+	else
+		err = fsload_remove_locked(parent, de, dir, &deleg, &inode);
 	dput(de);
 out_unlock:
 	inode_unlock(pdir);
 	if (inode)
 		iput(inode);
+	err2 = fsload_deleg_break(&deleg, &retry);
+	if (retry)
+		goto again;
 	mnt_drop_write(parent->mnt);
-	return err;
+	return err2 ? err2 : err;
+}
+
+/*
+ * Before 6.15 a filesystem's ->mkdir() may leave the dentry unhashed or
+ * negative (kernfs always; FUSE and NFS at times): look the name up again,
+ * as overlayfs did, and insist on a positive directory.
+ */
+static struct dentry *fsload_mkdir_result(const struct path *parent,
+					  struct dentry *de, const char *name,
+					  int len)
+{
+	struct dentry *d;
+
+	if (!d_unhashed(de) && d_can_lookup(de))
+		return de;
+	d = fsload_lookup_locked(parent, name, len);
+	dput(de);
+	if (IS_ERR(d))
+		return d;
+	if (!d_can_lookup(d)) {
+		dput(d);
+		return ERR_PTR(d_really_is_negative(d) ? -ENOENT : -ENOTDIR);
+	}
+	return d;
 }
 
 /**
@@ -71,6 +143,9 @@ out_unlock:
  * @name: one path component
  * @len: length of @name
  * @res: where to return the new directory, pinned; may be NULL
+ *
+ * Runs the LSM path hook mkdir(2) runs.  With @res, the result is a
+ * positive directory or an error.
  *
  * Context: process context; takes the parent's inode lock.
  * Return: 0 or a negative errno (-EEXIST when @name exists).
@@ -82,6 +157,8 @@ int fsload_mkdir(const struct path *parent, const char *name, int len,
 	struct dentry *de;
 	int err;
 
+	if (!d_can_lookup(parent->dentry))
+		return -ENOTDIR;
 	err = mnt_want_write(parent->mnt);
 	if (err)
 		return err;
@@ -91,12 +168,17 @@ int fsload_mkdir(const struct path *parent, const char *name, int len,
 		err = PTR_ERR(de);
 		goto out_unlock;
 	}
-	if (d_really_is_positive(de)) {
-		dput(de);
+	if (d_really_is_positive(de))
 		err = -EEXIST;
+	else
+		err = security_path_mkdir(parent, de, 0755);
+	if (err) {
+		dput(de);
 		goto out_unlock;
 	}
 	de = fsload_vfs_mkdir(parent, de, 0755);
+	if (!IS_ERR(de) && res)
+		de = fsload_mkdir_result(parent, de, name, len);
 	if (IS_ERR(de)) {
 		err = PTR_ERR(de);
 		goto out_unlock;
@@ -114,20 +196,50 @@ out_unlock:
 }
 
 /**
- * fsload_rmdir() - remove the empty directory @name in @parent
- * @parent: the directory holding it
- * @name: one path component
- * @len: length of @name
+ * fsload_rmdir_pinned() - remove the empty directory @d where it now is
+ * @d: a directory the caller made and holds
+ *
+ * Removes exactly that directory: its parent is locked and @d checked to
+ * be still its child, whatever name it has now; never another directory
+ * that took its name.
  *
  * Context: process context; takes the parent's inode lock.
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno (-ESTALE: moved meanwhile; -ENOENT: gone).
  */
-int fsload_rmdir(const struct path *parent, const char *name, int len)
+int fsload_rmdir_pinned(const struct path *d)
 {
-	return fsload_remove_at(parent, name, len, true);
+	struct dentry *parent = dget_parent(d->dentry);
+	struct path pp = { .mnt = d->mnt, .dentry = parent };
+	struct fsload_deleg deleg = {};
+	bool retry;
+	int err, err2;
+
+	err = mnt_want_write(d->mnt);
+	if (err)
+		goto out;
+again:
+	inode_lock_nested(d_inode(parent), I_MUTEX_PARENT);
+	if (parent == d->dentry)
+		err = -EBUSY;
+	else if (d->dentry->d_parent != parent)
+		err = -ESTALE;
+	else if (d_unhashed(d->dentry) || d_really_is_negative(d->dentry))
+		err = -ENOENT;
+	else
+		err = fsload_vfs_rmdir(&pp, d->dentry, &deleg);
+	inode_unlock(d_inode(parent));
+	err2 = fsload_deleg_break(&deleg, &retry);
+	if (retry)
+		goto again;
+	if (err2)
+		err = err2;
+	mnt_drop_write(d->mnt);
+out:
+	dput(parent);
+	return err;
 }
 
-/* Directory entries collected by one iterate_dir() pass. */
+/* Directory entries collected by iterate_dir(), a buffer at a time. */
 struct fsload_rm_ctx {
 	struct dir_context ctx;
 	char *buf;		/* records: type byte, name, NUL */
@@ -154,100 +266,139 @@ static bool fsload_rm_actor(struct dir_context *ctx, const char *name,
 /* job dir / t / tree of directories / file, and one spare */
 #define FSLOAD_RM_DEPTH	(FSLOAD_TREE_DEPTH_MAX + 5)
 
-static int fsload_rm_contents(const struct path *dir, int depth);
+static void fsload_rm_failed(struct fsload_cleanup *st, const char *name,
+			     int err)
+{
+	if (err == -ENOENT || st->err)
+		return;
+	st->err = err;
+	strscpy(st->name, name, sizeof(st->name));
+}
 
+static int fsload_rm_contents(const struct path *dir, int depth,
+			      struct fsload_cleanup *st);
+
+/*
+ * Remove entry @name of the tree's directory @dir.  A directory is pinned
+ * by a scoped lookup (no symlink followed, no mount crossed), emptied,
+ * then removed only if it is still that directory.
+ */
 static int fsload_rm_entry(const struct path *dir, const char *name,
-			   unsigned int type, int depth)
+			   unsigned int type, int depth,
+			   struct fsload_cleanup *st)
 {
 	struct path child;
 	int len = strlen(name);
 	int err;
 
-	if (type != DT_DIR && type != DT_UNKNOWN)
-		return fsload_remove_at(dir, name, len, false);
-	if (type == DT_UNKNOWN) {
-		err = fsload_remove_at(dir, name, len, false);
+	if (type != DT_DIR) {
+		err = fsload_remove_at(dir, name, len, false, NULL);
 		if (err != -EISDIR)
 			return err;
 	}
 	if (depth >= FSLOAD_RM_DEPTH)
 		return -ELOOP;
-	err = vfs_path_lookup(dir->dentry, dir->mnt, name, 0, &child);
+	err = vfs_path_lookup(dir->dentry, dir->mnt, name, FSLOAD_LOOKUP_SCOPED,
+			      &child);
 	if (err)
 		return err;
-	err = d_is_dir(child.dentry) ? fsload_rm_contents(&child, depth + 1) :
-				       -ENOTDIR;
+	if (d_can_lookup(child.dentry)) {
+		err = fsload_rm_contents(&child, depth + 1, st);
+		if (!err)
+			err = fsload_rmdir_pinned(&child);
+	} else {
+		/* Not a directory any more: what is there now, if unmoved. */
+		err = fsload_remove_at(dir, name, len, false, child.dentry);
+	}
 	path_put(&child);
-	if (err)
-		return err;
-	return fsload_remove_at(dir, name, len, true);
+	return err;
 }
 
-static int fsload_rm_contents(const struct path *dir, int depth)
+/*
+ * Remove what directory @dir holds.  A sweep reads the directory through
+ * once, removing as it goes; sweeps repeat while they remove something
+ * (entries made meanwhile) and the job's removal budget lasts.  Entries
+ * that stay are counted in @st, the first failure kept.
+ */
+static int fsload_rm_contents(const struct path *dir, int depth,
+			      struct fsload_cleanup *st)
 {
 	struct fsload_rm_ctx rc = {
 		.ctx.actor = fsload_rm_actor,
 		.size = PAGE_SIZE,
 	};
+	u64 removed, failed;
 	struct file *f;
 	size_t pos;
-	int err, first, removed;
+	int err = 0, e;
 
 	rc.buf = kmalloc(rc.size, GFP_KERNEL);
 	if (!rc.buf)
 		return -ENOMEM;
 	do {
+		removed = 0;
+		failed = 0;
 		f = dentry_open(dir, O_RDONLY | O_DIRECTORY, current_cred());
 		if (IS_ERR(f)) {
 			err = PTR_ERR(f);
 			break;
 		}
-		rc.used = 0;
-		rc.ctx.pos = 0;
-		err = iterate_dir(f, &rc.ctx);
+		do {
+			rc.used = 0;
+			err = iterate_dir(f, &rc.ctx);
+			for (pos = 0; !err && pos < rc.used;
+			     pos += strlen(rc.buf + pos + 1) + 2) {
+				if (!st->budget) {
+					err = -E2BIG;
+					break;
+				}
+				e = fsload_rm_entry(dir, rc.buf + pos + 1,
+						    (u8)rc.buf[pos], depth, st);
+				if (!e) {
+					removed++;
+					st->budget--;
+				} else if (e != -ENOENT) {
+					failed++;
+					fsload_rm_failed(st, rc.buf + pos + 1,
+							 e);
+				}
+				cond_resched();
+			}
+		} while (!err && rc.used);
 		fsload_close_sync(f);
-		if (err || !rc.used)
-			break;
-		removed = 0;
-		first = 0;
-		for (pos = 0; pos < rc.used; pos += strlen(rc.buf + pos + 1) + 2) {
-			err = fsload_rm_entry(dir, rc.buf + pos + 1,
-					      (u8)rc.buf[pos], depth);
-			if (!err)
-				removed++;
-			else if (err != -ENOENT && !first)
-				first = err;
-			cond_resched();
-		}
-		/*
-		 * Only an entry removed here is progress.  A shut-down ext4
-		 * (seen on 7.3) lists a name that every lookup then misses:
-		 * counting it as gone would list it again forever.  The
-		 * caller's rmdir reports whatever is left.
-		 */
-		if (!removed) {
-			err = first;
-			break;
-		}
-		err = 0;
-	} while (true);
+	} while (!err && removed);
+	/* What the last sweep could not remove stays. */
+	st->left += failed;
 	kfree(rc.buf);
 	return err;
 }
 
 /**
- * fsload_tree_remove() - remove @name in @parent and everything below it
- * @parent: directory holding the tree
- * @name: the tree's root, one component
+ * fsload_tree_remove() - remove the tree a job made, from its pinned root
+ * @dir: the job directory, pinned since the job made it
+ * @st: the removal budget in; what stayed out
  *
- * Symlinks are removed, never followed; the walk never leaves the tree.
+ * Only what is below @dir goes, and @dir itself wherever it has been
+ * moved: symlinks are removed, never followed; no mount is crossed; the
+ * walk never leaves the tree.  A name that another process made point
+ * elsewhere is never looked up from the job's parent directory.
  *
  * Context: a kthread or kworker (files are closed with __fput_sync()).
- * Return: 0 or the first error that stopped the removal.
+ * Return: 0 or the first error; @st says what was left.
  */
-int fsload_tree_remove(const struct path *parent, const char *name)
+int fsload_tree_remove(const struct path *dir, struct fsload_cleanup *st)
 {
-	return fsload_rm_entry(parent, name, DT_DIR, 0);
+	int err;
+
+	err = fsload_rm_contents(dir, 0, st);
+	if (err)
+		fsload_rm_failed(st, ".", err);
+	err = fsload_rmdir_pinned(dir);
+	if (err) {
+		st->left++;
+		fsload_rm_failed(st, ".", err);
+	}
+	return st->err;
 }
 
 /* Point @it at the first @len bytes of the worker's buffer. */
@@ -288,6 +439,32 @@ static ssize_t fsload_read(struct fsload_worker *w, struct file *f,
 	return n;
 }
 
+/*
+ * Open e->name under the job directory as openat(2) on it would, but only
+ * a regular file (no I/O to a device node or FIFO another process put in
+ * the tree), never on another mount: file_open_root() takes no resolve
+ * flags, so a file on a mount that another process put in the tree is
+ * refused after the walk (a create has made its file there by then).
+ */
+static struct file *fsload_open(struct fsload_worker *w, int flags,
+				umode_t mode)
+{
+	struct file *f = file_open_root(&w->job->dir, w->e.name, flags, mode);
+	int err = 0;
+
+	if (IS_ERR(f))
+		return f;
+	if (unlikely(f->f_path.mnt != w->job->dir.mnt))
+		err = -EXDEV;
+	else if (unlikely(!S_ISREG(file_inode(f)->i_mode)))
+		err = S_ISDIR(file_inode(f)->i_mode) ? -EISDIR : -EINVAL;
+	if (unlikely(err)) {
+		fsload_close_sync(f);
+		return ERR_PTR(err);
+	}
+	return f;
+}
+
 static int fsload_open_flags(const struct fsload_opdesc *op, int flags)
 {
 	if (op->flags & FSLOAD_OP_F_DIRECT)
@@ -320,9 +497,8 @@ static s64 fsload_op_create(struct fsload_worker *w,
 	loff_t pos = 0;
 	int err = 0;
 
-	f = file_open_root(&w->job->dir, w->e.name,
-			   fsload_open_flags(op, O_CREAT | O_EXCL | O_WRONLY),
-			   0644);
+	f = fsload_open(w, fsload_open_flags(op, O_CREAT | O_EXCL | O_WRONLY),
+			0644);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	if ((op->flags & FSLOAD_OP_F_FALLOCATE) && op->size)
@@ -340,8 +516,7 @@ static s64 fsload_op_append(struct fsload_worker *w,
 	loff_t pos;
 	int err;
 
-	f = file_open_root(&w->job->dir, w->e.name,
-			   fsload_open_flags(op, O_WRONLY | O_APPEND), 0);
+	f = fsload_open(w, fsload_open_flags(op, O_WRONLY | O_APPEND), 0);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	pos = i_size_read(file_inode(f));
@@ -358,9 +533,8 @@ static s64 fsload_op_random(struct fsload_worker *w,
 	ssize_t n;
 	int err = 0;
 
-	f = file_open_root(&w->job->dir, w->e.name,
-			   fsload_open_flags(op, write ? O_WRONLY : O_RDONLY),
-			   0);
+	f = fsload_open(w, fsload_open_flags(op, write ? O_WRONLY : O_RDONLY),
+			0);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	n = write ? fsload_write(w, f, op->block, &pos) :
@@ -381,8 +555,7 @@ static s64 fsload_op_read(struct fsload_worker *w,
 	s64 total = 0;
 	ssize_t n;
 
-	f = file_open_root(&w->job->dir, w->e.name,
-			   fsload_open_flags(op, O_RDONLY), 0);
+	f = fsload_open(w, fsload_open_flags(op, O_RDONLY), 0);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	do {
@@ -394,20 +567,29 @@ static s64 fsload_op_read(struct fsload_worker *w,
 	return n < 0 ? n : total;
 }
 
-/* Rename the file within its directory to the op's new first letter. */
+/*
+ * Rename the file within its directory to the op's new first letter, as
+ * renameat2(): the LSM path hook, then the VFS; a delegation is broken and
+ * the rename retried.
+ */
 static int fsload_rename_at(const struct path *parent, const char *name,
 			    int len, char prefix)
 {
 	struct inode *pdir = d_inode(parent->dentry);
-	struct dentry *old, *new;
+	struct fsload_deleg deleg = {};
 	char nname[FSLOAD_NAME_LEN_MAX];
-	int err;
+	struct dentry *old, *new;
+	bool retry;
+	int err, err2;
 
+	if (!d_can_lookup(parent->dentry))
+		return -ENOTDIR;
 	memcpy(nname, name, len);
 	nname[0] = prefix;
 	err = mnt_want_write(parent->mnt);
 	if (err)
 		return err;
+again:
 	inode_lock_nested(pdir, I_MUTEX_PARENT);
 	old = fsload_lookup_locked(parent, name, len);
 	if (IS_ERR(old)) {
@@ -422,14 +604,19 @@ static int fsload_rename_at(const struct path *parent, const char *name,
 	if (d_really_is_negative(old))
 		err = -ENOENT;
 	else
-		err = fsload_vfs_rename(parent, old, new);
+		err = security_path_rename(parent, old, parent, new, 0);
+	if (!err)
+		err = fsload_vfs_rename(parent, old, new, &deleg);
 	dput(new);
 out_old:
 	dput(old);
 out_unlock:
 	inode_unlock(pdir);
+	err2 = fsload_deleg_break(&deleg, &retry);
+	if (retry)
+		goto again;
 	mnt_drop_write(parent->mnt);
-	return err;
+	return err2 ? err2 : err;
 }
 
 static s64 fsload_op_syncfs(struct fsload_worker *w)
@@ -449,7 +636,7 @@ static s64 fsload_op_fsync(struct fsload_worker *w)
 	struct file *f;
 	int err;
 
-	f = file_open_root(&w->job->dir, w->e.name, O_RDONLY | O_LARGEFILE, 0);
+	f = fsload_open(w, O_RDONLY | O_LARGEFILE, 0);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	err = vfs_fsync(f, 0);
@@ -463,7 +650,7 @@ static s64 fsload_op_drop_cache(struct fsload_worker *w)
 	struct file *f;
 	int err;
 
-	f = file_open_root(&w->job->dir, w->e.name, O_RDONLY | O_LARGEFILE, 0);
+	f = fsload_open(w, O_RDONLY | O_LARGEFILE, 0);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	err = vfs_fadvise(f, 0, 0, POSIX_FADV_DONTNEED);
@@ -478,7 +665,7 @@ static s64 fsload_op_stat(struct fsload_worker *w)
 	int err;
 
 	err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt, w->e.name,
-			      LOOKUP_FOLLOW, &p);
+			      LOOKUP_FOLLOW | FSLOAD_LOOKUP_SCOPED, &p);
 	if (err)
 		return err;
 	err = vfs_getattr(&p, &st, STATX_BASIC_STATS, AT_STATX_SYNC_AS_STAT);
@@ -486,15 +673,19 @@ static s64 fsload_op_stat(struct fsload_worker *w)
 	return err;
 }
 
-/* Look up the directory of e->name, as the system calls' parent walk. */
+/*
+ * Look up the directory of e->name as the system calls' parent walk does:
+ * following a symlink, and it must be a directory.
+ */
 static int fsload_name_parent(struct fsload_worker *w, struct path *parent)
 {
 	unsigned int sep = w->e.last_off - 1;
 	int err;
 
 	w->e.name[sep] = '\0';
-	err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt, w->e.name, 0,
-			      parent);
+	err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt, w->e.name,
+			      LOOKUP_FOLLOW | LOOKUP_DIRECTORY |
+			      FSLOAD_LOOKUP_SCOPED, parent);
 	w->e.name[sep] = '/';
 	return err;
 }
@@ -520,7 +711,7 @@ static s64 fsload_op_dirent(struct fsload_worker *w,
 		err = fsload_rename_at(&parent, last, len, op->prefix);
 	else
 		err = fsload_remove_at(&parent, last, len,
-				       op->type == FSLOAD_OP_RMDIR);
+				       op->type == FSLOAD_OP_RMDIR, NULL);
 	path_put(&parent);
 	return err;
 }
@@ -912,6 +1103,13 @@ static void fsload_merge(struct fsload_worker *w, unsigned int p,
 	mutex_unlock(&job->hist_lock);
 }
 
+/* @err is what a signal makes a sleeping operation return. */
+static bool fsload_interrupted(int err)
+{
+	return err == -EINTR || err == -ERESTARTSYS ||
+	       err == -ERESTARTNOINTR || err == -ERESTARTNOHAND;
+}
+
 /*
  * Run phase @p and merge the worker's statistics; returns true when every
  * iteration was done or the phase's time limit was reached.
@@ -929,6 +1127,10 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 	end = fsload_engine_run(w, &w->e, ph, p, job->res[p].start_ns,
 				&end_ns);
 	WRITE_ONCE(w->in_phase, 0);
+	/* An operation a stop interrupted (fsload_job_stop()) is the stop. */
+	if (end == FSLOAD_RUN_FAILED && fsload_stopping(w) &&
+	    fsload_interrupted(w->e.err))
+		end = FSLOAD_RUN_STOPPED;
 	fsload_counters_read(w, &c1);
 	fsload_merge(w, p, end, end_ns, &c0, &c1);
 	if (end == FSLOAD_RUN_FAILED)
@@ -1027,6 +1229,8 @@ int fsload_worker_fn(void *data)
 	bool ok = true;
 	int err;
 
+	/* fsload_job_stop() ends a sleep only a signal ends. */
+	allow_signal(SIGKILL);
 	old = override_creds(job->cred);
 	fsload_counters_open(w);
 	if (w->ev_insn)

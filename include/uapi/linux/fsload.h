@@ -117,7 +117,9 @@ enum fsload_cmd {
  *	socket closing, by an error or by module unload); workers are ending
  * @FSLOAD_JOB_DONE: every phase completed
  * @FSLOAD_JOB_STOPPED: stopped on request before the end; results partial
- * @FSLOAD_JOB_FAILED: an operation failed; %FSLOAD_A_JOB_ERRNO and
+ * @FSLOAD_JOB_FAILED: an operation failed, or the job's tree could not all
+ *	be removed at the end (another process put something there that
+ *	the job may not remove, or a mount); %FSLOAD_A_JOB_ERRNO and
  *	%FSLOAD_A_JOB_ERROR_MSG say which; results partial
  */
 enum fsload_job_state {
@@ -292,7 +294,7 @@ enum fsload_phase_order {
  * per worker, in thread order), OWNER_PORTID, CPUS, PMU, IDLE_NS,
  * IDLE_BUSY_NS, OVERHEAD_OPS, OVERHEAD_NS (the last four once measured),
  * DEVICE_BYTES (block jobs), WORKER_CPU (pinned jobs: one per worker,
- * in thread order).
+ * in thread order), DIR_INO (directory jobs).
  *
  * DEVICE: a block job writes or reads the block device at this path with
  * bio ops (no directory, no files).  The path is resolved in the sender's
@@ -381,6 +383,12 @@ enum {
 	FSLOAD_A_JOB_HELD,		/* u32: status of a held job: the
 					 * phase it holds before, from 0;
 					 * in JOB_RESUME the hold to end
+					 */
+	FSLOAD_A_JOB_DIR_INO,		/* u64: status of a directory job:
+					 * the job directory's inode number
+					 * (st_ino), so that a client that
+					 * removes a kept tree can tell it
+					 * from what may have taken its name
 					 */
 
 	__FSLOAD_A_JOB_MAX,
