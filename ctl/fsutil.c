@@ -3,13 +3,17 @@
  * fsloadctl: extents, tree removal and utilisation, from userspace.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
@@ -20,7 +24,6 @@
 /* nftw() passes no argument to its callback. */
 static uint64_t ext_files, ext_total;
 static bool ext_failed;		/* extents_cb() reported a failure */
-static const char *rm_failed;	/* the path remove_cb() could not remove */
 
 static int extents_cb(const char *path, const struct stat *st, int type,
 		      struct FTW *ftw)
@@ -73,31 +76,181 @@ int tree_extents(const char *dir, uint64_t *files, uint64_t *extents)
 	return ret ? -1 : 0;
 }
 
-static int remove_cb(const char *path, const struct stat *st, int type,
-		     struct FTW *ftw)
+/* The first entry tree_remove_fd() could not remove, for its message. */
+struct rm_state {
+	unsigned int left;	/* entries the last sweeps left */
+	int err;		/* the first failure, negative errno */
+	char name[256];		/* its entry */
+};
+
+/* Directories deeper than this are not descended into. */
+#define RM_DEPTH_MAX	16
+/* Sweeps of one directory that each removed something. */
+#define RM_SWEEPS_MAX	64
+
+static int rm_contents_at(int dfd, dev_t dev, int depth, struct rm_state *st);
+
+static void rm_failed(struct rm_state *st, const char *name, int err)
 {
-	(void)st;
-	(void)ftw;
-	if ((type == FTW_DP ? rmdir(path) : unlink(path)) && errno != ENOENT) {
-		errsys("cannot remove %s", path);
-		rm_failed = path;
-		return -1;
+	if (!st->err) {
+		st->err = err;
+		snprintf(st->name, sizeof(st->name), "%s", name);
 	}
-	return 0;
 }
 
-int tree_remove(const char *dir)
+/*
+ * Remove entry @name of the directory at @dfd.  A directory is opened
+ * without following a symlink, emptied unless it is on another mount,
+ * and removed only if @name still is that directory.
+ */
+static int rm_entry_at(int dfd, const char *name, dev_t dev, int depth,
+		       struct rm_state *st)
 {
-	rm_failed = NULL;
-	if (nftw(dir, remove_cb, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT)) {
-		if (rm_failed)
-			return -1;	/* reported */
-		if (errno == ENOENT)
-			return 0;	/* already gone */
-		errsys("cannot remove %s", dir);
+	struct stat s1, s2;
+	int fd, err;
+
+	if (!unlinkat(dfd, name, 0) || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR && errno != EPERM)
+		return -errno;
+	if (depth >= RM_DEPTH_MAX)
+		return -ELOOP;
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (fstat(fd, &s1))
+		err = -errno;
+	else if (s1.st_dev != dev)
+		err = -EXDEV;
+	else
+		err = rm_contents_at(fd, dev, depth + 1, st);
+	if (!err) {
+		if (fstatat(dfd, name, &s2, AT_SYMLINK_NOFOLLOW))
+			err = -errno;
+		else if (s2.st_ino != s1.st_ino || s2.st_dev != s1.st_dev)
+			err = -ESTALE;
+		else if (unlinkat(dfd, name, AT_REMOVEDIR))
+			err = -errno;
+	}
+	close(fd);
+	return err == -ENOENT ? 0 : err;
+}
+
+/*
+ * Remove what the directory at @dfd holds: sweeps through it while they
+ * remove something (entries made meanwhile), at most RM_SWEEPS_MAX.
+ */
+static int rm_contents_at(int dfd, dev_t dev, int depth, struct rm_state *st)
+{
+	unsigned int sweep, removed, failed = 0;
+	struct dirent *de;
+	DIR *d;
+	int fd, err;
+
+	for (sweep = 0; sweep < RM_SWEEPS_MAX; sweep++) {
+		fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		d = fd < 0 ? NULL : fdopendir(fd);
+		if (!d) {
+			err = -errno;
+			if (fd >= 0)
+				close(fd);
+			return err;
+		}
+		removed = failed = 0;
+		while ((de = readdir(d))) {
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			err = rm_entry_at(dfd, de->d_name, dev, depth, st);
+			if (!err) {
+				removed++;
+			} else {
+				failed++;
+				rm_failed(st, de->d_name, err);
+			}
+		}
+		closedir(d);
+		if (!removed)
+			break;
+	}
+	st->left += failed;
+	return failed ? -ENOTEMPTY : 0;
+}
+
+int tree_remove_fd(int dfd, const char *what)
+{
+	struct rm_state st = { 0 };
+	char link[64], where[PATH_MAX], *slash;
+	struct stat s1, s2;
+	ssize_t n;
+	int pfd, err;
+
+	if (fstat(dfd, &s1)) {
+		errsys("cannot remove %s", what);
 		return -1;
 	}
-	return 0;
+	err = rm_contents_at(dfd, s1.st_dev, 0, &st);
+	/* The directory itself, where it is now, if it still is there. */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", dfd);
+	n = readlink(link, where, sizeof(where) - 1);
+	if (!err && n > 0) {
+		where[n] = '\0';
+		slash = strrchr(where, '/');
+		if (!slash || strstr(where, " (deleted)"))
+			return 0;	/* gone already */
+		*slash = '\0';
+		pfd = open(slash == where ? "/" : where,
+			   O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (pfd < 0 || fstatat(pfd, slash + 1, &s2, AT_SYMLINK_NOFOLLOW))
+			err = -errno;
+		else if (s2.st_ino != s1.st_ino || s2.st_dev != s1.st_dev)
+			err = -ESTALE;
+		else if (unlinkat(pfd, slash + 1, AT_REMOVEDIR))
+			err = -errno;
+		if (pfd >= 0)
+			close(pfd);
+		if (err) {
+			st.left++;
+			rm_failed(&st, ".", err);
+		}
+	}
+	if (!st.err)
+		return 0;
+	errno = -st.err;
+	errsys("cannot remove all of %s: %u entries left, first %s", what,
+	       st.left, st.name);
+	return -1;
+}
+
+int job_dir_open(const char *dir, uint64_t ino)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			errsys("%s", dir);
+		return -1;
+	}
+	if (fstat(fd, &st) || !ino || (uint64_t)st.st_ino != ino) {
+		warnmsg("%s is not the job's directory any more (inode %ju, the job's %" PRIu64 "): left alone",
+			dir, (uintmax_t)st.st_ino, ino);
+		close(fd);
+		errno = ESTALE;
+		return -1;
+	}
+	return fd;
+}
+
+int tree_remove_job(const char *dir, uint64_t ino)
+{
+	int fd = job_dir_open(dir, ino), ret;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	ret = tree_remove_fd(fd, dir);
+	close(fd);
+	return ret;
 }
 
 int fs_used_pct(const char *dir, double *pct, uint64_t *bytes)

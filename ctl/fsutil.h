@@ -15,8 +15,29 @@
  */
 int tree_extents(const char *dir, uint64_t *files, uint64_t *extents);
 
-/* Remove @dir and everything below it (no symlink followed). */
-int tree_remove(const char *dir);
+/*
+ * Remove the tree at the directory open at @dfd, and the directory itself
+ * from wherever it is now: no symlink followed, no mount crossed, a
+ * directory removed only if its name still is the one emptied.  @what
+ * names it in messages.  Returns 0, or -1 with a message.
+ */
+int tree_remove_fd(int dfd, const char *what);
+
+/*
+ * Open the job directory @dir (O_RDONLY | O_DIRECTORY, no symlink
+ * followed) only if it still is the job's, inode @ino
+ * (FSLOAD_A_JOB_DIR_INO).  Returns the descriptor, or -1 with errno
+ * (ENOENT: gone; otherwise a message printed).
+ */
+int job_dir_open(const char *dir, uint64_t ino);
+
+/*
+ * Remove a job's kept tree at @dir, only if @dir still is the job's
+ * directory, inode @ino (FSLOAD_A_JOB_DIR_INO): never what another
+ * process put in its place.  Returns 0 (also when @dir is gone), or -1
+ * with a message.
+ */
+int tree_remove_job(const char *dir, uint64_t ino);
 
 /*
  * Utilisation of the filesystem holding @dir, in percent, as df shows

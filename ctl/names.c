@@ -317,6 +317,7 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_GROUP]		= "group",
 	[FSLOAD_A_JOB_TREE_BRANCH]	= "tree-branch",
 	[FSLOAD_A_JOB_HELD]		= "held",
+	[FSLOAD_A_JOB_DIR_INO]		= "dir-ino",
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {

@@ -483,14 +483,21 @@ static int start_detached(struct nl_ctx *nl, const struct job_req *req)
 /* After a job that fsloadctl counts: extents, then its own cleanup. */
 static void count_extents(struct run *run, bool keep)
 {
-	char *dir = run_job_dir(run);
+	char *dir = run_job_dir(run), fdpath[64];
+	int fd;
 
 	if (!dir)
 		return;
-	if (!tree_extents(dir, &run->ext_files, &run->ext_total))
-		run->has_extents = true;
-	if (!keep)
-		tree_remove(dir);
+	/* Through the job's own directory, never what took its name. */
+	fd = job_dir_open(dir, run->js.dir_ino);
+	if (fd >= 0) {
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d/.", fd);
+		if (!tree_extents(fdpath, &run->ext_files, &run->ext_total))
+			run->has_extents = true;
+		if (!keep)
+			tree_remove_fd(fd, dir);
+		close(fd);
+	}
 	free(dir);
 }
 
@@ -841,7 +848,7 @@ report:
 		ret = job_ret;
 out:
 	if (age_dir && !p.keep)
-		tree_remove(age_dir);
+		tree_remove_job(age_dir, age_run.js.dir_ino);
 	free(age_dir);
 	for (i = 0; runs && i < nruns; i++)
 		run_free(&runs[i]);

@@ -98,6 +98,9 @@ static int status_attr_cb(const struct nlattr *a, void *data)
 	case FSLOAD_A_JOB_DEVICE_BYTES:
 		ok = attr_get_u64(a, set, &js->device_bytes);
 		break;
+	case FSLOAD_A_JOB_DIR_INO:
+		ok = attr_get_u64(a, set, &js->dir_ino);
+		break;
 	case FSLOAD_A_JOB_FLAGS:
 		ok = attr_get_u32(a, set, &js->flags);
 		break;

@@ -34,6 +34,7 @@ struct job_status {
 	uint64_t have;
 	uint32_t id;
 	char *dir;
+	uint64_t dir_ino;	/* the job directory's st_ino */
 	char *device;		/* a block job's, instead of @dir */
 	uint64_t device_bytes;
 	uint32_t flags;

@@ -1193,6 +1193,7 @@ static void uprogress_draw(struct ujob *job, const struct program *prog,
 static int ujob_status(const struct ujob *job, const struct job_req *req,
 		       const char *dir, u64 elapsed_ns, struct job_status *js)
 {
+	struct stat st;
 	unsigned int i;
 	bool complete = true;
 	u64 bytes;
@@ -1203,6 +1204,10 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	if (!js->dir || !js->pids)
 		return -ENOMEM;
 	JS_SET(js, FSLOAD_A_JOB_DIR);
+	if (!fstat(job->dir_fd, &st)) {
+		js->dir_ino = st.st_ino;
+		JS_SET(js, FSLOAD_A_JOB_DIR_INO);
+	}
 	js->flags = job->flags;
 	JS_SET(js, FSLOAD_A_JOB_FLAGS);
 	js->threads = job->threads;
@@ -1716,15 +1721,14 @@ int uengine_run(const struct job_req *req, struct run *run)
 	}
 
 out_rm:
-	/* The directory is closed first, so that it can go. */
+	/* From the directory it holds: never what took its name. */
+	if (!(req->flags & FSLOAD_JOB_F_KEEP) && job.dir_fd >= 0)
+		tree_remove_fd(job.dir_fd, run->job_dir);
 	if (job.dir_fd >= 0)
 		close(job.dir_fd);
 	if (job.sync_fd >= 0)
 		close(job.sync_fd);
 	job.dir_fd = job.sync_fd = -1;
-	if (!(req->flags & FSLOAD_JOB_F_KEEP) && run->job_dir &&
-	    tree_remove(run->job_dir))
-		warnmsg("could not remove %s", run->job_dir);
 	goto out;
 oom:
 	errmsg("out of memory");
