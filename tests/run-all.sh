@@ -40,6 +40,7 @@ suites=(
 	"fuzz|--fs ext4 --size 512 --timeout 1200|tests/guest/fuzz.sh"
 	"faults|--fs ext4 --size 512|tests/guest/faults.sh"
 	"faults-dm|--fs none --size 512|tests/guest/faults.sh io_error"
+	"hostile|--fs ext4 --size 512|tests/guest/hostile.sh"
 	"matrix|--fs none --size 512|tests/guest/matrix.sh"
 	"stall|--fs none --size 256|tests/guest/series.sh stall"
 	"install|host|tests/install.sh"
@@ -61,6 +62,7 @@ extra_suites=(
 	"faults-xfs|--fs xfs --size 512|tests/guest/faults.sh shutdown"
 	"fuzz-long|--fs ext4 --size 1024|FSLOAD_FUZZ_COUNT=300000 FSLOAD_FUZZ_SEED=random FSLOAD_FUZZ_ARGS='--threads 6 --sockets 24 --start-permille 40' tests/guest/fuzz.sh"
 	"cycles-long|--fs ext4 --size 512|FSLOAD_CYCLES=10000 tests/guest/faults.sh cycles"
+	"hostile-long|--fs ext4 --size 512 --timeout 2400|FSLOAD_CHAOS_SEC=60 tests/guest/hostile.sh"
 )
 
 want=("$@")

@@ -114,3 +114,89 @@ no_workers() {
 	left=$(pgrep -c '^fsload[0-9]+/')
 	[ "${left:-0}" -eq 0 ] || fail "$left fsload worker threads left"
 }
+
+# ---------------------------------------------------------------------
+# Jobs that another process tampers with (faults.sh, hostile.sh).
+
+# The netlink fuzzer's program runner (tests/fsload_fuzz.c).
+fuzz=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/fsload_fuzz
+
+# wait_ended ID SECONDS [FILE]: the results of the ended job in FILE.
+wait_ended() {
+	local out=${3:-$work/ended.json} rc
+
+	fsloadctl --json wait "$1" --timeout "$2" --quiet >"$out"
+	rc=$?
+	if [ "$rc" -eq 6 ]; then
+		dump_workers
+		fail "job $1 did not end within $2 s"
+	fi
+	[ "$rc" -le 1 ] || fail "fsloadctl wait $1: exit $rc"
+}
+
+# umount_errno DIR: the errno of umount2(DIR, 0), 0 on success.
+umount_errno() {
+	python3 - "$1" <<'PY'
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+r = libc.umount2(sys.argv[1].encode(), 0)
+print(0 if r == 0 else ctypes.get_errno())
+PY
+}
+
+# umount_ok DIR: unmount DIR; an ended job must not keep it busy.
+umount_ok() {
+	local e
+
+	e=$(umount_errno "$1")
+	[ "$e" = 0 ] && return 0
+	echo "umount $1: errno $e with no job running"
+	fuser -vm "$1" 2>&1 | head -5
+	return 1
+}
+
+need_fs() {
+	if [ -z "${FSLOAD_DIR:-}" ] || [ -z "${FSLOAD_DEV:-}" ]; then
+		skip "needs a scratch filesystem on a block device"
+	fi
+}
+
+# snapshot DIR...: every entry under DIR, with size, mtime and content hash.
+snapshot() {
+	find "$@" -printf '%p %y %s %T@ %l\n' | sort
+	find "$@" -type f -exec md5sum {} + | sort
+}
+
+# start_prog ARGS... PHASE...: a program of our own (fsload_fuzz start),
+# detached; prints the id.  OP@MS phases are pauses of MS ms.
+start_prog() {
+	"$fuzz" start "$@"
+}
+
+# The phase a job runs (0-based), None before the first: without Python,
+# whose start-up costs seconds on a debug kernel.
+phase_of() {
+	fsloadctl --json status "$1" |
+		sed -n 's/.*"phase_index": *\([0-9]*\|null\).*/\1/p' |
+		sed 's/null/None/'
+}
+
+# wait_phase ID N: until job ID runs phase N (30 s).
+wait_phase() {
+	local i p=
+
+	for ((i = 0; i < 300; i++)); do
+		p=$(phase_of "$1")
+		[ "$p" = "$2" ] && return 0
+		[ "$p" != None ] && [ "$p" -gt "$2" ] && break
+		sleep 0.1
+	done
+	fail "job $1: in phase $p, wanted $2"
+}
+
+# reached RESULTS PHASE: phase PHASE did all 500 files, or the job failed
+# at t000/d00049 (the last subdirectory, the one the test tampers with).
+reached() {
+	jget '(j["job"]["state"] == "failed" and "d00049" in (j["job"]["error"] or "")) or (len(j["phases"]) > '"$2"' and j["phases"]['"$2"']["ops"] == 500)' "$1" |
+		grep -q True
+}
