@@ -40,7 +40,7 @@ suites=(
 	"fuzz|--fs ext4 --size 512 --timeout 1200|tests/guest/fuzz.sh"
 	"faults|--fs ext4 --size 512|tests/guest/faults.sh"
 	"faults-dm|--fs none --size 512|tests/guest/faults.sh io_error"
-	"hostile|--fs ext4 --size 512|tests/guest/hostile.sh"
+	"hostile|--fs ext4 --size 512 --timeout 1500|tests/guest/hostile.sh"
 	"matrix|--fs none --size 512|tests/guest/matrix.sh"
 	"stall|--fs none --size 256|tests/guest/series.sh stall"
 	"install|host|tests/install.sh"

@@ -114,16 +114,17 @@ t_trap() {
 		pause=$((pause + 1))
 	done
 	make_canaries
-	# A loaded host may answer a status call after the pause is over:
-	# then the trap is planted in a new job, up to three times.
+	# On a loaded host the pause may be over before the trap is in
+	# place: then it is planted in a new job, up to three times.
 	for a in 1 2 3; do
 		id=$(start_prog --dir "$FSLOAD_DIR" --files 500 \
 			--files-per-dir 10 "$@") || fail "start"
 		dir=$FSLOAD_DIR/fsload-$id
 		d=$dir/t000/d00049
-		if [ "$(wait_phase_quiet "$id" "$pause")" = "$pause" ]; then
-			plant "$name" "$dir" || fail "could not plant $name"
-			[ "$(phase_of "$id")" = "$pause" ] && break
+		if [ "$(wait_phase_quiet "$id" "$pause")" = "$pause" ] &&
+			plant "$name" "$dir" &&
+			[ "$(phase_of "$id")" = "$pause" ]; then
+			break
 		fi
 		echo "job $id: missed the pause, again"
 		fsloadctl stop "$id" >/dev/null 2>&1
