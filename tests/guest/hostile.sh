@@ -369,7 +369,7 @@ t_fs_types() {
 }
 
 # attacker DIR SECONDS SEED: tamper with random directories and files
-# of the tree at DIR for SECONDS; prints how many attacks it made.
+# of the tree at DIR for SECONDS; prints how many attacks it tried.
 attacker() {
 	local dir=$1 end=$((SECONDS + $2)) n=0 t v k victims=$work/victims
 	RANDOM=$3
@@ -393,26 +393,43 @@ attacker() {
 		8) rm -rf "$v" ;;
 		9) fill_fs; sleep 0.3; rm -f "$FSLOAD_DIR/fill" ;;
 		10) mv "$v" "$v.z" && mv "$v.z" "$v" ;;
-		esac 2>/dev/null && n=$((n + 1))
+		esac 2>/dev/null
+		n=$((n + 1))
 		sleep 0.$((RANDOM % 3))
 	done
 	echo "$n"
 }
 
-# chaos PROFILE ARGS...: PROFILE under the attacker; the job must end
-# (stopped after the attack if it still runs) and touch nothing outside.
+# chaos PROFILE ARGS...: PROFILE under the attacker (fsloadctl waits for
+# the job, counts extents and removes kept trees as a user runs it); the
+# job must end (stopped after the attack if it still runs) and touch
+# nothing outside.
 t_chaos() {
-	local id m n left ended=$work/chaos.json
+	local id m n left ended=$work/chaos.json pid i
 
 	make_canaries
-	id=$(fsloadctl --json start --detach --quiet --dir "$FSLOAD_DIR" \
-		--progress-ms 0 --stall-sec 0 "$@" | jget 'j["id"]') ||
-		fail "start"
+	fsloadctl --json start --quiet --dir "$FSLOAD_DIR" --progress-ms 0 \
+		--stall-sec 0 "$@" >"$ended" 2>"$work/chaos.err" &
+	pid=$!
+	for ((i = 0; i < 300; i++)); do
+		id=$(running_ids | awk '{ print $1 }')
+		[ -n "$id" ] && [ -d "$FSLOAD_DIR/fsload-$id" ] && break
+		sleep 0.1
+	done
+	[ -n "$id" ] || fail "no job started: $(cat "$work/chaos.err")"
 	n=$(attacker "$FSLOAD_DIR/fsload-$id" "$CHAOS_SEC" "$id")
-	echo "$n attacks"
+	echo "$n attacks tried"
 	[ "$(state_of "$id")" = running ] && fsloadctl stop "$id" >/dev/null
-	wait_ended "$id" 120 "$ended"
-	echo "job $id: $(outcome "$ended"): $(jget 'j["job"]["error"]' "$ended")"
+	for ((i = 0; i < 1200; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		dump_workers
+		fail "job $id did not end within 120 s of its stop"
+	fi
+	wait "$pid"
+	echo "job $id: exit $?: $(outcome "$ended"): $(jget 'j["job"]["error"]' "$ended")"
 	rm -f "$FSLOAD_DIR/fill"
 	# The attacker's mounts, then whatever the job could not remove.
 	mounts_in_dir >"$work/mounts"
@@ -429,13 +446,14 @@ t_chaos() {
 	[ "$n" -gt 0 ] || fail "the job ended before the first attack"
 }
 
+# Each long enough to be attacked for FSLOAD_CHAOS_SEC, then stopped.
 chaos=(
-	"smallfiles|--profile smallfiles --files 3000 --files-per-dir 100"
-	"metadata|--profile metadata --items 1500 --items-per-dir 100"
-	"largefile|--profile largefile --files 4 --size 16M"
-	"randrw|--profile randrw --files 8 --size 1M --time 30"
-	"mix|--profile mix --files 400 --time 30"
-	"untar|--profile untar --scale 0.05"
+	"smallfiles|--profile smallfiles --files 100000 --files-per-dir 100"
+	"metadata|--profile metadata --items 100000 --items-per-dir 100"
+	"largefile|--profile largefile --files 5 --size 64M"
+	"randrw|--profile randrw --files 8 --size 1M --time 600"
+	"mix|--profile mix --files 400 --time 600"
+	"untar|--profile untar --scale 1"
 )
 
 want=("$@")
