@@ -1289,13 +1289,12 @@ static void b_dir_file(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
-/* A directory where nothing can be made: the job directory fails. */
+/* A kernel interface, not a filesystem for files: refused before mkdir. */
 static void b_dir_sysfs(struct nl_msg *m, struct bctx *c)
 {
 	base(m, c, B_DIR);
-	put_str(m, FSLOAD_A_JOB_DIR, "/sys");
+	c->off = put_str(m, FSLOAD_A_JOB_DIR, "/sys");
 	phase(m, "p", FSLOAD_OP_NULL);
-	c->off = -1;	/* a failure of the directory, not of a value */
 }
 
 static void b_dir_no_nul(struct nl_msg *m, struct bctx *c)
@@ -2000,7 +1999,7 @@ FIXTURE_VARIANT(start_bad) {
 BAD_START(missing_dir, EINVAL);
 BAD_START(dir_enoent, ENOENT);
 BAD_START(dir_file, ENOTDIR);
-BAD_START(dir_sysfs, EPERM);
+BAD_START(dir_sysfs, EOPNOTSUPP);
 BAD_START(dir_no_nul, EINVAL);
 BAD_START(threads_0, ERANGE);
 BAD_START(threads_1000, ERANGE);
