@@ -11,7 +11,9 @@
 
 #include <linux/capability.h>
 #include <linux/dcache.h>
+#include <linux/fs.h>
 #include <linux/netlink.h>
+#include <linux/rwsem.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -131,6 +133,15 @@ fsload_series_policy[FSLOAD_A_JOB_SERIES_FROM + 1] = {
 };
 
 static struct genl_family fsload_family;
+
+/*
+ * fsload_nl_live is true while the family is registered: a notification
+ * is sent under the read side, and fsload_nl_exit() clears it under the
+ * write side before unregistering, so none is sent (or still being sent)
+ * once the family goes.
+ */
+static DECLARE_RWSEM(fsload_nl_rwsem);
+static bool fsload_nl_live;
 
 enum fsload_mcgrp { FSLOAD_MCGRP_EVENTS_IDX };
 
@@ -858,7 +869,9 @@ static struct sk_buff *fsload_job_msg(struct fsload_job *job, u32 portid,
 /**
  * fsload_nl_notify() - multicast @job's status on the events group
  * @job: the job
- * @cmd: FSLOAD_CMD_JOB_PROGRESS_NTF or FSLOAD_CMD_JOB_DONE_NTF
+ * @cmd: FSLOAD_CMD_JOB_{PROGRESS,DONE,STALL,HELD}_NTF
+ *
+ * Sends nothing once the module is unloading (fsload_nl_exit()).
  *
  * Context: process context.
  */
@@ -866,14 +879,19 @@ void fsload_nl_notify(struct fsload_job *job, u8 cmd)
 {
 	struct sk_buff *skb;
 
-	if (!genl_has_listeners(&fsload_family, &init_net,
+	/* Every notification, whichever its sender: none once unloading. */
+	down_read(&fsload_nl_rwsem);
+	if (!fsload_nl_live ||
+	    !genl_has_listeners(&fsload_family, &init_net,
 				FSLOAD_MCGRP_EVENTS_IDX))
-		return;
+		goto out;
 	skb = fsload_job_msg(job, 0, 0, 0, cmd);
 	if (IS_ERR(skb))
-		return;
+		goto out;
 	genlmsg_multicast(&fsload_family, skb, 0, FSLOAD_MCGRP_EVENTS_IDX,
 			  GFP_KERNEL);
+out:
+	up_read(&fsload_nl_rwsem);
 }
 
 static int fsload_check_admin(struct sk_buff *skb, struct genl_info *info)
@@ -1608,18 +1626,27 @@ int fsload_nl_init(void)
 	if (err)
 		return err;
 	err = genl_register_family(&fsload_family);
-	if (err)
+	if (err) {
 		netlink_unregister_notifier(&fsload_nl_notifier);
-	return err;
+		return err;
+	}
+	down_write(&fsload_nl_rwsem);
+	fsload_nl_live = true;
+	up_write(&fsload_nl_rwsem);
+	return 0;
 }
 
 /**
  * fsload_nl_exit() - unregister, in the reverse order of fsload_nl_init()
  *
- * Context: module exit.  Returns once no request handler runs.
+ * Context: module exit.  Returns once no request handler runs and no
+ * notification is being sent; none is sent afterwards.
  */
 void fsload_nl_exit(void)
 {
+	down_write(&fsload_nl_rwsem);
+	fsload_nl_live = false;
+	up_write(&fsload_nl_rwsem);
 	genl_unregister_family(&fsload_family);
 	netlink_unregister_notifier(&fsload_nl_notifier);
 }
