@@ -229,6 +229,9 @@ struct fsload_job {
 	spinlock_t lock;
 	enum fsload_job_state state;
 	int cur_phase;
+	unsigned int phase_seq;		/* odd while a phase opens: its
+					 * counters are being zeroed
+					 */
 	int err;			/* negative errno of the first failure */
 	char errmsg[160];
 	struct fsload_result *res;	/* prog.nphases entries */

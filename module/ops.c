@@ -761,8 +761,14 @@ static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
 	 * The sampler reads the workers' counters as soon as cur_phase says
 	 * p: zero them now, while every other worker sleeps, not as each
 	 * starts the phase (fsload_engine_run() zeroes its own again), so
-	 * that no sample of phase p counts what phase p - 1 did.
+	 * that no sample of phase p counts what phase p - 1 did.  phase_seq
+	 * is odd from here until p is published: a sample that overlaps
+	 * any of it is dropped (series.c), never stored as phase p - 1
+	 * with counters partly zeroed.
 	 */
+	spin_lock(&job->lock);
+	job->phase_seq++;
+	spin_unlock(&job->lock);
 	for (i = 0; i < job->prog.threads; i++)
 		fsload_engine_reset(&job->workers[i].e);
 	/* Without the memory, the phase just lists no threads. */
@@ -772,6 +778,7 @@ static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
 	res->started = true;
 	res->start_ns = job->sys0.wall_ns;
 	job->cur_phase = p;
+	job->phase_seq++;
 	spin_unlock(&job->lock);
 	trace_fsload_phase_start(job->id, p, job->prog.phases[p].name,
 				 job->prog.threads);
