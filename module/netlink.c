@@ -352,7 +352,7 @@ static int fsload_parse_phase(struct fsload_program *prog,
 	}
 	nla_for_each_nested(a, nla, rem) {
 		struct fsload_opdesc *od;
-		u64 bytes;
+		u64 bytes, op_bytes;
 
 		if (nla_type(a) != FSLOAD_A_PHASE_OP)
 			continue;
@@ -368,9 +368,16 @@ static int fsload_parse_phase(struct fsload_program *prog,
 		if (od->type == FSLOAD_OP_BIO_WRITE)
 			prog->bio_write = true;
 		prog->max_depth = max(prog->max_depth, od->depth);
-		if (check_mul_overflow(od->size, total, &bytes)) {
+		/*
+		 * Bytes one op moves: a random or bio op's one block, not its
+		 * size_bytes (the file's size, the device region).
+		 */
+		op_bytes = fsload_op_params[od->type] &
+			   (FSLOAD_OPP_FILE_SIZE | FSLOAD_OPP_BIO) ?
+			   od->block : od->size;
+		if (check_mul_overflow(op_bytes, total, &bytes)) {
 			NL_SET_ERR_MSG_ATTR(extack, a,
-					    "op: size_bytes x iterations x threads overflows");
+					    "op: bytes per op x iterations x threads overflows");
 			return -EOVERFLOW;
 		}
 		ph->weight_total += od->weight;

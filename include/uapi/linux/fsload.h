@@ -415,7 +415,13 @@ enum {
 enum {
 	FSLOAD_A_OP_TYPE = 1,		/* u8: enum fsload_op, required */
 	FSLOAD_A_OP_WEIGHT,		/* u32: relative weight, default 1 */
-	FSLOAD_A_OP_SIZE_BYTES,		/* u64: bytes written per file */
+	FSLOAD_A_OP_SIZE_BYTES,		/* u64: bytes written per file (the
+					 * file's size for the random ops, the
+					 * region for the bio ops).  Bytes one
+					 * op moves (this, or BLOCK_BYTES for
+					 * the random and bio ops) x
+					 * iterations x threads must fit u64
+					 */
 	FSLOAD_A_OP_BLOCK_BYTES,	/* u32: bytes per read/write call */
 	FSLOAD_A_OP_FLAGS,		/* u32: enum fsload_op_flags */
 	FSLOAD_A_OP_PAD,
