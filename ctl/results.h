@@ -37,6 +37,7 @@ struct opstat {
 struct thread_cpu {
 	char name[32];
 	uint32_t pid;
+	bool named;		/* name and pid given (a privileged reader) */
 	bool kernel;
 	uint64_t cpu_ns;
 };

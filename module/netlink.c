@@ -1159,8 +1159,28 @@ static int fsload_fill_progress(struct sk_buff *skb,
 	return 0;
 }
 
+/*
+ * May the requester of a dump (@req, its request) see which other
+ * processes ran during @job's phases: CAP_SYS_ADMIN (the socket opener's
+ * and the caller's, as for every command that needs it), or the job's
+ * starter: the caller's and the opener's effective uid the starter's.
+ */
+static bool fsload_may_name_threads(const struct sk_buff *req,
+				    const struct fsload_job *job)
+{
+	const struct sock *sk = NETLINK_CB(req).sk;
+	const struct file *f = sk && sk->sk_socket ? sk->sk_socket->file :
+			       NULL;
+
+	if (netlink_capable(req, CAP_SYS_ADMIN))
+		return true;
+	return f && uid_eq(current_euid(), job->cred->euid) &&
+	       uid_eq(f->f_cred->euid, job->cred->euid);
+}
+
+/* The busiest other threads: their names and ids only if @names. */
 static int fsload_fill_threads(struct sk_buff *skb,
-			       const struct fsload_result *r)
+			       const struct fsload_result *r, bool names)
 {
 	struct nlattr *nest;
 	unsigned int i;
@@ -1168,8 +1188,9 @@ static int fsload_fill_threads(struct sk_buff *skb,
 	for (i = 0; i < r->ntop; i++) {
 		nest = nla_nest_start(skb, FSLOAD_A_RES_THREAD);
 		if (!nest ||
-		    nla_put_string(skb, FSLOAD_A_THREAD_NAME, r->top[i].comm) ||
-		    nla_put_u32(skb, FSLOAD_A_THREAD_PID, r->top[i].pid) ||
+		    (names &&
+		     (nla_put_string(skb, FSLOAD_A_THREAD_NAME, r->top[i].comm) ||
+		      nla_put_u32(skb, FSLOAD_A_THREAD_PID, r->top[i].pid))) ||
 		    nla_put_u8(skb, FSLOAD_A_THREAD_KERNEL, r->top[i].kthread) ||
 		    fsload_put_u64(skb, FSLOAD_A_THREAD_CPU_NS, r->top[i].cpu_ns,
 				   FSLOAD_A_THREAD_PAD))
@@ -1181,7 +1202,7 @@ static int fsload_fill_threads(struct sk_buff *skb,
 
 /* The CPU figures of a phase; those not measured are left out. */
 static int fsload_fill_cpu(struct sk_buff *skb, const struct fsload_job *job,
-			   const struct fsload_result *r)
+			   const struct fsload_result *r, bool names)
 {
 	if (fsload_put_u64(skb, FSLOAD_A_RES_WORKER_CPU_NS, r->worker_cpu_ns,
 			   FSLOAD_A_RES_PAD))
@@ -1203,12 +1224,12 @@ static int fsload_fill_cpu(struct sk_buff *skb, const struct fsload_job *job,
 	     fsload_put_u64(skb, FSLOAD_A_RES_TAIL_CPU_NS, r->tail_busy_ns,
 			    FSLOAD_A_RES_PAD)))
 		return -EMSGSIZE;
-	return fsload_fill_threads(skb, r);
+	return fsload_fill_threads(skb, r, names);
 }
 
 /* A phase's summary: everything but the histograms. */
 static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
-			      unsigned int p)
+			      unsigned int p, bool names)
 {
 	const struct fsload_result *src = &job->res[p];
 	struct fsload_result *r;
@@ -1249,7 +1270,7 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	    fsload_put_u64(skb, FSLOAD_A_RES_OPS, ops, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ERRORS, errors, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_BYTES, bytes, FSLOAD_A_RES_PAD) ||
-	    fsload_fill_cpu(skb, job, r) ||
+	    fsload_fill_cpu(skb, job, r, names) ||
 	    fsload_fill_progress(skb, r))
 		goto out;
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
@@ -1347,12 +1368,12 @@ static int fsload_fill_hist(struct sk_buff *skb, struct fsload_job *job,
 
 /* The next message of the dump at @ctx; advances @ctx. */
 static int fsload_fill_result_msg(struct sk_buff *skb, struct fsload_job *job,
-				  struct fsload_res_ctx *ctx)
+				  struct fsload_res_ctx *ctx, bool names)
 {
 	int err;
 
 	if (!ctx->type) {
-		err = fsload_fill_result(skb, job, ctx->phase);
+		err = fsload_fill_result(skb, job, ctx->phase, names);
 		if (!err) {
 			ctx->type = 1;
 			ctx->bucket = 0;
@@ -1368,7 +1389,7 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 	struct fsload_res_ctx *ctx = (void *)cb->ctx;
 	struct nlattr *id = fsload_dump_attrs(cb)[FSLOAD_A_JOB_ID];
 	struct fsload_job *job;
-	bool started;
+	bool started, names;
 	void *hdr;
 	int err = 0;
 
@@ -1383,6 +1404,7 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 		NL_SET_ERR_MSG_ATTR(cb->extack, id, "id: no such job");
 		return -ENOENT;
 	}
+	names = fsload_may_name_threads(cb->skb, job);
 	while (ctx->phase < job->prog.nphases) {
 		if (ctx->type) {
 			/* Skip to the next type with buckets left. */
@@ -1409,7 +1431,7 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 			err = -EMSGSIZE;
 			break;
 		}
-		err = fsload_fill_result_msg(skb, job, ctx);
+		err = fsload_fill_result_msg(skb, job, ctx, names);
 		if (err) {
 			genlmsg_cancel(skb, hdr);
 			break;

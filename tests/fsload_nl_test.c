@@ -3364,7 +3364,33 @@ struct child_report {
 	struct seen start, start_old, stop, stop_old, resume;
 	int dump_err, dump_n, get_err, result_err;
 	bool dump_saw_job;
+	int res_threads, res_named;	/* THREAD nests; with NAME or PID */
 };
+
+/*
+ * The busiest other threads of a RESULT_GET dump: how many THREAD nests
+ * in @r's summaries, and how many of them name their thread (NAME or PID).
+ */
+static void count_threads(const struct reply *r, int *n, int *named)
+{
+	struct nlattr *res, *a;
+	int i, rem;
+
+	*n = *named = 0;
+	for (i = 0; i < r->n && i < MAX_REPLIES; i++) {
+		res = gattr(r->m[i], FSLOAD_A_JOB_RESULT);
+		if (!res)
+			continue;
+		nla_for_each_nested(a, res, rem) {
+			if (nla_type(a) != FSLOAD_A_RES_THREAD)
+				continue;
+			(*n)++;
+			if (nattr(a, FSLOAD_A_THREAD_NAME) ||
+			    nattr(a, FSLOAD_A_THREAD_PID))
+				(*named)++;
+		}
+	}
+}
 
 static void seen_set(struct seen *s, int ret, const struct reply *r)
 {
@@ -3493,6 +3519,7 @@ child_run(struct child_report *rep, const char *dir, uint32_t id,
 				     id, &r);
 	if (!rep->result_err)
 		rep->result_err = r.err;
+	count_threads(&r, &rep->res_threads, &rep->res_named);
 	reply_free(&r);
 	_exit(0);
 }
@@ -3575,6 +3602,25 @@ TEST_F_TIMEOUT(job, unprivileged, 180)
 	EXPECT_TRUE(rep->dump_saw_job);
 	EXPECT_EQ(0, rep->get_err);
 	EXPECT_EQ(0, rep->result_err);
+	/*
+	 * Other users' processes are not named to nobody: the busiest
+	 * threads come with their CPU time only.  Root sees their names.
+	 */
+	{
+		struct reply r;
+		int n = 0, named = 0;
+
+		ASSERT_EQ(0, fsl_id_req(&self->f, FSLOAD_CMD_RESULT_GET,
+					NLM_F_DUMP, j.id, &r));
+		count_threads(&r, &n, &named);
+		reply_free(&r);
+		TH_LOG("busiest threads: root sees %d (%d named), nobody %d (%d named)",
+		       n, named, rep->res_threads, rep->res_named);
+		EXPECT_LT(0, n);
+		EXPECT_EQ(n, named);
+		EXPECT_EQ(n, rep->res_threads);
+		EXPECT_EQ(0, rep->res_named);
+	}
 	munmap(rep, sizeof(*rep));
 
 	/* The job was not stopped, and nothing new appeared. */
@@ -3603,6 +3649,8 @@ TEST_F_TIMEOUT(job, user_namespace, 180)
 		return;
 	ASSERT_EQ(0, fsl_start(&self->f, &js, &j, NULL));
 	track(&self->jobs, j.id);
+	/* The first phase has its results, and its busiest threads. */
+	ASSERT_EQ(0, wait_phase(&self->f, j.id, 1, JOB_MS, &got));
 	ls_before = listing(self->dir);
 	ASSERT_NE(NULL, ls_before);
 

@@ -452,7 +452,11 @@ enum {
  * workers' and the idle baseline, what other threads spent meanwhile.
  * TAIL_NS and TAIL_CPU_NS are the FSLOAD_PHASE_F_SYNC tail's time and the
  * busy time of all CPUs during it.  THREAD lists the threads other than
- * the workers that used most CPU over the phase and its tail.  SYSTEM_*,
+ * the workers that used most CPU over the phase and its tail; their
+ * FSLOAD_A_THREAD_NAME and FSLOAD_A_THREAD_PID go only to a requester
+ * with CAP_SYS_ADMIN or with the job's starter's effective uid (that of
+ * the process and of the socket's opener): others get each thread's CPU
+ * time without saying whose.  SYSTEM_*,
  * TAIL_* and THREAD are absent when the phase did not end normally.
  */
 enum {
@@ -551,8 +555,8 @@ enum {
 
 /* A thread other than the workers, and its CPU time during a phase. */
 enum {
-	FSLOAD_A_THREAD_NAME = 1,	/* string: its comm */
-	FSLOAD_A_THREAD_PID,		/* u32: thread id */
+	FSLOAD_A_THREAD_NAME = 1,	/* string: its comm (privileged) */
+	FSLOAD_A_THREAD_PID,		/* u32: thread id (privileged) */
 	FSLOAD_A_THREAD_CPU_NS,		/* u64 */
 	FSLOAD_A_THREAD_PAD,
 	FSLOAD_A_THREAD_KERNEL,		/* u8: 1 for a kernel thread */
