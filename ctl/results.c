@@ -400,6 +400,23 @@ static int status_cb(const struct nlmsghdr *nlh, void *data)
 	return job_status_parse(nlh, data);
 }
 
+static int workers_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return job_workers_parse(nlh, data);
+}
+
+int job_workers_get(struct nl_ctx *nl, struct job_status *js,
+		    unsigned int flags)
+{
+	free(js->pids);
+	free(js->worker_cpus);
+	js->pids = js->worker_cpus = NULL;
+	js->npids = js->nworker_cpus = 0;
+	nl_msg_new(nl, FSLOAD_CMD_WORKER_GET, true);
+	nl_put_u32(nl, FSLOAD_A_JOB_ID, js->id);
+	return nl_request(nl, workers_cb, js, flags);
+}
+
 int job_get(struct nl_ctx *nl, uint32_t id, struct job_status *js,
 	    unsigned int flags)
 {
@@ -413,6 +430,9 @@ int job_get(struct nl_ctx *nl, uint32_t id, struct job_status *js,
 		errmsg("the kernel's reply was lost (receive buffer overrun)");
 		ret = EXIT_SYSERR;
 	}
+	/* A status to show: its workers too (not in the status). */
+	if (!ret && !(flags & NL_POLL))
+		ret = job_workers_get(nl, js, flags);
 	return ret;
 }
 

@@ -744,6 +744,69 @@ static int fsload_fill_stalls(struct sk_buff *skb, struct fsload_job *job)
 	return 0;
 }
 
+/*
+ * A status's DIR or DEVICE: the path, or "..." and its last bytes when it
+ * has FSLOAD_STATUS_DIR_MAX bytes or more, so that a status stays small.
+ */
+static int fsload_put_path(struct sk_buff *skb, int type, const char *path)
+{
+	const size_t tail = FSLOAD_STATUS_DIR_MAX - sizeof("...");
+	size_t len = strlen(path);
+	struct nlattr *nla;
+	char *p;
+
+	if (len < FSLOAD_STATUS_DIR_MAX)
+		return nla_put_string(skb, type, path);
+	nla = nla_reserve(skb, type, FSLOAD_STATUS_DIR_MAX);
+	if (!nla)
+		return -EMSGSIZE;
+	p = nla_data(nla);
+	memcpy(p, "...", 3);
+	memcpy(p + 3, path + len - tail, tail);
+	p[FSLOAD_STATUS_DIR_MAX - 1] = '\0';
+	return 0;
+}
+
+/*
+ * The payload of a job's status message, at most: a path of @dirlen bytes
+ * (with its NUL), @ngroups groups, every stall it may record.  Each
+ * attribute fsload_fill_job() may put is counted here.
+ */
+static size_t fsload_status_size(size_t dirlen, unsigned int ngroups)
+{
+	const size_t u8s = nla_total_size(sizeof(u8));
+	const size_t u32s = nla_total_size(sizeof(u32));
+	const size_t u64s = nla_total_size_64bit(sizeof(u64));
+	const size_t stall = nla_total_size(0) + 3 * u32s + 2 * u8s + 2 * u64s;
+	const size_t group = nla_total_size(0) +
+			     nla_total_size(FSLOAD_NAME_MAX) + u32s;
+	size_t n;
+
+	/*
+	 * u32: ID, FLAGS, THREADS, FILES_PER_DIR, TREE_BRANCH, HELD,
+	 * PROGRESS_MS, PHASES, OWNER_PORTID, CPUS, IDLE_MS, SAMPLE_MS,
+	 * STALL_MS, PHASE_INDEX, ERRNO; u8: STATE, PMU; u64: FILES, SEED,
+	 * ELAPSED_NS, OPS, BYTES, DEVICE_BYTES, IDLE_NS, IDLE_BUSY_NS,
+	 * OVERHEAD_OPS, OVERHEAD_NS; strings: DIR or DEVICE, PROFILE,
+	 * ERROR_MSG.
+	 */
+	n = 15 * u32s + 2 * u8s + 10 * u64s +
+	    nla_total_size(min_t(size_t, dirlen, FSLOAD_STATUS_DIR_MAX)) +
+	    nla_total_size(FSLOAD_NAME_MAX) +
+	    nla_total_size(sizeof_field(struct fsload_job, errmsg)) +
+	    FSLOAD_STALLS_MAX * stall;
+	if (ngroups > 1)
+		n += ngroups * group;
+	return n;
+}
+
+/* The payload of @job's status, at most (fsload_status_size()). */
+static size_t fsload_job_msg_size(const struct fsload_job *job)
+{
+	return fsload_status_size(strlen(job->dir_str) + 1,
+				  job->prog.ngroups);
+}
+
 static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 {
 	const struct fsload_program *prog = &job->prog;
@@ -767,8 +830,8 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	fsload_job_progress(job, &ops, &bytes);
 
 	if (nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id) ||
-	    nla_put_string(skb, prog->block ? FSLOAD_A_JOB_DEVICE :
-			   FSLOAD_A_JOB_DIR, job->dir_str) ||
+	    fsload_put_path(skb, prog->block ? FSLOAD_A_JOB_DEVICE :
+			    FSLOAD_A_JOB_DIR, job->dir_str) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_FLAGS, prog->flags) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_THREADS, prog->threads) ||
 	    fsload_put_u64(skb, FSLOAD_A_JOB_FILES, prog->files,
@@ -822,12 +885,7 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	if (err && (nla_put_u32(skb, FSLOAD_A_JOB_ERRNO, -err) ||
 		    nla_put_string(skb, FSLOAD_A_JOB_ERROR_MSG, errmsg)))
 		return -EMSGSIZE;
-	for (i = 0; i < prog->threads; i++) {
-		/* Thread ids stay valid as numbers after the workers end. */
-		if (nla_put_u32(skb, FSLOAD_A_JOB_WORKER_PID,
-				job->workers[i].pid))
-			return -EMSGSIZE;
-	}
+	/* The workers: FSLOAD_CMD_WORKER_GET, not here. */
 	for (i = 0; prog->ngroups > 1 && i < prog->ngroups; i++) {
 		struct nlattr *nest = nla_nest_start(skb, FSLOAD_A_JOB_GROUP);
 
@@ -839,15 +897,14 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}
-	for (i = 0; prog->ncpus && i < prog->threads; i++) {
-		if (nla_put_u32(skb, FSLOAD_A_JOB_WORKER_CPU,
-				prog->cpus[i % prog->ncpus]))
-			return -EMSGSIZE;
-	}
 	return 0;
 }
 
-/* Fill @skb (NLMSG_GOODSIZE) with @job's status; frees it on failure. */
+/*
+ * Fill @skb, of fsload_job_msg_size(), with @job's status.  It fits; were
+ * it ever not to, the message carries the job's id alone rather than
+ * fail (a started job's reply, a notification).  Frees @skb on failure.
+ */
 static struct sk_buff *fsload_job_msg_fill(struct sk_buff *skb,
 					   struct fsload_job *job, u32 portid,
 					   u32 seq, int flags, u8 cmd)
@@ -855,7 +912,13 @@ static struct sk_buff *fsload_job_msg_fill(struct sk_buff *skb,
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &fsload_family, flags, cmd);
-	if (!hdr || fsload_fill_job(skb, job)) {
+	if (hdr && WARN_ON_ONCE(fsload_fill_job(skb, job))) {
+		genlmsg_cancel(skb, hdr);
+		hdr = genlmsg_put(skb, portid, seq, &fsload_family, flags, cmd);
+		if (hdr && nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id))
+			hdr = NULL;
+	}
+	if (!hdr) {
 		nlmsg_free(skb);
 		return ERR_PTR(-EMSGSIZE);
 	}
@@ -866,7 +929,8 @@ static struct sk_buff *fsload_job_msg_fill(struct sk_buff *skb,
 static struct sk_buff *fsload_job_msg(struct fsload_job *job, u32 portid,
 				      u32 seq, int flags, u8 cmd)
 {
-	struct sk_buff *skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	struct sk_buff *skb = genlmsg_new(fsload_job_msg_size(job),
+					  GFP_KERNEL);
 
 	if (!skb)
 		return ERR_PTR(-ENOMEM);
@@ -944,10 +1008,11 @@ static int fsload_nl_start(struct sk_buff *skb, struct genl_info *info)
 	if (!(job->prog.flags & FSLOAD_JOB_F_DETACH))
 		job->owner_portid = info->snd_portid;
 	/*
-	 * The reply is allocated first: a start that fails must leave no
-	 * job behind, and once the job runs nothing may fail.
+	 * The reply is allocated first, of its computed size: a start that
+	 * fails must leave no job behind, and once the job runs nothing may
+	 * fail.
 	 */
-	reply = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	reply = genlmsg_new(fsload_job_msg_size(job), GFP_KERNEL);
 	if (!reply) {
 		err = -ENOMEM;
 		goto out;
@@ -959,12 +1024,12 @@ static int fsload_nl_start(struct sk_buff *skb, struct genl_info *info)
 	}
 	reply = fsload_job_msg_fill(reply, job, info->snd_portid,
 				    info->snd_seq, 0, FSLOAD_CMD_JOB_START);
-	if (IS_ERR(reply)) {
-		/* Cannot happen (the status fits); the job is listed. */
-		err = PTR_ERR(reply);
-		goto out;
-	}
-	err = genlmsg_reply(reply, info);
+	/*
+	 * The job runs: a reply lost to the sender's full receive buffer
+	 * does not make the start a failure (JOB_GET lists the job).
+	 */
+	if (!IS_ERR(reply))
+		genlmsg_reply(reply, info);
 out:
 	fsload_job_put(job);
 	return err;
@@ -1084,7 +1149,7 @@ static int fsload_nl_get_dumpit(struct sk_buff *skb,
 	struct fsload_dump_ctx *ctx = (void *)cb->ctx;
 	struct fsload_job *job;
 	void *hdr;
-	int err;
+	int err = 0;
 
 	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
 	if (!ctx->next_id)
@@ -1103,6 +1168,102 @@ static int fsload_nl_get_dumpit(struct sk_buff *skb,
 		genlmsg_end(skb, hdr);
 		ctx->next_id++;
 	}
+	/*
+	 * A job that does not fit an empty message (it always does) is an
+	 * error, not the end of the list: later jobs would go unseen.
+	 */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+/* The job a dump names (ID, required), with a reference; or an ERR_PTR. */
+static struct fsload_job *fsload_dump_job(struct netlink_callback *cb)
+{
+	struct nlattr *id = fsload_dump_attrs(cb)[FSLOAD_A_JOB_ID];
+	struct fsload_job *job;
+
+	if (!id) {
+		NL_SET_ERR_ATTR_MISS(cb->extack, NULL, FSLOAD_A_JOB_ID);
+		NL_SET_ERR_MSG(cb->extack, "id: required");
+		return ERR_PTR(-EINVAL);
+	}
+	job = fsload_job_get(nla_get_u32(id));
+	if (!job) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, id, "id: no such job");
+		return ERR_PTR(-ENOENT);
+	}
+	return job;
+}
+
+/* WORKER_GET dump position: the next worker to report. */
+struct fsload_worker_ctx {
+	u32 next;
+};
+
+/* Worker @i of @job: its index, thread id, and CPU when pinned. */
+static int fsload_fill_worker(struct sk_buff *skb,
+			      const struct fsload_job *job, u32 i)
+{
+	const struct fsload_program *prog = &job->prog;
+	struct nlattr *nest = nla_nest_start(skb, FSLOAD_A_JOB_WORKER);
+
+	if (!nest)
+		return -EMSGSIZE;
+	/* Thread ids stay valid as numbers after the workers end. */
+	if (nla_put_u32(skb, FSLOAD_A_WORKER_INDEX, i) ||
+	    nla_put_u32(skb, FSLOAD_A_WORKER_PID, job->workers[i].pid) ||
+	    (prog->ncpus &&
+	     nla_put_u32(skb, FSLOAD_A_WORKER_CPU,
+			 prog->cpus[i % prog->ncpus]))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int fsload_nl_worker_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	struct fsload_worker_ctx *ctx = (void *)cb->ctx;
+	struct fsload_job *job;
+	unsigned int n;
+	void *hdr;
+	int err = 0;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+	job = fsload_dump_job(cb);
+	if (IS_ERR(job))
+		return PTR_ERR(job);
+	/* One message per buffer, as many workers as fit. */
+	while (ctx->next < job->prog.threads) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &fsload_family,
+				  NLM_F_MULTI, FSLOAD_CMD_WORKER_GET);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		n = 0;
+		if (!nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id)) {
+			while (ctx->next < job->prog.threads &&
+			       !fsload_fill_worker(skb, job, ctx->next)) {
+				ctx->next++;
+				n++;
+			}
+		}
+		if (!n) {
+			genlmsg_cancel(skb, hdr);
+			err = -EMSGSIZE;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	fsload_job_put(job);
+	/* A worker too big for an empty buffer would loop forever. */
+	if (err && !skb->len)
+		return err;
 	return skb->len;
 }
 
@@ -1387,23 +1548,15 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	struct fsload_res_ctx *ctx = (void *)cb->ctx;
-	struct nlattr *id = fsload_dump_attrs(cb)[FSLOAD_A_JOB_ID];
 	struct fsload_job *job;
 	bool started, names;
 	void *hdr;
 	int err = 0;
 
 	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	if (!id) {
-		NL_SET_ERR_ATTR_MISS(cb->extack, NULL, FSLOAD_A_JOB_ID);
-		NL_SET_ERR_MSG(cb->extack, "id: required");
-		return -EINVAL;
-	}
-	job = fsload_job_get(nla_get_u32(id));
-	if (!job) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, id, "id: no such job");
-		return -ENOENT;
-	}
+	job = fsload_dump_job(cb);
+	if (IS_ERR(job))
+		return PTR_ERR(job);
 	names = fsload_may_name_threads(cb->skb, job);
 	while (ctx->phase < job->prog.nphases) {
 		if (ctx->type) {
@@ -1503,7 +1656,6 @@ static int fsload_nl_series_dumpit(struct sk_buff *skb,
 {
 	struct fsload_series_ctx *ctx = (void *)cb->ctx;
 	struct nlattr **attrs = fsload_dump_attrs(cb);
-	struct nlattr *id = attrs[FSLOAD_A_JOB_ID];
 	unsigned int n, i, words;
 	struct fsload_job *job;
 	u64 first, *buf;
@@ -1511,16 +1663,9 @@ static int fsload_nl_series_dumpit(struct sk_buff *skb,
 	int err = 0;
 
 	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	if (!id) {
-		NL_SET_ERR_ATTR_MISS(cb->extack, NULL, FSLOAD_A_JOB_ID);
-		NL_SET_ERR_MSG(cb->extack, "id: required");
-		return -EINVAL;
-	}
-	job = fsload_job_get(nla_get_u32(id));
-	if (!job) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, id, "id: no such job");
-		return -ENOENT;
-	}
+	job = fsload_dump_job(cb);
+	if (IS_ERR(job))
+		return PTR_ERR(job);
 	if (!ctx->started) {
 		ctx->started = true;
 		if (attrs[FSLOAD_A_JOB_SERIES_FROM])
@@ -1609,6 +1754,12 @@ static const struct genl_ops fsload_ops[] = {
 		.policy = fsload_series_policy,
 		.maxattr = FSLOAD_A_JOB_SERIES_FROM,
 	},
+	{
+		.cmd = FSLOAD_CMD_WORKER_GET,
+		.dumpit = fsload_nl_worker_dumpit,
+		.policy = fsload_id_policy,
+		.maxattr = FSLOAD_A_JOB_ID,
+	},
 };
 
 static struct genl_family fsload_family __ro_after_init = {
@@ -1649,7 +1800,15 @@ static struct notifier_block fsload_nl_notifier = {
  */
 int fsload_nl_init(void)
 {
+	size_t most;
 	int err;
+
+	/* The largest status fits what the protocol promises. */
+	most = fsload_status_size(FSLOAD_STATUS_DIR_MAX, FSLOAD_GROUPS_MAX);
+	most = nlmsg_total_size(genlmsg_total_size(most));
+	if (WARN_ON(most > min_t(size_t, FSLOAD_STATUS_MSG_MAX,
+				 NLMSG_GOODSIZE)))
+		return -EINVAL;
 
 	err = netlink_register_notifier(&fsload_nl_notifier);
 	if (err)
