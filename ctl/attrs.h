@@ -41,6 +41,7 @@ extern const struct attr_set group_attrs;	/* FSLOAD_A_GROUP_* */
 extern const struct attr_set sample_attrs;	/* FSLOAD_A_SAMPLE_* */
 extern const struct attr_set sample_op_attrs;	/* FSLOAD_A_SAMPLE_OP_* */
 extern const struct attr_set stall_attrs;	/* FSLOAD_A_STALL_* */
+extern const struct attr_set worker_attrs;	/* FSLOAD_A_WORKER_* */
 
 /* The attribute's name, or "attribute <type>" (formatted into @buf). */
 const char *attr_name(const struct attr_set *set, unsigned int type,

@@ -75,6 +75,14 @@ static int do_list(void)
 		return ret;
 	nl_msg_new(&nl, FSLOAD_CMD_JOB_GET, true);
 	ret = nl_request(&nl, list_cb, &l, 0);
+	/* The workers are not in the status; a job forgotten since has none. */
+	for (i = 0; !ret && i < l.n; i++) {
+		ret = job_workers_get(&nl, &l.jobs[i], NL_QUIET);
+		if (ret == EXIT_KERNEL && nl.err == ENOENT)
+			ret = 0;
+		else if (ret == EXIT_KERNEL)
+			nl_print_error(&nl);
+	}
 	if (!ret) {
 		qsort(l.jobs, l.n, sizeof(*l.jobs), job_cmp);
 		print_begin(opt_json);

@@ -23,6 +23,10 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int64_t s64;
 
+#ifndef U32_MAX
+#define U32_MAX		UINT32_MAX
+#endif
+
 #ifndef U64_MAX
 #define U64_MAX		UINT64_MAX
 #endif
@@ -56,6 +60,12 @@ static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)
 {
 	*remainder = dividend % divisor;
 	return dividend / divisor;
+}
+
+/* The high bits of a 128-bit product, as the kernel's (math64.h). */
+static inline u64 mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
+{
+	return (u64)(((unsigned __int128)a * b) >> shift);
 }
 
 /* As the kernel's: both arguments of one type, each evaluated once. */

@@ -240,6 +240,18 @@ const struct attr_set stall_attrs = {
 	.names = stall_attr_names,
 };
 
+static const char *const worker_attr_names[FSLOAD_A_WORKER_MAX + 1] = {
+	[FSLOAD_A_WORKER_INDEX]		= "index",
+	[FSLOAD_A_WORKER_PID]		= "pid",
+	[FSLOAD_A_WORKER_CPU]		= "cpu",
+};
+
+const struct attr_set worker_attrs = {
+	.name = "worker",
+	.max = FSLOAD_A_WORKER_MAX,
+	.names = worker_attr_names,
+};
+
 static const char *const res_attr_names[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_PHASE_INDEX]	= "phase-index",
 	[FSLOAD_A_RES_PHASE_NAME]	= "phase-name",
@@ -317,6 +329,7 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_GROUP]		= "group",
 	[FSLOAD_A_JOB_TREE_BRANCH]	= "tree-branch",
 	[FSLOAD_A_JOB_HELD]		= "held",
+	[FSLOAD_A_JOB_WORKER]		= "worker",
 	[FSLOAD_A_JOB_DIR_INO]		= "dir-ino",
 };
 
@@ -326,6 +339,7 @@ static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_GROUP]		= &group_attrs,
 	[FSLOAD_A_JOB_STALL]		= &stall_attrs,
 	[FSLOAD_A_JOB_SAMPLE]		= &sample_attrs,
+	[FSLOAD_A_JOB_WORKER]		= &worker_attrs,
 };
 
 const struct attr_set job_attrs = {

@@ -99,17 +99,35 @@ struct prog_op *phase_add_op(struct prog_phase *ph, uint8_t type,
 	return op;
 }
 
+/*
+ * Bytes one operation of @op moves, as the kernel bounds them
+ * (FSLOAD_A_OP_SIZE_BYTES): a random or bio op's block, not its size
+ * (the file's, the device region's).
+ */
+static uint64_t op_bytes(const struct prog_op *op)
+{
+	switch (op->type) {
+	case FSLOAD_OP_WRITE_RANDOM:
+	case FSLOAD_OP_READ_RANDOM:
+	case FSLOAD_OP_BIO_WRITE:
+	case FSLOAD_OP_BIO_READ:
+		return op->block;
+	default:
+		return op->size;
+	}
+}
+
 uint64_t program_unbounded_iterations(const struct program *prog,
 				      uint32_t threads)
 {
 	uint64_t max_size = 1, n = 1ULL << 40;
 	unsigned int i, j;
 
-	/* The kernel refuses size x iterations x threads beyond 2^64. */
+	/* The kernel refuses bytes per op x iterations x threads past 2^64. */
 	for (i = 0; i < prog->nphases; i++)
 		for (j = 0; j < prog->phases[i].nops; j++)
-			if (prog->phases[i].ops[j].size > max_size)
-				max_size = prog->phases[i].ops[j].size;
+			if (op_bytes(&prog->phases[i].ops[j]) > max_size)
+				max_size = op_bytes(&prog->phases[i].ops[j]);
 	if (n > UINT64_MAX / max_size / (threads ? threads : 1))
 		n = UINT64_MAX / max_size / (threads ? threads : 1);
 	return n ? n : 1;

@@ -115,7 +115,7 @@ static int thread_attr_cb(const struct nlattr *a, void *data)
 
 	switch (mnl_attr_get_type(a)) {
 	case FSLOAD_A_THREAD_NAME:
-		attr_get_str(a, set, t->name, sizeof(t->name));
+		t->named = attr_get_str(a, set, t->name, sizeof(t->name));
 		break;
 	case FSLOAD_A_THREAD_PID:
 		attr_get_u32(a, set, &t->pid);
@@ -400,6 +400,23 @@ static int status_cb(const struct nlmsghdr *nlh, void *data)
 	return job_status_parse(nlh, data);
 }
 
+static int workers_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return job_workers_parse(nlh, data);
+}
+
+int job_workers_get(struct nl_ctx *nl, struct job_status *js,
+		    unsigned int flags)
+{
+	free(js->pids);
+	free(js->worker_cpus);
+	js->pids = js->worker_cpus = NULL;
+	js->npids = js->nworker_cpus = 0;
+	nl_msg_new(nl, FSLOAD_CMD_WORKER_GET, true);
+	nl_put_u32(nl, FSLOAD_A_JOB_ID, js->id);
+	return nl_request(nl, workers_cb, js, flags);
+}
+
 int job_get(struct nl_ctx *nl, uint32_t id, struct job_status *js,
 	    unsigned int flags)
 {
@@ -413,6 +430,9 @@ int job_get(struct nl_ctx *nl, uint32_t id, struct job_status *js,
 		errmsg("the kernel's reply was lost (receive buffer overrun)");
 		ret = EXIT_SYSERR;
 	}
+	/* A status to show: its workers too (not in the status). */
+	if (!ret && !(flags & NL_POLL))
+		ret = job_workers_get(nl, js, flags);
 	return ret;
 }
 
@@ -710,8 +730,13 @@ static void print_cpu_json(const struct phase_result *pr,
 	open_json_array("top_threads");
 	for (i = 0; i < pr->ntop; i++) {
 		open_json_object(NULL);
-		print_string(PRINT_JSON, "name", NULL, pr->top[i].name);
-		print_uint(PRINT_JSON, "pid", NULL, pr->top[i].pid);
+		/* Without privilege, whose they are is not said. */
+		print_string(PRINT_JSON, "name", NULL,
+			     pr->top[i].named ? pr->top[i].name : NULL);
+		if (pr->top[i].named)
+			print_uint(PRINT_JSON, "pid", NULL, pr->top[i].pid);
+		else
+			print_null(PRINT_JSON, "pid", NULL);
 		print_bool(PRINT_JSON, "kernel", NULL, pr->top[i].kernel);
 		print_uint(PRINT_JSON, "cpu_ns", NULL, pr->top[i].cpu_ns);
 		close_json_object();
@@ -769,7 +794,9 @@ static void print_cpu_table(const struct results *r,
 		print_fp("busiest other threads in %s:", pr->name);
 		for (k = 0; k < pr->ntop && k < 4; k++)
 			print_fp("%s %s %.1f ms", k ? "," : "",
-				 pr->top[k].name, pr->top[k].cpu_ns / 1e6);
+				 pr->top[k].named ? pr->top[k].name :
+				 pr->top[k].kernel ? "(a kernel thread)" :
+				 "(a process)", pr->top[k].cpu_ns / 1e6);
 		print_fp("\n");
 	}
 }

@@ -37,6 +37,7 @@ struct opstat {
 struct thread_cpu {
 	char name[32];
 	uint32_t pid;
+	bool named;		/* name and pid given (a privileged reader) */
 	bool kernel;
 	uint64_t cpu_ns;
 };
@@ -115,8 +116,14 @@ int show_job_results(struct nl_ctx *nl, uint32_t id,
 		     const struct job_status *final,
 		     const struct job_extra *x);
 
-/* Fetch the status of job @id (JOB_GET do) into @js. */
+/*
+ * Fetch the status of job @id (JOB_GET do) into @js, and its workers
+ * (job_workers_get()) unless @flags has NL_POLL.
+ */
 int job_get(struct nl_ctx *nl, uint32_t id, struct job_status *js,
 	    unsigned int flags);
+/* Fetch the workers of @js's job (WORKER_GET dump) into @js. */
+int job_workers_get(struct nl_ctx *nl, struct job_status *js,
+		    unsigned int flags);
 
 #endif /* FSLOADCTL_RESULTS_H */

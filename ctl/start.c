@@ -467,6 +467,11 @@ static int start_detached(struct nl_ctx *nl, const struct job_req *req)
 		errmsg("the kernel's reply carries no job id");
 		ret = EXIT_SYSERR;
 	}
+	/* The job runs: its workers are shown if it is still known. */
+	if (!ret && opt_json &&
+	    job_workers_get(nl, &js, NL_QUIET) == EXIT_KERNEL &&
+	    nl->err != ENOENT)
+		nl_print_error(nl);
 	if (!ret) {
 		print_begin(opt_json);
 		print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);

@@ -72,7 +72,6 @@ static int status_attr_cb(const struct nlattr *a, void *data)
 	const struct attr_set *set = &job_attrs;
 	struct job_stall *st;
 	bool ok = false;
-	uint32_t pid, *pids;
 	char *s;
 
 	switch (type) {
@@ -157,32 +156,11 @@ static int status_attr_cb(const struct nlattr *a, void *data)
 	case FSLOAD_A_JOB_BYTES:
 		ok = attr_get_u64(a, set, &js->bytes);
 		break;
-	case FSLOAD_A_JOB_WORKER_PID:
-		if (!attr_get_u32(a, set, &pid))
-			break;
-		pids = realloc(js->pids, (js->npids + 1) * sizeof(*pids));
-		if (!pids)
-			return MNL_CB_ERROR;
-		js->pids = pids;
-		js->pids[js->npids++] = pid;
-		ok = true;
-		break;
 	case FSLOAD_A_JOB_GROUP:
 		if (!attr_is_nest(a, set) || js->ngroups == FSLOAD_GROUPS_MAX)
 			break;
 		mnl_attr_parse_nested(a, group_attr_cb, js);
 		js->ngroups++;
-		ok = true;
-		break;
-	case FSLOAD_A_JOB_WORKER_CPU:
-		if (!attr_get_u32(a, set, &pid))
-			break;
-		pids = realloc(js->worker_cpus,
-			       (js->nworker_cpus + 1) * sizeof(*pids));
-		if (!pids)
-			return MNL_CB_ERROR;
-		js->worker_cpus = pids;
-		js->worker_cpus[js->nworker_cpus++] = pid;
 		ok = true;
 		break;
 	case FSLOAD_A_JOB_OWNER_PORTID:
@@ -241,6 +219,85 @@ int job_status_parse(const struct nlmsghdr *nlh, struct job_status *js)
 	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
 		return 0;
 	if (mnl_attr_parse(nlh, GENL_HDRLEN, status_attr_cb, js) ==
+	    MNL_CB_ERROR) {
+		errmsg("out of memory");
+		return EXIT_SYSERR;
+	}
+	return 0;
+}
+
+/* One FSLOAD_A_WORKER_* nest. */
+struct worker_info {
+	uint32_t index, pid, cpu;
+	bool has_index, has_pid, has_cpu;
+};
+
+static int worker_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct attr_set *set = &worker_attrs;
+	struct worker_info *wi = data;
+
+	switch (mnl_attr_get_type(a)) {
+	case FSLOAD_A_WORKER_INDEX:
+		wi->has_index = attr_get_u32(a, set, &wi->index);
+		break;
+	case FSLOAD_A_WORKER_PID:
+		wi->has_pid = attr_get_u32(a, set, &wi->pid);
+		break;
+	case FSLOAD_A_WORKER_CPU:
+		wi->has_cpu = attr_get_u32(a, set, &wi->cpu);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/* Room for worker @i in *@v (of *@n), new entries zeroed; false: ENOMEM. */
+static bool worker_slot(uint32_t **v, unsigned int *n, uint32_t i)
+{
+	uint32_t *t;
+
+	if (i < *n)
+		return true;
+	t = realloc(*v, (i + 1) * sizeof(*t));
+	if (!t)
+		return false;
+	memset(t + *n, 0, (i + 1 - *n) * sizeof(*t));
+	*v = t;
+	*n = i + 1;
+	return true;
+}
+
+static int workers_attr_cb(const struct nlattr *a, void *data)
+{
+	struct job_status *js = data;
+	struct worker_info wi = { 0 };
+
+	if (mnl_attr_get_type(a) != FSLOAD_A_JOB_WORKER ||
+	    !attr_is_nest(a, &job_attrs))
+		return MNL_CB_OK;
+	mnl_attr_parse_nested(a, worker_attr_cb, &wi);
+	/* Thread directories have 3 digits: no more workers than that. */
+	if (!wi.has_index || wi.index >= FSLOAD_THREADS_MAX)
+		return MNL_CB_OK;
+	if (wi.has_pid) {
+		if (!worker_slot(&js->pids, &js->npids, wi.index))
+			return MNL_CB_ERROR;
+		js->pids[wi.index] = wi.pid;
+	}
+	if (wi.has_cpu) {
+		if (!worker_slot(&js->worker_cpus, &js->nworker_cpus,
+				 wi.index))
+			return MNL_CB_ERROR;
+		js->worker_cpus[wi.index] = wi.cpu;
+	}
+	return MNL_CB_OK;
+}
+
+int job_workers_parse(const struct nlmsghdr *nlh, struct job_status *js)
+{
+	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
+		return 0;
+	if (mnl_attr_parse(nlh, GENL_HDRLEN, workers_attr_cb, js) ==
 	    MNL_CB_ERROR) {
 		errmsg("out of memory");
 		return EXIT_SYSERR;

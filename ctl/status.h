@@ -27,7 +27,8 @@ struct job_stall {
 /**
  * struct job_status - status attributes of one job
  * @have: bit (1 << FSLOAD_A_JOB_x) set for each attribute present
- * @pids: worker thread ids, in thread order (@npids of them)
+ * @pids: worker thread ids, in thread order (@npids of them), from
+ *	WORKER_GET (job_workers_get()), not the status
  * Other members mirror the FSLOAD_A_JOB_* attributes of the same names.
  */
 struct job_status {
@@ -95,6 +96,11 @@ struct job_extra {
 
 /* Parse a status message into @js (zeroed or freed first by the caller). */
 int job_status_parse(const struct nlmsghdr *nlh, struct job_status *js);
+/*
+ * Parse a WORKER_GET message into @js: the workers' thread ids (@pids)
+ * and, for a pinned job, CPUs (@worker_cpus), by thread index.
+ */
+int job_workers_parse(const struct nlmsghdr *nlh, struct job_status *js);
 void job_status_free(struct job_status *js);
 /* Move @src into @dst (freeing what @dst held). */
 void job_status_move(struct job_status *dst, struct job_status *src);

@@ -11,9 +11,12 @@
  *					FSLOAD_RET_ACCOUNTED
  *	s64 fsload_drain(w, &last_ns)	wait for the asynchronous ops in
  *					flight and account them: 0 or the
- *					first one's negative errno (its op
- *					in e->failed_op); *last_ns the
- *					latest completion
+ *					first failure's negative errno (its
+ *					op in e->failed_op, unless one was
+ *					already); *last_ns the latest
+ *					completion
+ * An asynchronous op that returns an earlier op's failure has counted it
+ * and set e->failed_op.
  *	bool fsload_stopping(w)		a stop was requested
  *	u64 fsload_now(void)		monotonic clock, ns
  *	void fsload_yield(void)		a rescheduling point
@@ -108,13 +111,21 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 		}
 		fsload_trace_op(w, op, ret, lat);
 		if (ret < 0) {
-			e->st[op->type].errors++;
+			/*
+			 * An asynchronous op reports an earlier one's failure,
+			 * counted and named in e->failed_op: that op failed,
+			 * not this one (which was not submitted).
+			 */
+			if (!e->failed_op) {
+				e->failed_op = op;
+				e->st[op->type].errors++;
+			}
 			if ((ph->flags & FSLOAD_PHASE_F_CONTINUE) &&
 			    fsload_tolerable(ret)) {
+				e->failed_op = NULL;
 				fsload_yield();
 				continue;
 			}
-			e->failed_op = op;
 			e->err = ret;
 			end = FSLOAD_RUN_FAILED;
 			break;

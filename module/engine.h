@@ -462,10 +462,14 @@ static inline u64 fsload_random_offset(struct fsload_engine *e,
 				       const struct fsload_opdesc *op)
 {
 	u64 nblocks = div_u64(op->size, op->block);
-	u32 r = fsload_rng_u32(&e->rnd);
+	u64 r = fsload_rng_u32(&e->rnd);
 
 	/* Multiply-shift: uniform over nblocks < 2^32 without a divide. */
-	return ((nblocks * r) >> 32) * op->block;
+	if (nblocks <= U32_MAX)
+		return ((nblocks * r) >> 32) * op->block;
+	/* A larger region (a bio op's device): 64 random bits. */
+	r = r << 32 | fsload_rng_u32(&e->rnd);
+	return mul_u64_u64_shr(nblocks, r, 64) * op->block;
 }
 
 /*

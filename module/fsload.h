@@ -248,6 +248,9 @@ struct fsload_job {
 	enum fsload_job_state state;
 	bool reaping;			/* the reaper releases the workers */
 	int cur_phase;
+	unsigned int phase_seq;		/* odd while a phase opens: its
+					 * counters are being zeroed
+					 */
 	int err;			/* negative errno of the first failure */
 	char errmsg[160];
 	struct fsload_result *res;	/* prog.nphases entries */

@@ -11,7 +11,9 @@
 
 #include <linux/capability.h>
 #include <linux/dcache.h>
+#include <linux/fs.h>
 #include <linux/netlink.h>
+#include <linux/rwsem.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -131,6 +133,15 @@ fsload_series_policy[FSLOAD_A_JOB_SERIES_FROM + 1] = {
 };
 
 static struct genl_family fsload_family;
+
+/*
+ * fsload_nl_live is true while the family is registered: a notification
+ * is sent under the read side, and fsload_nl_exit() clears it under the
+ * write side before unregistering, so none is sent (or still being sent)
+ * once the family goes.
+ */
+static DECLARE_RWSEM(fsload_nl_rwsem);
+static bool fsload_nl_live;
 
 enum fsload_mcgrp { FSLOAD_MCGRP_EVENTS_IDX };
 
@@ -341,7 +352,7 @@ static int fsload_parse_phase(struct fsload_program *prog,
 	}
 	nla_for_each_nested(a, nla, rem) {
 		struct fsload_opdesc *od;
-		u64 bytes;
+		u64 bytes, op_bytes;
 
 		if (nla_type(a) != FSLOAD_A_PHASE_OP)
 			continue;
@@ -357,9 +368,16 @@ static int fsload_parse_phase(struct fsload_program *prog,
 		if (od->type == FSLOAD_OP_BIO_WRITE)
 			prog->bio_write = true;
 		prog->max_depth = max(prog->max_depth, od->depth);
-		if (check_mul_overflow(od->size, total, &bytes)) {
+		/*
+		 * Bytes one op moves: a random or bio op's one block, not its
+		 * size_bytes (the file's size, the device region).
+		 */
+		op_bytes = fsload_op_params[od->type] &
+			   (FSLOAD_OPP_FILE_SIZE | FSLOAD_OPP_BIO) ?
+			   od->block : od->size;
+		if (check_mul_overflow(op_bytes, total, &bytes)) {
 			NL_SET_ERR_MSG_ATTR(extack, a,
-					    "op: size_bytes x iterations x threads overflows");
+					    "op: bytes per op x iterations x threads overflows");
 			return -EOVERFLOW;
 		}
 		ph->weight_total += od->weight;
@@ -754,6 +772,69 @@ static int fsload_fill_stalls(struct sk_buff *skb, struct fsload_job *job)
 	return 0;
 }
 
+/*
+ * A status's DIR or DEVICE: the path, or "..." and its last bytes when it
+ * has FSLOAD_STATUS_DIR_MAX bytes or more, so that a status stays small.
+ */
+static int fsload_put_path(struct sk_buff *skb, int type, const char *path)
+{
+	const size_t tail = FSLOAD_STATUS_DIR_MAX - sizeof("...");
+	size_t len = strlen(path);
+	struct nlattr *nla;
+	char *p;
+
+	if (len < FSLOAD_STATUS_DIR_MAX)
+		return nla_put_string(skb, type, path);
+	nla = nla_reserve(skb, type, FSLOAD_STATUS_DIR_MAX);
+	if (!nla)
+		return -EMSGSIZE;
+	p = nla_data(nla);
+	memcpy(p, "...", 3);
+	memcpy(p + 3, path + len - tail, tail);
+	p[FSLOAD_STATUS_DIR_MAX - 1] = '\0';
+	return 0;
+}
+
+/*
+ * The payload of a job's status message, at most: a path of @dirlen bytes
+ * (with its NUL), @ngroups groups, every stall it may record.  Each
+ * attribute fsload_fill_job() may put is counted here.
+ */
+static size_t fsload_status_size(size_t dirlen, unsigned int ngroups)
+{
+	const size_t u8s = nla_total_size(sizeof(u8));
+	const size_t u32s = nla_total_size(sizeof(u32));
+	const size_t u64s = nla_total_size_64bit(sizeof(u64));
+	const size_t stall = nla_total_size(0) + 3 * u32s + 2 * u8s + 2 * u64s;
+	const size_t group = nla_total_size(0) +
+			     nla_total_size(FSLOAD_NAME_MAX) + u32s;
+	size_t n;
+
+	/*
+	 * u32: ID, FLAGS, THREADS, FILES_PER_DIR, TREE_BRANCH, HELD,
+	 * PROGRESS_MS, PHASES, OWNER_PORTID, CPUS, IDLE_MS, SAMPLE_MS,
+	 * STALL_MS, PHASE_INDEX, ERRNO; u8: STATE, PMU; u64: FILES, SEED,
+	 * ELAPSED_NS, OPS, BYTES, DEVICE_BYTES or DIR_INO, IDLE_NS,
+	 * IDLE_BUSY_NS, OVERHEAD_OPS, OVERHEAD_NS; strings: DIR or DEVICE,
+	 * PROFILE, ERROR_MSG.
+	 */
+	n = 15 * u32s + 2 * u8s + 10 * u64s +
+	    nla_total_size(min_t(size_t, dirlen, FSLOAD_STATUS_DIR_MAX)) +
+	    nla_total_size(FSLOAD_NAME_MAX) +
+	    nla_total_size(sizeof_field(struct fsload_job, errmsg)) +
+	    FSLOAD_STALLS_MAX * stall;
+	if (ngroups > 1)
+		n += ngroups * group;
+	return n;
+}
+
+/* The payload of @job's status, at most (fsload_status_size()). */
+static size_t fsload_job_msg_size(const struct fsload_job *job)
+{
+	return fsload_status_size(strlen(job->dir_str) + 1,
+				  job->prog.ngroups);
+}
+
 static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 {
 	const struct fsload_program *prog = &job->prog;
@@ -777,8 +858,8 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	fsload_job_progress(job, &ops, &bytes);
 
 	if (nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id) ||
-	    nla_put_string(skb, prog->block ? FSLOAD_A_JOB_DEVICE :
-			   FSLOAD_A_JOB_DIR, job->dir_str) ||
+	    fsload_put_path(skb, prog->block ? FSLOAD_A_JOB_DEVICE :
+			    FSLOAD_A_JOB_DIR, job->dir_str) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_FLAGS, prog->flags) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_THREADS, prog->threads) ||
 	    fsload_put_u64(skb, FSLOAD_A_JOB_FILES, prog->files,
@@ -836,12 +917,7 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	if (err && (nla_put_u32(skb, FSLOAD_A_JOB_ERRNO, -err) ||
 		    nla_put_string(skb, FSLOAD_A_JOB_ERROR_MSG, errmsg)))
 		return -EMSGSIZE;
-	for (i = 0; i < prog->threads; i++) {
-		/* Thread ids stay valid as numbers after the workers end. */
-		if (nla_put_u32(skb, FSLOAD_A_JOB_WORKER_PID,
-				job->workers[i].pid))
-			return -EMSGSIZE;
-	}
+	/* The workers: FSLOAD_CMD_WORKER_GET, not here. */
 	for (i = 0; prog->ngroups > 1 && i < prog->ngroups; i++) {
 		struct nlattr *nest = nla_nest_start(skb, FSLOAD_A_JOB_GROUP);
 
@@ -853,15 +929,14 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}
-	for (i = 0; prog->ncpus && i < prog->threads; i++) {
-		if (nla_put_u32(skb, FSLOAD_A_JOB_WORKER_CPU,
-				prog->cpus[i % prog->ncpus]))
-			return -EMSGSIZE;
-	}
 	return 0;
 }
 
-/* Fill @skb (NLMSG_GOODSIZE) with @job's status; frees it on failure. */
+/*
+ * Fill @skb, of fsload_job_msg_size(), with @job's status.  It fits; were
+ * it ever not to, the message carries the job's id alone rather than
+ * fail (a started job's reply, a notification).  Frees @skb on failure.
+ */
 static struct sk_buff *fsload_job_msg_fill(struct sk_buff *skb,
 					   struct fsload_job *job, u32 portid,
 					   u32 seq, int flags, u8 cmd)
@@ -869,7 +944,13 @@ static struct sk_buff *fsload_job_msg_fill(struct sk_buff *skb,
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &fsload_family, flags, cmd);
-	if (!hdr || fsload_fill_job(skb, job)) {
+	if (hdr && WARN_ON_ONCE(fsload_fill_job(skb, job))) {
+		genlmsg_cancel(skb, hdr);
+		hdr = genlmsg_put(skb, portid, seq, &fsload_family, flags, cmd);
+		if (hdr && nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id))
+			hdr = NULL;
+	}
+	if (!hdr) {
 		nlmsg_free(skb);
 		return ERR_PTR(-EMSGSIZE);
 	}
@@ -880,7 +961,8 @@ static struct sk_buff *fsload_job_msg_fill(struct sk_buff *skb,
 static struct sk_buff *fsload_job_msg(struct fsload_job *job, u32 portid,
 				      u32 seq, int flags, u8 cmd)
 {
-	struct sk_buff *skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	struct sk_buff *skb = genlmsg_new(fsload_job_msg_size(job),
+					  GFP_KERNEL);
 
 	if (!skb)
 		return ERR_PTR(-ENOMEM);
@@ -890,7 +972,9 @@ static struct sk_buff *fsload_job_msg(struct fsload_job *job, u32 portid,
 /**
  * fsload_nl_notify() - multicast @job's status on the events group
  * @job: the job
- * @cmd: FSLOAD_CMD_JOB_PROGRESS_NTF or FSLOAD_CMD_JOB_DONE_NTF
+ * @cmd: FSLOAD_CMD_JOB_{PROGRESS,DONE,STALL,HELD}_NTF
+ *
+ * Sends nothing once the module is unloading (fsload_nl_exit()).
  *
  * Context: process context.
  */
@@ -898,14 +982,19 @@ void fsload_nl_notify(struct fsload_job *job, u8 cmd)
 {
 	struct sk_buff *skb;
 
-	if (!genl_has_listeners(&fsload_family, &init_net,
+	/* Every notification, whichever its sender: none once unloading. */
+	down_read(&fsload_nl_rwsem);
+	if (!fsload_nl_live ||
+	    !genl_has_listeners(&fsload_family, &init_net,
 				FSLOAD_MCGRP_EVENTS_IDX))
-		return;
+		goto out;
 	skb = fsload_job_msg(job, 0, 0, 0, cmd);
 	if (IS_ERR(skb))
-		return;
+		goto out;
 	genlmsg_multicast(&fsload_family, skb, 0, FSLOAD_MCGRP_EVENTS_IDX,
 			  GFP_KERNEL);
+out:
+	up_read(&fsload_nl_rwsem);
 }
 
 static int fsload_check_admin(struct sk_buff *skb, struct genl_info *info)
@@ -951,10 +1040,11 @@ static int fsload_nl_start(struct sk_buff *skb, struct genl_info *info)
 	if (!(job->prog.flags & FSLOAD_JOB_F_DETACH))
 		job->owner_portid = info->snd_portid;
 	/*
-	 * The reply is allocated first: a start that fails must leave no
-	 * job behind, and once the job runs nothing may fail.
+	 * The reply is allocated first, of its computed size: a start that
+	 * fails must leave no job behind, and once the job runs nothing may
+	 * fail.
 	 */
-	reply = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	reply = genlmsg_new(fsload_job_msg_size(job), GFP_KERNEL);
 	if (!reply) {
 		err = -ENOMEM;
 		goto out;
@@ -966,12 +1056,12 @@ static int fsload_nl_start(struct sk_buff *skb, struct genl_info *info)
 	}
 	reply = fsload_job_msg_fill(reply, job, info->snd_portid,
 				    info->snd_seq, 0, FSLOAD_CMD_JOB_START);
-	if (IS_ERR(reply)) {
-		/* Cannot happen (the status fits); the job is listed. */
-		err = PTR_ERR(reply);
-		goto out;
-	}
-	err = genlmsg_reply(reply, info);
+	/*
+	 * The job runs: a reply lost to the sender's full receive buffer
+	 * does not make the start a failure (JOB_GET lists the job).
+	 */
+	if (!IS_ERR(reply))
+		genlmsg_reply(reply, info);
 out:
 	fsload_job_put(job);
 	return err;
@@ -1091,7 +1181,7 @@ static int fsload_nl_get_dumpit(struct sk_buff *skb,
 	struct fsload_dump_ctx *ctx = (void *)cb->ctx;
 	struct fsload_job *job;
 	void *hdr;
-	int err;
+	int err = 0;
 
 	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
 	if (!ctx->next_id)
@@ -1110,6 +1200,102 @@ static int fsload_nl_get_dumpit(struct sk_buff *skb,
 		genlmsg_end(skb, hdr);
 		ctx->next_id++;
 	}
+	/*
+	 * A job that does not fit an empty message (it always does) is an
+	 * error, not the end of the list: later jobs would go unseen.
+	 */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+/* The job a dump names (ID, required), with a reference; or an ERR_PTR. */
+static struct fsload_job *fsload_dump_job(struct netlink_callback *cb)
+{
+	struct nlattr *id = fsload_dump_attrs(cb)[FSLOAD_A_JOB_ID];
+	struct fsload_job *job;
+
+	if (!id) {
+		NL_SET_ERR_ATTR_MISS(cb->extack, NULL, FSLOAD_A_JOB_ID);
+		NL_SET_ERR_MSG(cb->extack, "id: required");
+		return ERR_PTR(-EINVAL);
+	}
+	job = fsload_job_get(nla_get_u32(id));
+	if (!job) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, id, "id: no such job");
+		return ERR_PTR(-ENOENT);
+	}
+	return job;
+}
+
+/* WORKER_GET dump position: the next worker to report. */
+struct fsload_worker_ctx {
+	u32 next;
+};
+
+/* Worker @i of @job: its index, thread id, and CPU when pinned. */
+static int fsload_fill_worker(struct sk_buff *skb,
+			      const struct fsload_job *job, u32 i)
+{
+	const struct fsload_program *prog = &job->prog;
+	struct nlattr *nest = nla_nest_start(skb, FSLOAD_A_JOB_WORKER);
+
+	if (!nest)
+		return -EMSGSIZE;
+	/* Thread ids stay valid as numbers after the workers end. */
+	if (nla_put_u32(skb, FSLOAD_A_WORKER_INDEX, i) ||
+	    nla_put_u32(skb, FSLOAD_A_WORKER_PID, job->workers[i].pid) ||
+	    (prog->ncpus &&
+	     nla_put_u32(skb, FSLOAD_A_WORKER_CPU,
+			 prog->cpus[i % prog->ncpus]))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int fsload_nl_worker_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	struct fsload_worker_ctx *ctx = (void *)cb->ctx;
+	struct fsload_job *job;
+	unsigned int n;
+	void *hdr;
+	int err = 0;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+	job = fsload_dump_job(cb);
+	if (IS_ERR(job))
+		return PTR_ERR(job);
+	/* One message per buffer, as many workers as fit. */
+	while (ctx->next < job->prog.threads) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &fsload_family,
+				  NLM_F_MULTI, FSLOAD_CMD_WORKER_GET);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		n = 0;
+		if (!nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id)) {
+			while (ctx->next < job->prog.threads &&
+			       !fsload_fill_worker(skb, job, ctx->next)) {
+				ctx->next++;
+				n++;
+			}
+		}
+		if (!n) {
+			genlmsg_cancel(skb, hdr);
+			err = -EMSGSIZE;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	fsload_job_put(job);
+	/* A worker too big for an empty buffer would loop forever. */
+	if (err && !skb->len)
+		return err;
 	return skb->len;
 }
 
@@ -1166,8 +1352,28 @@ static int fsload_fill_progress(struct sk_buff *skb,
 	return 0;
 }
 
+/*
+ * May the requester of a dump (@req, its request) see which other
+ * processes ran during @job's phases: CAP_SYS_ADMIN (the socket opener's
+ * and the caller's, as for every command that needs it), or the job's
+ * starter: the caller's and the opener's effective uid the starter's.
+ */
+static bool fsload_may_name_threads(const struct sk_buff *req,
+				    const struct fsload_job *job)
+{
+	const struct sock *sk = NETLINK_CB(req).sk;
+	const struct file *f = sk && sk->sk_socket ? sk->sk_socket->file :
+			       NULL;
+
+	if (netlink_capable(req, CAP_SYS_ADMIN))
+		return true;
+	return f && uid_eq(current_euid(), job->cred->euid) &&
+	       uid_eq(f->f_cred->euid, job->cred->euid);
+}
+
+/* The busiest other threads: their names and ids only if @names. */
 static int fsload_fill_threads(struct sk_buff *skb,
-			       const struct fsload_result *r)
+			       const struct fsload_result *r, bool names)
 {
 	struct nlattr *nest;
 	unsigned int i;
@@ -1175,8 +1381,9 @@ static int fsload_fill_threads(struct sk_buff *skb,
 	for (i = 0; i < r->ntop; i++) {
 		nest = nla_nest_start(skb, FSLOAD_A_RES_THREAD);
 		if (!nest ||
-		    nla_put_string(skb, FSLOAD_A_THREAD_NAME, r->top[i].comm) ||
-		    nla_put_u32(skb, FSLOAD_A_THREAD_PID, r->top[i].pid) ||
+		    (names &&
+		     (nla_put_string(skb, FSLOAD_A_THREAD_NAME, r->top[i].comm) ||
+		      nla_put_u32(skb, FSLOAD_A_THREAD_PID, r->top[i].pid))) ||
 		    nla_put_u8(skb, FSLOAD_A_THREAD_KERNEL, r->top[i].kthread) ||
 		    fsload_put_u64(skb, FSLOAD_A_THREAD_CPU_NS, r->top[i].cpu_ns,
 				   FSLOAD_A_THREAD_PAD))
@@ -1188,7 +1395,7 @@ static int fsload_fill_threads(struct sk_buff *skb,
 
 /* The CPU figures of a phase; those not measured are left out. */
 static int fsload_fill_cpu(struct sk_buff *skb, const struct fsload_job *job,
-			   const struct fsload_result *r)
+			   const struct fsload_result *r, bool names)
 {
 	if (fsload_put_u64(skb, FSLOAD_A_RES_WORKER_CPU_NS, r->worker_cpu_ns,
 			   FSLOAD_A_RES_PAD))
@@ -1210,12 +1417,12 @@ static int fsload_fill_cpu(struct sk_buff *skb, const struct fsload_job *job,
 	     fsload_put_u64(skb, FSLOAD_A_RES_TAIL_CPU_NS, r->tail_busy_ns,
 			    FSLOAD_A_RES_PAD)))
 		return -EMSGSIZE;
-	return fsload_fill_threads(skb, r);
+	return fsload_fill_threads(skb, r, names);
 }
 
 /* A phase's summary: everything but the histograms. */
 static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
-			      unsigned int p)
+			      unsigned int p, bool names)
 {
 	const struct fsload_result *src = &job->res[p];
 	struct fsload_result *r;
@@ -1256,7 +1463,7 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	    fsload_put_u64(skb, FSLOAD_A_RES_OPS, ops, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ERRORS, errors, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_BYTES, bytes, FSLOAD_A_RES_PAD) ||
-	    fsload_fill_cpu(skb, job, r) ||
+	    fsload_fill_cpu(skb, job, r, names) ||
 	    fsload_fill_progress(skb, r))
 		goto out;
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
@@ -1354,12 +1561,12 @@ static int fsload_fill_hist(struct sk_buff *skb, struct fsload_job *job,
 
 /* The next message of the dump at @ctx; advances @ctx. */
 static int fsload_fill_result_msg(struct sk_buff *skb, struct fsload_job *job,
-				  struct fsload_res_ctx *ctx)
+				  struct fsload_res_ctx *ctx, bool names)
 {
 	int err;
 
 	if (!ctx->type) {
-		err = fsload_fill_result(skb, job, ctx->phase);
+		err = fsload_fill_result(skb, job, ctx->phase, names);
 		if (!err) {
 			ctx->type = 1;
 			ctx->bucket = 0;
@@ -1373,23 +1580,16 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	struct fsload_res_ctx *ctx = (void *)cb->ctx;
-	struct nlattr *id = fsload_dump_attrs(cb)[FSLOAD_A_JOB_ID];
 	struct fsload_job *job;
-	bool started;
+	bool started, names;
 	void *hdr;
 	int err = 0;
 
 	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	if (!id) {
-		NL_SET_ERR_ATTR_MISS(cb->extack, NULL, FSLOAD_A_JOB_ID);
-		NL_SET_ERR_MSG(cb->extack, "id: required");
-		return -EINVAL;
-	}
-	job = fsload_job_get(nla_get_u32(id));
-	if (!job) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, id, "id: no such job");
-		return -ENOENT;
-	}
+	job = fsload_dump_job(cb);
+	if (IS_ERR(job))
+		return PTR_ERR(job);
+	names = fsload_may_name_threads(cb->skb, job);
 	while (ctx->phase < job->prog.nphases) {
 		if (ctx->type) {
 			/* Skip to the next type with buckets left. */
@@ -1416,7 +1616,7 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 			err = -EMSGSIZE;
 			break;
 		}
-		err = fsload_fill_result_msg(skb, job, ctx);
+		err = fsload_fill_result_msg(skb, job, ctx, names);
 		if (err) {
 			genlmsg_cancel(skb, hdr);
 			break;
@@ -1488,7 +1688,6 @@ static int fsload_nl_series_dumpit(struct sk_buff *skb,
 {
 	struct fsload_series_ctx *ctx = (void *)cb->ctx;
 	struct nlattr **attrs = fsload_dump_attrs(cb);
-	struct nlattr *id = attrs[FSLOAD_A_JOB_ID];
 	unsigned int n, i, words;
 	struct fsload_job *job;
 	u64 first, *buf;
@@ -1496,16 +1695,9 @@ static int fsload_nl_series_dumpit(struct sk_buff *skb,
 	int err = 0;
 
 	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	if (!id) {
-		NL_SET_ERR_ATTR_MISS(cb->extack, NULL, FSLOAD_A_JOB_ID);
-		NL_SET_ERR_MSG(cb->extack, "id: required");
-		return -EINVAL;
-	}
-	job = fsload_job_get(nla_get_u32(id));
-	if (!job) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, id, "id: no such job");
-		return -ENOENT;
-	}
+	job = fsload_dump_job(cb);
+	if (IS_ERR(job))
+		return PTR_ERR(job);
 	if (!ctx->started) {
 		ctx->started = true;
 		if (attrs[FSLOAD_A_JOB_SERIES_FROM])
@@ -1594,6 +1786,12 @@ static const struct genl_ops fsload_ops[] = {
 		.policy = fsload_series_policy,
 		.maxattr = FSLOAD_A_JOB_SERIES_FROM,
 	},
+	{
+		.cmd = FSLOAD_CMD_WORKER_GET,
+		.dumpit = fsload_nl_worker_dumpit,
+		.policy = fsload_id_policy,
+		.maxattr = FSLOAD_A_JOB_ID,
+	},
 };
 
 static struct genl_family fsload_family __ro_after_init = {
@@ -1634,24 +1832,41 @@ static struct notifier_block fsload_nl_notifier = {
  */
 int fsload_nl_init(void)
 {
+	size_t most;
 	int err;
+
+	/* The largest status fits what the protocol promises. */
+	most = fsload_status_size(FSLOAD_STATUS_DIR_MAX, FSLOAD_GROUPS_MAX);
+	most = nlmsg_total_size(genlmsg_total_size(most));
+	if (WARN_ON(most > min_t(size_t, FSLOAD_STATUS_MSG_MAX,
+				 NLMSG_GOODSIZE)))
+		return -EINVAL;
 
 	err = netlink_register_notifier(&fsload_nl_notifier);
 	if (err)
 		return err;
 	err = genl_register_family(&fsload_family);
-	if (err)
+	if (err) {
 		netlink_unregister_notifier(&fsload_nl_notifier);
-	return err;
+		return err;
+	}
+	down_write(&fsload_nl_rwsem);
+	fsload_nl_live = true;
+	up_write(&fsload_nl_rwsem);
+	return 0;
 }
 
 /**
  * fsload_nl_exit() - unregister, in the reverse order of fsload_nl_init()
  *
- * Context: module exit.  Returns once no request handler runs.
+ * Context: module exit.  Returns once no request handler runs and no
+ * notification is being sent; none is sent afterwards.
  */
 void fsload_nl_exit(void)
 {
+	down_write(&fsload_nl_rwsem);
+	fsload_nl_live = false;
+	up_write(&fsload_nl_rwsem);
 	genl_unregister_family(&fsload_family);
 	netlink_unregister_notifier(&fsload_nl_notifier);
 }

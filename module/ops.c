@@ -735,9 +735,10 @@ static void fsload_bio_end_io(struct bio *bio)
 
 /*
  * Wait until at most @max of the worker's bios are in flight, then account
- * every completed one.  *@last is raised to the latest completion.
- * Returns 0 or the first failure's negative errno (its op in
- * e.failed_op), which the caller counts; later failures are counted here.
+ * every completed one, failed ones as their own op's errors.  *@last is
+ * raised to the latest completion.  Returns 0 or the first failure's
+ * negative errno, its op in e.failed_op unless the phase has failed
+ * already.
  */
 static int fsload_bio_reap(struct fsload_worker *w, unsigned int max,
 			   u64 *last)
@@ -752,11 +753,13 @@ static int fsload_bio_reap(struct fsload_worker *w, unsigned int max,
 	spin_unlock_irq(&w->bio_lock);
 
 	list_for_each_entry_safe(c, tmp, &done, node) {
-		if (c->status && !err) {
-			err = blk_status_to_errno((__force blk_status_t)c->status);
-			w->e.failed_op = c->op;
-		} else if (c->status) {
+		if (c->status) {
 			w->e.st[c->op->type].errors++;
+			if (!err)
+				err = blk_status_to_errno((__force blk_status_t)
+							  c->status);
+			if (!w->e.failed_op)
+				w->e.failed_op = c->op;
 		} else {
 			fsload_account(&w->e, c->op->type,
 				       c->done_ns - c->submit_ns, c->op->block);
@@ -812,15 +815,10 @@ static s64 fsload_op_bio(struct fsload_worker *w,
 /* The end of a phase: wait for the worker's bios and account them. */
 static s64 fsload_drain(struct fsload_worker *w, u64 *last_ns)
 {
-	int err;
-
 	*last_ns = 0;
 	if (!w->bios)
 		return 0;
-	err = fsload_bio_reap(w, 0, last_ns);
-	if (err)
-		w->e.st[w->e.failed_op->type].errors++;
-	return err;
+	return fsload_bio_reap(w, 0, last_ns);
 }
 
 /* Returns bytes moved (>= 0) or a negative errno. */
@@ -952,8 +950,14 @@ static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
 	 * The sampler reads the workers' counters as soon as cur_phase says
 	 * p: zero them now, while every other worker sleeps, not as each
 	 * starts the phase (fsload_engine_run() zeroes its own again), so
-	 * that no sample of phase p counts what phase p - 1 did.
+	 * that no sample of phase p counts what phase p - 1 did.  phase_seq
+	 * is odd from here until p is published: a sample that overlaps
+	 * any of it is dropped (series.c), never stored as phase p - 1
+	 * with counters partly zeroed.
 	 */
+	spin_lock(&job->lock);
+	job->phase_seq++;
+	spin_unlock(&job->lock);
 	for (i = 0; i < job->prog.threads; i++)
 		fsload_engine_reset(&job->workers[i].e);
 	/* Without the memory, the phase just lists no threads. */
@@ -963,6 +967,7 @@ static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
 	res->started = true;
 	res->start_ns = job->sys0.wall_ns;
 	job->cur_phase = p;
+	job->phase_seq++;
 	spin_unlock(&job->lock);
 	trace_fsload_phase_start(job->id, p, job->prog.phases[p].name,
 				 job->prog.threads);

@@ -211,13 +211,16 @@ static void fsload_sample(struct fsload_job *job, u64 now)
 	unsigned int words = fsload_sample_words(job), i, t, s;
 	size_t hwords = fsload_hist_words(&job->slots);
 	u64 *v = job->ring + job->ring_cap * words, *o;
+	unsigned int seq;
 	bool kept;
 	int phase;
 
 	spin_lock(&job->lock);
 	phase = job->cur_phase;
+	seq = job->phase_seq;
 	spin_unlock(&job->lock);
-	if (phase < 0)
+	/* Odd: a phase is opening, its counters are being zeroed. */
+	if (phase < 0 || (seq & 1))
 		return;
 	memset(v, 0, words * sizeof(u64));
 	v[0] = now;
@@ -242,10 +245,11 @@ static void fsload_sample(struct fsload_job *job, u64 now)
 	fsload_sample_percentiles(job, phase, v);
 	spin_lock(&job->lock);
 	/*
-	 * A phase that opened meanwhile reset the counters: this sample mixes
-	 * two phases, and is dropped.
+	 * A phase that began to open meanwhile (even one not yet published
+	 * in cur_phase) zeroed counters: this sample mixes two phases, and
+	 * is dropped.
 	 */
-	kept = job->cur_phase == phase;
+	kept = job->phase_seq == seq;
 	if (kept) {
 		memcpy(job->ring + (job->ring_head % job->ring_cap) * words, v,
 		       words * sizeof(u64));

@@ -218,6 +218,40 @@ TEST(perm_is_permutation)
 	}
 }
 
+/*
+ * Random offsets cover the whole region, also past 2^32 blocks (a bio
+ * op's large device), block-aligned and inside it.
+ */
+TEST(random_offset_large_region)
+{
+	static const u64 sizes[] = { 4096ULL * 1000, 512ULL << 34,
+				     4096ULL << 40 };
+	struct fsload_opdesc op = { .type = FSLOAD_OP_BIO_READ, .block = 512 };
+	struct fsload_engine e = { 0 };
+	unsigned int i, k, high;
+	u64 off, nblocks;
+
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
+		op.size = sizes[k];
+		op.block = k ? 512 : 4096;
+		nblocks = op.size / op.block;
+		fsload_rng_seed(&e.rnd, 7 + k);
+		high = 0;
+		for (i = 0; i < 4000; i++) {
+			off = fsload_random_offset(&e, &op);
+			ASSERT_EQ(0ULL, off % op.block);
+			ASSERT_LT(off, op.size);
+			/* In the upper half of the region. */
+			if (off / op.block >= nblocks / 2)
+				high++;
+		}
+		TH_LOG("%llu blocks: %u of 4000 in the upper half",
+		       (unsigned long long)nblocks, high);
+		EXPECT_LT(1700U, high);
+		EXPECT_GT(2300U, high);
+	}
+}
+
 /* Names advance incrementally and agree with a full formatting. */
 TEST(names_incremental)
 {

@@ -2304,16 +2304,18 @@ static void gen_message(struct tctx *t, struct rng *r, struct nsock *s,
 			why = "id 0";
 			break;
 		case 2:
-			cmd = FSLOAD_CMD_RESULT_GET;
+			cmd = PICK(r, ((const uint8_t[]){ FSLOAD_CMD_RESULT_GET,
+							  FSLOAD_CMD_WORKER_GET }));
 			flags |= NLM_F_DUMP;
-			why = "result dump without id";
+			why = "result or worker dump without id";
 			break;
 		case 3:
-			cmd = FSLOAD_CMD_RESULT_GET;
+			cmd = PICK(r, ((const uint8_t[]){ FSLOAD_CMD_RESULT_GET,
+							  FSLOAD_CMD_WORKER_GET }));
 			id = 1;
 			err = EOPNOTSUPP;
 			msg = false;
-			why = "result_get without NLM_F_DUMP";
+			why = "result_get or worker_get without NLM_F_DUMP";
 			break;
 		case 4:
 			cmd = PICK(r, ((const uint8_t[]){ 0, FSLOAD_CMD_JOB_PROGRESS_NTF,

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -489,8 +490,9 @@ static struct nlattr *nattr(struct nlattr *nest, int type)
 /* A job's status, from JOB_GET, the JOB_START reply or a notification. */
 struct jobinfo {
 	uint32_t id, flags, threads, fpd, progress_ms, phases, owner;
-	uint32_t phase_index, err, nworkers;
-	uint32_t pid[8];	/* the first worker thread ids */
+	uint32_t phase_index, err, nworkers, ncpus;
+	uint32_t pid[8];	/* the first worker thread ids (WORKER_GET) */
+	uint32_t status_pids;	/* WORKER_PIDs in the status: none */
 	uint64_t files, seed, elapsed, ops, bytes;
 	uint32_t held;
 	uint8_t state;
@@ -530,12 +532,8 @@ static int parse_job(const struct nlmsghdr *h, struct jobinfo *j)
 				  j->errmsg, sizeof(j->errmsg));
 	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0),
 			  rem) {
-		if (nla_type(a) != FSLOAD_A_JOB_WORKER_PID)
-			continue;
-		if (j->nworkers < sizeof(j->pid) / sizeof(j->pid[0]) &&
-		    nla_len(a) == 4)
-			j->pid[j->nworkers] = nla_get_u32(a);
-		j->nworkers++;
+		if (nla_type(a) == FSLOAD_A_JOB_WORKER_PID)
+			j->status_pids++;
 	}
 	return 0;
 }
@@ -593,6 +591,50 @@ static int fsl_resume(struct fsl *f, uint32_t id, uint32_t phase, int *off,
 	return fsl_xfer(f, m, r);
 }
 
+/*
+ * WORKER_GET of @id into @j: nworkers, the first pids, ncpus (workers
+ * with a CPU).  The workers must come in thread order, each once.
+ */
+static int fsl_workers(struct fsl *f, uint32_t id, struct jobinfo *j)
+{
+	struct nlattr *a, *x;
+	struct reply r;
+	uint32_t idx;
+	int i, rem, ret = fsl_id_req(f, FSLOAD_CMD_WORKER_GET, NLM_F_DUMP,
+				     id, &r);
+
+	j->nworkers = j->ncpus = 0;
+	if (!ret)
+		ret = r.err;
+	if (!ret && (!r.done || r.n > MAX_REPLIES))
+		ret = -EBADMSG;
+	for (i = 0; !ret && i < r.n; i++) {
+		struct genlmsghdr *g = nlmsg_data(r.m[i]);
+
+		nla_for_each_attr(a, genlmsg_attrdata(g, 0),
+				  genlmsg_attrlen(g, 0), rem) {
+			if (nla_type(a) != FSLOAD_A_JOB_WORKER)
+				continue;
+			x = nattr(a, FSLOAD_A_WORKER_INDEX);
+			if (!a_get_u32(x, &idx) || idx != j->nworkers) {
+				ret = -EBADMSG;
+				break;
+			}
+			x = nattr(a, FSLOAD_A_WORKER_PID);
+			if (idx < sizeof(j->pid) / sizeof(j->pid[0]) &&
+			    !a_get_u32(x, &j->pid[idx])) {
+				ret = -EBADMSG;
+				break;
+			}
+			if (nattr(a, FSLOAD_A_WORKER_CPU))
+				j->ncpus++;
+			j->nworkers++;
+		}
+	}
+	reply_free(&r);
+	return ret;
+}
+
 static int fsl_get(struct fsl *f, uint32_t id, struct jobinfo *j)
 {
 	struct reply r;
@@ -603,6 +645,8 @@ static int fsl_get(struct fsl *f, uint32_t id, struct jobinfo *j)
 	if (!ret)
 		ret = r.n == 1 ? parse_job(r.m[0], j) : -EBADMSG;
 	reply_free(&r);
+	if (!ret)
+		ret = fsl_workers(f, id, j);
 	return ret;
 }
 
@@ -892,15 +936,17 @@ static int put_jobspec(struct nl_msg *m, const struct jobspec *js)
 }
 
 /*
- * JOB_START of @js.  Positive errno, or -errno locally; the reply's job in
- * @j, and the whole reply in @r when not NULL (then freed by the caller).
+ * JOB_START of @js, its workers pinned to CPUs 0 .. @ncpus - 1 (none: 0).
+ * Positive errno, or -errno locally; the reply's job in @j (and its
+ * workers), the whole reply in @r when not NULL (then freed by the
+ * caller).
  */
-static int fsl_start(struct fsl *f, const struct jobspec *js,
-		     struct jobinfo *j, struct reply *rout)
+static int fsl_start_cpus(struct fsl *f, const struct jobspec *js,
+			  int ncpus, struct jobinfo *j, struct reply *rout)
 {
 	struct nl_msg *m = fsl_msg(f, FSLOAD_CMD_JOB_START, 0);
 	struct reply r;
-	int ret;
+	int ret, i;
 
 	memset(j, 0, sizeof(*j));
 	if (rout)
@@ -911,6 +957,9 @@ static int fsl_start(struct fsl *f, const struct jobspec *js,
 		nlmsg_free(m);
 		return -EMSGSIZE;
 	}
+	/* Pinned to CPUs 0 .. ncpus - 1. */
+	for (i = 0; i < ncpus; i++)
+		put_u32(m, FSLOAD_A_JOB_WORKER_CPU, i);
 	ret = fsl_xfer(f, m, &r);
 	if (!ret && r.n >= 1)
 		parse_job(r.m[0], j);
@@ -918,11 +967,20 @@ static int fsl_start(struct fsl *f, const struct jobspec *js,
 		ret = r.err;
 	if (!ret && (r.n != 1 || !j->id))
 		ret = -EBADMSG;
+	/* Its workers, while the job is known (it may end at once). */
+	if (!ret && fsl_workers(f, j->id, j))
+		j->nworkers = 0;
 	if (rout)
 		*rout = r;
 	else
 		reply_free(&r);
 	return ret;
+}
+
+static int fsl_start(struct fsl *f, const struct jobspec *js,
+		     struct jobinfo *j, struct reply *rout)
+{
+	return fsl_start_cpus(f, js, 0, j, rout);
 }
 
 /* A job that runs until stopped: a few files, then null ops forever. */
@@ -953,7 +1011,7 @@ struct saved_param {
 
 /* Shared by every test process: what to restore at the very end. */
 struct shared_state {
-	struct saved_param max_jobs, max_finished;
+	struct saved_param max_jobs, max_finished, max_threads;
 };
 
 static struct shared_state *shared;
@@ -982,6 +1040,7 @@ static void params_restore(void)
 	if (shared) {
 		param_restore(&shared->max_jobs);
 		param_restore(&shared->max_finished);
+		param_restore(&shared->max_threads);
 	}
 }
 
@@ -1029,6 +1088,7 @@ static void __attribute__((constructor)) setup_shared(void)
 	} else {
 		shared->max_jobs.name = "max_jobs";
 		shared->max_finished.name = "max_finished";
+		shared->max_threads.name = "max_threads";
 	}
 	atexit(final_sweep);
 }
@@ -2340,6 +2400,7 @@ static void check_started(struct __test_metadata *_metadata,
 	EXPECT_EQ(js->flags, j->flags);
 	EXPECT_EQ((uint32_t)js->nphases, j->phases);
 	EXPECT_EQ(js->threads, j->nworkers);
+	EXPECT_EQ(0U, j->status_pids);
 	EXPECT_EQ(owner, j->owner);
 	EXPECT_STREQ(PROFILE, j->profile);
 	EXPECT_FALSE(j->has_err);
@@ -3058,7 +3119,9 @@ TEST_F_TIMEOUT(job, progress, 180)
 		ASSERT_EQ(FSLOAD_CMD_JOB_PROGRESS_NTF, cmd);
 		EXPECT_EQ(FSLOAD_JOB_RUNNING, e.state);
 		EXPECT_LE(last_ops, e.ops);
-		EXPECT_EQ(1U, e.nworkers);
+		EXPECT_EQ(1U, e.threads);
+		/* The status does not list the workers (WORKER_GET). */
+		EXPECT_EQ(0U, e.status_pids);
 		last_ops = e.ops;
 		nprogress++;
 	}
@@ -3363,7 +3426,33 @@ struct child_report {
 	struct seen start, start_old, stop, stop_old, resume;
 	int dump_err, dump_n, get_err, result_err;
 	bool dump_saw_job;
+	int res_threads, res_named;	/* THREAD nests; with NAME or PID */
 };
+
+/*
+ * The busiest other threads of a RESULT_GET dump: how many THREAD nests
+ * in @r's summaries, and how many of them name their thread (NAME or PID).
+ */
+static void count_threads(const struct reply *r, int *n, int *named)
+{
+	struct nlattr *res, *a;
+	int i, rem;
+
+	*n = *named = 0;
+	for (i = 0; i < r->n && i < MAX_REPLIES; i++) {
+		res = gattr(r->m[i], FSLOAD_A_JOB_RESULT);
+		if (!res)
+			continue;
+		nla_for_each_nested(a, res, rem) {
+			if (nla_type(a) != FSLOAD_A_RES_THREAD)
+				continue;
+			(*n)++;
+			if (nattr(a, FSLOAD_A_THREAD_NAME) ||
+			    nattr(a, FSLOAD_A_THREAD_PID))
+				(*named)++;
+		}
+	}
+}
 
 static void seen_set(struct seen *s, int ret, const struct reply *r)
 {
@@ -3492,6 +3581,7 @@ child_run(struct child_report *rep, const char *dir, uint32_t id,
 				     id, &r);
 	if (!rep->result_err)
 		rep->result_err = r.err;
+	count_threads(&r, &rep->res_threads, &rep->res_named);
 	reply_free(&r);
 	_exit(0);
 }
@@ -3549,6 +3639,8 @@ TEST_F_TIMEOUT(job, unprivileged, 180)
 		return;
 	ASSERT_EQ(0, fsl_start(&self->f, &js, &j, NULL));
 	track(&self->jobs, j.id);
+	/* The first phase has its results, and its busiest threads. */
+	ASSERT_EQ(0, wait_phase(&self->f, j.id, 1, JOB_MS, &got));
 	ls_before = listing(self->dir);
 	ASSERT_NE(NULL, ls_before);
 
@@ -3574,6 +3666,25 @@ TEST_F_TIMEOUT(job, unprivileged, 180)
 	EXPECT_TRUE(rep->dump_saw_job);
 	EXPECT_EQ(0, rep->get_err);
 	EXPECT_EQ(0, rep->result_err);
+	/*
+	 * Other users' processes are not named to nobody: the busiest
+	 * threads come with their CPU time only.  Root sees their names.
+	 */
+	{
+		struct reply r;
+		int n = 0, named = 0;
+
+		ASSERT_EQ(0, fsl_id_req(&self->f, FSLOAD_CMD_RESULT_GET,
+					NLM_F_DUMP, j.id, &r));
+		count_threads(&r, &n, &named);
+		reply_free(&r);
+		TH_LOG("busiest threads: root sees %d (%d named), nobody %d (%d named)",
+		       n, named, rep->res_threads, rep->res_named);
+		EXPECT_LT(0, n);
+		EXPECT_EQ(n, named);
+		EXPECT_EQ(n, rep->res_threads);
+		EXPECT_EQ(0, rep->res_named);
+	}
 	munmap(rep, sizeof(*rep));
 
 	/* The job was not stopped, and nothing new appeared. */
@@ -3644,6 +3755,195 @@ TEST_F_TIMEOUT(job, user_namespace, 180)
 	EXPECT_EQ(0, fsl_stop(&self->f, j.id));
 	ASSERT_EQ(0, wait_ended(&self->f, j.id, STOP_MS, &got));
 	EXPECT_EQ(FSLOAD_JOB_STOPPED, got.state);
+}
+
+/*
+ * A JOB_GET dump read as libmnl reads by default: 4 KiB at a time.  Each
+ * datagram must fit (no MSG_TRUNC) and the dump end with NLMSG_DONE and
+ * no error.  0 and the jobs seen (*@n, *@seen: @id among them), or a
+ * positive errno from the dump's end, or -errno.
+ */
+static int list_4k(struct fsl *f, uint32_t id, int *n, bool *seen)
+{
+	struct nl_msg *m = fsl_msg(f, FSLOAD_CMD_JOB_GET, NLM_F_DUMP);
+	int fd = nl_socket_get_fd(f->sk);
+	struct nlmsghdr *nlh;
+	uint32_t seq, got;
+	char buf[4096];
+
+	*n = 0;
+	*seen = false;
+	if (!m)
+		return -ENOMEM;
+	nlh = nlmsg_hdr(m);
+	nlh->nlmsg_seq = seq = ++f->seq;
+	nl_complete_msg(f->sk, m);
+	if (nl_send(f->sk, m) < 0) {
+		nlmsg_free(m);
+		return -EIO;
+	}
+	nlmsg_free(m);
+	for (;;) {
+		struct iovec iov = { buf, sizeof(buf) };
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct nlmsghdr *h;
+		int len;
+
+		if (poll(&pfd, 1, REPLY_MS) != 1)
+			return -ETIMEDOUT;
+		len = recvmsg(fd, &mh, 0);
+		if (len < 0)
+			return -errno;
+		if (mh.msg_flags & MSG_TRUNC)
+			return -EMSGSIZE;
+		for (h = (void *)buf; nlmsg_ok(h, len); h = nlmsg_next(h, &len)) {
+			if (h->nlmsg_seq != seq)
+				continue;
+			if (h->nlmsg_type == NLMSG_DONE ||
+			    h->nlmsg_type == NLMSG_ERROR) {
+				struct reply r = { 0 };
+
+				parse_end(&r, h);
+				return r.err;
+			}
+			(*n)++;
+			if (a_get_u32(gattr(h, FSLOAD_A_JOB_ID), &got) &&
+			    got == id)
+				*seen = true;
+		}
+	}
+}
+
+/* The next notification of @cmd about @id; others are skipped. */
+static int wait_event_cmd(struct fsl *ev, uint32_t id, uint8_t want,
+			  int timeout_ms, struct jobinfo *j)
+{
+	int64_t deadline = now_ms() + timeout_ms;
+	uint8_t cmd;
+	int ret;
+
+	do {
+		ret = next_event(ev, id, deadline - now_ms(), &cmd, j);
+	} while (!ret && cmd != want);
+	return ret;
+}
+
+/*
+ * Start a job held before its second phase; @cpus: WORKER_CPUs (0, 1).
+ * Positive errno, or -errno locally; the reply's job in @j.
+ */
+static int start_held(struct fsl *f, const char *dir, uint32_t threads,
+		      int cpus, struct jobinfo *j)
+{
+	struct jobspec js = {
+		.dir = dir, .threads = threads, .files = 1, .fpd = 1,
+		.progress_ms = 100, .nphases = 2,
+		.ph = {
+			{ "spin", 10, { FSLOAD_OP_NULL, 0, 0, 0 } },
+			{ "held", 10, { FSLOAD_OP_NULL, 0, 0, 0 },
+			  FSLOAD_PHASE_F_HOLD },
+		},
+	};
+
+	return fsl_start_cpus(f, &js, cpus, j, NULL);
+}
+
+/*
+ * Status is one bounded message (issue 12): a job of 950 pinned threads,
+ * then one in a directory of a ~4 KiB path.  Each starts with its reply,
+ * announces its hold, shows in JOB_GET and in a JOB_GET dump read 4 KiB
+ * at a time (libmnl's default buffer), lists its workers with WORKER_GET,
+ * and announces its end.  (Its status used to carry every worker's id
+ * and CPU and the whole path: the start returned EMSGSIZE for a job that
+ * ran, and status, notifications and later jobs in a listing vanished.)
+ */
+TEST_F_TIMEOUT(job, big_status, 900)
+{
+	static char path[PATH_MAX];
+	static const uint32_t nthreads[] = { 950, 1 };
+	struct jobinfo j, got, e;
+	size_t len;
+	int k, n, off, ncpus;
+	struct reply r;
+	bool seen;
+	struct fsl ev;
+
+	if (_metadata->skip)
+		return;
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
+	ASSERT_EQ(0, param_set(&shared->max_threads, 999));
+	ASSERT_EQ(0, fsl_open(&ev));
+	ASSERT_EQ(0, fsl_subscribe(&ev));
+	/* A directory path of about 4 KiB: 16 names of 250 bytes. */
+	len = snprintf(path, sizeof(path), "%s/long", self->dir);
+	ASSERT_EQ(0, mkdir(path, 0755));
+	for (k = 0; k < 16; k++) {
+		path[len++] = '/';
+		memset(path + len, 'a' + k, 250);
+		len += 250;
+		path[len] = '\0';
+		ASSERT_EQ(0, mkdir(path, 0755)) {
+			TH_LOG("mkdir of %zu bytes: %s", len, strerror(errno));
+		}
+	}
+	TH_LOG("long path: %zu bytes", len);
+
+	for (k = 0; k < 2; k++) {
+		const char *dir = k ? path : self->dir;
+
+		ASSERT_EQ(0, start_held(&self->f, dir, nthreads[k],
+					k ? 0 : ncpus, &j)) {
+			TH_LOG("start of %u threads in a path of %zu bytes",
+			       nthreads[k], strlen(dir));
+		}
+		track(&self->jobs, j.id);
+		EXPECT_EQ(nthreads[k], j.threads);
+		EXPECT_EQ(0U, j.status_pids);
+		if (k) {
+			/* "..." and the path's last bytes */
+			EXPECT_EQ(FSLOAD_STATUS_DIR_MAX - 1, (int)strlen(j.dir));
+			EXPECT_EQ(0, strncmp(j.dir, "...", 3));
+			EXPECT_STREQ(path + len - (FSLOAD_STATUS_DIR_MAX - 4),
+				     j.dir + 3);
+		} else {
+			EXPECT_STREQ(self->dir, j.dir);
+		}
+		ASSERT_EQ(0, wait_event_cmd(&ev, j.id, FSLOAD_CMD_JOB_HELD_NTF,
+					    JOB_MS * 3, &e)) {
+			TH_LOG("no JOB_HELD_NTF for job %u", j.id);
+		}
+		EXPECT_TRUE(e.has_held);
+		EXPECT_EQ(1U, e.held);
+
+		ASSERT_EQ(0, fsl_get(&self->f, j.id, &got));
+		EXPECT_EQ(FSLOAD_JOB_RUNNING, got.state);
+		EXPECT_EQ(nthreads[k], got.nworkers);
+		EXPECT_EQ(k ? 0U : nthreads[k], got.ncpus);
+		EXPECT_NE(0U, got.pid[0]);
+
+		ASSERT_EQ(0, list_4k(&self->f, j.id, &n, &seen));
+		EXPECT_TRUE(seen);
+		TH_LOG("job %u: %u workers, held; a 4 KiB dump read %d job(s)",
+		       j.id, got.nworkers, n);
+
+		ASSERT_EQ(0, fsl_resume(&self->f, j.id, 1, &off, &r));
+		EXPECT_EQ(0, r.err);
+		reply_free(&r);
+		ASSERT_EQ(0, wait_event_cmd(&ev, j.id, FSLOAD_CMD_JOB_DONE_NTF,
+					    JOB_MS * 3, &e)) {
+			TH_LOG("no JOB_DONE_NTF for job %u", j.id);
+		}
+		EXPECT_EQ(FSLOAD_JOB_DONE, e.state);
+		EXPECT_EQ(20ULL * nthreads[k], e.ops);
+	}
+	fsl_close(&ev);
+	EXPECT_EQ(0, param_restore(&shared->max_threads));
+	/* The long path, from its deepest directory up. */
+	for (k = 0; k < 17; k++) {
+		EXPECT_EQ(0, rmdir(path));
+		*strrchr(path, '/') = '\0';
+	}
 }
 
 TEST_HARNESS_MAIN

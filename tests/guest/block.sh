@@ -156,6 +156,69 @@ t_job_file() {
 	want "$f" 'ph("read")["bytes"]' $((128 * 524288))
 }
 
+# A failed bio is charged to its own op, not to the one submitted when
+# its failure was seen: writes past the first 1 MiB fail (device-mapper
+# error target), reads stay in it, and 9 ops in 10 are reads.
+t_bio_error_op() {
+	local f=$work/be.json ini=$work/be.ini sz rc
+
+	command -v dmsetup >/dev/null || skip "no dmsetup"
+	modprobe dm_mod 2>/dev/null
+	dmsetup targets | grep -q '^error' || skip "no device-mapper error target"
+	sz=$(blockdev --getsz "$dev")
+	DM_DISABLE_UDEV=1 dmsetup create fsload-half --table "0 2048 linear $dev 0
+2048 $((sz - 2048)) error" || fail "dmsetup create"
+	# (a subshell: this ends with the case)
+	trap 'DM_DISABLE_UDEV=1 dmsetup remove fsload-half' EXIT
+	cat >"$ini" <<-EOF
+	[phase mixed]
+	iterations = 4000
+	op = bio_read weight=9 block=4K size=1M
+	op = bio_write weight=1 block=4K size=8M
+	EOF
+	fsloadctl start --job "$ini" --device /dev/mapper/fsload-half --force \
+		--quiet --json --idle-ms 0 --progress-ms 0 >"$f"
+	rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc, wanted 1 (the job failed)"
+	want "$f" 'j["job"]["state"]' failed
+	want "$f" '"bio_write" in j["job"]["error"]' True
+	want "$f" '[t["errors"] for t in ph("mixed")["ops_by_type"] if t["op"] == "bio_read"]' 0
+	want "$f" '[t["errors"] for t in ph("mixed")["ops_by_type"] if t["op"] == "bio_write"]' 1
+	no_workers
+}
+
+# A --time job over a huge device runs for its time: neither the kernel
+# (which took the region for bytes per op) nor fsloadctl (which cut the
+# iterations to fit that) may end it early.  A null_blk device of 2^56
+# bytes, without memory: reads cost nothing.
+t_time_huge_region() {
+	local f=$work/hr.json nb=/sys/kernel/config/nullb/fsload-huge big
+
+	modprobe null_blk nr_devices=0 2>/dev/null || skip "no null_blk"
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs configfs /sys/kernel/config || skip "no configfs"
+	[ -d /sys/kernel/config/nullb ] || skip "null_blk without configfs"
+	mkdir "$nb" || fail "cannot create $nb"
+	# (a subshell: this ends with the case)
+	# shellcheck disable=SC2064 # $nb is local: expanded now
+	trap "echo 0 >'$nb/power'; rmdir '$nb'" EXIT
+	echo $((1 << 36)) >"$nb/size" || fail "null_blk: size"
+	echo 1 >"$nb/power" || fail "null_blk: power"
+	big=/dev/fsload-huge
+	[ -b "$big" ] || big=/dev/nullb$(cat "$nb/index")
+	[ "$(blockdev --getsize64 "$big")" = $((1 << 56)) ] ||
+		fail "$big: $(blockdev --getsize64 "$big") bytes"
+	# The region given: the whole device, 2^44 blocks of 4 KiB.
+	fsloadctl start --profile block --device "$big" --rw randread --bs 4K \
+		--size $((1 << 56)) --time 1 --quiet --json --idle-ms 0 \
+		--progress-ms 0 >"$f" ||
+		fail "fsloadctl exited $?"
+	want "$f" 'ph("randread")["stonewalled"]' True
+	want "$f" 'ph("randread")["errors"]' 0
+	want "$f" 'ph("randread")["elapsed_ns"] >= 0.9e9' True
+	no_workers
+}
+
 # refused WHY ARGS...: fsloadctl start ARGS must be a usage error (exit 2)
 refused() {
 	local why=$1 rc
@@ -174,7 +237,7 @@ t_refused() {
 	refused "--device with smallfiles" --profile smallfiles --device "$dev"
 }
 
-ktap_plan 8
+ktap_plan 10
 ktap_run block_seq_write_dd_defaults t_seq_write
 ktap_run block_seq_read_depth8_2threads t_seq_read_depth
 ktap_run block_randwrite_depth32 t_randwrite_depth
@@ -183,4 +246,6 @@ ktap_run block_whole_device t_whole_device
 ktap_run block_signature_and_mounted_ebusy t_signature_and_mounted
 ktap_run block_job_file t_job_file
 ktap_run block_refused t_refused
+ktap_run block_bio_error_own_op t_bio_error_op
+ktap_run block_time_huge_region t_time_huge_region
 ktap_finish

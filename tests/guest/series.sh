@@ -77,6 +77,37 @@ for p in j["phases"]:
 '
 }
 
+# Many short phases sampled often: no interval may claim more operations
+# than its phase did, nor fewer than none (the last sample of a phase,
+# taken while the next one's opener zeroed the counters, used to be kept
+# with smaller counts: ~1e21 ops/s).
+t_phase_edges() {
+	local out=$work/edges.json
+
+	lib_need dir
+	fsloadctl start --profile metadata --threads 64 --items 20 \
+		--items-per-dir 20 --sample-ms 10 --idle-ms 0 --no-sync-tail \
+		--dir "$FSLOAD_DIR" --json --quiet >"$out" ||
+		fail "fsloadctl exited $?"
+	check_json "$out" '
+n = 0
+for p in j["phases"]:
+    s = p["series"]
+    if not s: continue
+    t = s["t_ms"]
+    for op, v in s["ops_per_sec"].items():
+        total = sum(o["ops"] for o in p["ops_by_type"] if o["op"] == op)
+        for i, r in enumerate(v):
+            n += 1
+            dt = (t[i] - (t[i - 1] if i else 0)) / 1000
+            if r is None or r < 0 or r * dt > total * 1.001 + 1:
+                bad("%s/%s: interval %d of %.3f ms: %r ops/s, %d ops in the phase" %
+                    (p["name"], op, i, dt * 1e3, r, total))
+print("# %d intervals of %d phases checked" % (n, len(j["phases"])))
+if n < len(j["phases"]): bad("too few intervals (%d)" % n)
+'
+}
+
 # A large file: its bytes show while its single operation runs.
 t_io_bytes() {
 	local out=$work/lf.json
@@ -237,7 +268,7 @@ cases=("$@")
 plan=()
 for c in "${cases[@]}"; do
 	case $c in
-	series) plan+=(series_json io_bytes table_and_plot no_series ring_bounds no_false_stall) ;;
+	series) plan+=(series_json phase_edges io_bytes table_and_plot no_series ring_bounds no_false_stall) ;;
 	stall) plan+=(stall) ;;
 	*) plan+=("$c") ;;
 	esac

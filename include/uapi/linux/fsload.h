@@ -40,6 +40,8 @@
 #define FSLOAD_PROGRESS_MARKS	10	/* a phase's course, in tenths */
 #define FSLOAD_GROUPS_MAX	8	/* thread groups of a job */
 #define FSLOAD_GROUP_ALL	255	/* FSLOAD_A_OP_GROUP: every group */
+#define FSLOAD_STATUS_DIR_MAX	1024	/* DIR in a status, with its NUL */
+#define FSLOAD_STATUS_MSG_MAX	3584	/* a status message, bytes, at most */
 
 /**
  * enum fsload_cmd - commands
@@ -89,6 +91,15 @@
  *	that a late resume cannot end a later hold. EINVAL when the job is
  *	not held, or held before another phase than %FSLOAD_A_JOB_HELD.
  *
+ * @FSLOAD_CMD_WORKER_GET: the workers of a job (dump, %FSLOAD_A_JOB_ID
+ *	required): messages of %FSLOAD_A_JOB_ID and %FSLOAD_A_JOB_WORKER
+ *	nests, in thread order.  A job's status does not list its workers:
+ *	one message per job, of a bounded size, whatever its threads.
+ *
+ * A status message (@FSLOAD_CMD_JOB_GET, the @FSLOAD_CMD_JOB_START reply,
+ * the notifications) fits %FSLOAD_STATUS_MSG_MAX bytes, a dump's entry
+ * too: a 4 KiB receive buffer (libmnl's default) reads every one.
+ *
  * Jobs are global (not per network namespace; the family is in the
  * initial one only). An ended job's status and results stay available
  * until it is one of more than max_finished (module parameter) ended
@@ -105,6 +116,7 @@ enum fsload_cmd {
 	FSLOAD_CMD_JOB_STALL_NTF,
 	FSLOAD_CMD_JOB_HELD_NTF,
 	FSLOAD_CMD_JOB_RESUME,
+	FSLOAD_CMD_WORKER_GET,
 
 	__FSLOAD_CMD_MAX,
 	FSLOAD_CMD_MAX = __FSLOAD_CMD_MAX - 1
@@ -290,11 +302,13 @@ enum fsload_phase_order {
  * or more), IDLE_MS, WORKER_CPU.
  * Status (JOB_GET, JOB_START reply, notifications): ID, DIR or DEVICE,
  * FLAGS, THREADS, FILES, FILES_PER_DIR, SEED, PROFILE, STATE, ERRNO,
- * ERROR_MSG, PHASE_INDEX, PHASES, ELAPSED_NS, OPS, BYTES, WORKER_PID (one
- * per worker, in thread order), OWNER_PORTID, CPUS, PMU, IDLE_NS,
- * IDLE_BUSY_NS, OVERHEAD_OPS, OVERHEAD_NS (the last four once measured),
- * DEVICE_BYTES (block jobs), WORKER_CPU (pinned jobs: one per worker,
- * in thread order), DIR_INO (directory jobs).
+ * ERROR_MSG, PHASE_INDEX, PHASES, ELAPSED_NS, OPS, BYTES, OWNER_PORTID,
+ * CPUS, PMU, IDLE_NS, IDLE_BUSY_NS, OVERHEAD_OPS, OVERHEAD_NS (the last
+ * four once measured), DEVICE_BYTES (block jobs), DIR_INO (directory
+ * jobs).  A DIR or DEVICE path of FSLOAD_STATUS_DIR_MAX bytes or more is
+ * sent as "..." and its last FSLOAD_STATUS_DIR_MAX - 4 bytes.  The
+ * workers' thread ids and CPUs are not in the status (up to 999 of
+ * them): FSLOAD_CMD_WORKER_GET lists them, WORKER_PID is no longer sent.
  *
  * DEVICE: a block job writes or reads the block device at this path with
  * bio ops (no directory, no files).  The path is resolved in the sender's
@@ -353,7 +367,9 @@ enum {
 					 */
 	FSLOAD_A_JOB_OPS,		/* u64: operations done, all phases */
 	FSLOAD_A_JOB_BYTES,		/* u64: bytes moved, all phases */
-	FSLOAD_A_JOB_WORKER_PID,	/* u32: worker thread id, repeated */
+	FSLOAD_A_JOB_WORKER_PID,	/* u32, repeated: no longer sent
+					 * (FSLOAD_A_WORKER_PID)
+					 */
 	FSLOAD_A_JOB_OWNER_PORTID,	/* u32: 0 when detached */
 	FSLOAD_A_JOB_RESULT,		/* nest: FSLOAD_A_RES_* */
 	FSLOAD_A_JOB_PAD,
@@ -384,6 +400,7 @@ enum {
 					 * phase it holds before, from 0;
 					 * in JOB_RESUME the hold to end
 					 */
+	FSLOAD_A_JOB_WORKER,	/* nest: FSLOAD_A_WORKER_*, repeated */
 	FSLOAD_A_JOB_DIR_INO,		/* u64: status of a directory job:
 					 * the job directory's inode number
 					 * (st_ino), so that a client that
@@ -423,7 +440,13 @@ enum {
 enum {
 	FSLOAD_A_OP_TYPE = 1,		/* u8: enum fsload_op, required */
 	FSLOAD_A_OP_WEIGHT,		/* u32: relative weight, default 1 */
-	FSLOAD_A_OP_SIZE_BYTES,		/* u64: bytes written per file */
+	FSLOAD_A_OP_SIZE_BYTES,		/* u64: bytes written per file (the
+					 * file's size for the random ops, the
+					 * region for the bio ops).  Bytes one
+					 * op moves (this, or BLOCK_BYTES for
+					 * the random and bio ops) x
+					 * iterations x threads must fit u64
+					 */
 	FSLOAD_A_OP_BLOCK_BYTES,	/* u32: bytes per read/write call */
 	FSLOAD_A_OP_FLAGS,		/* u32: enum fsload_op_flags */
 	FSLOAD_A_OP_PAD,
@@ -454,7 +477,11 @@ enum {
  * workers' and the idle baseline, what other threads spent meanwhile.
  * TAIL_NS and TAIL_CPU_NS are the FSLOAD_PHASE_F_SYNC tail's time and the
  * busy time of all CPUs during it.  THREAD lists the threads other than
- * the workers that used most CPU over the phase and its tail.  SYSTEM_*,
+ * the workers that used most CPU over the phase and its tail; their
+ * FSLOAD_A_THREAD_NAME and FSLOAD_A_THREAD_PID go only to a requester
+ * with CAP_SYS_ADMIN or with the job's starter's effective uid (that of
+ * the process and of the socket's opener): others get each thread's CPU
+ * time without saying whose.  SYSTEM_*,
  * TAIL_* and THREAD are absent when the phase did not end normally.
  */
 enum {
@@ -553,8 +580,8 @@ enum {
 
 /* A thread other than the workers, and its CPU time during a phase. */
 enum {
-	FSLOAD_A_THREAD_NAME = 1,	/* string: its comm */
-	FSLOAD_A_THREAD_PID,		/* u32: thread id */
+	FSLOAD_A_THREAD_NAME = 1,	/* string: its comm (privileged) */
+	FSLOAD_A_THREAD_PID,		/* u32: thread id (privileged) */
 	FSLOAD_A_THREAD_CPU_NS,		/* u64 */
 	FSLOAD_A_THREAD_PAD,
 	FSLOAD_A_THREAD_KERNEL,		/* u8: 1 for a kernel thread */
@@ -601,6 +628,18 @@ enum {
 
 	__FSLOAD_A_SAMPLE_OP_MAX,
 	FSLOAD_A_SAMPLE_OP_MAX = __FSLOAD_A_SAMPLE_OP_MAX - 1
+};
+
+/* A worker of a job (FSLOAD_CMD_WORKER_GET). */
+enum {
+	FSLOAD_A_WORKER_INDEX = 1,	/* u32: thread index, from 0 */
+	FSLOAD_A_WORKER_PID,		/* u32: its thread id */
+	FSLOAD_A_WORKER_CPU,		/* u32: the CPU it is bound to (a job
+					 * with WORKER_CPU only)
+					 */
+
+	__FSLOAD_A_WORKER_MAX,
+	FSLOAD_A_WORKER_MAX = __FSLOAD_A_WORKER_MAX - 1
 };
 
 /* A worker that made no progress for the job's STALL_MS. */
