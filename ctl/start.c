@@ -788,7 +788,7 @@ int cmd_start(int argc, char **argv)
 			x.has_size = uniform_size(&prog, p.size);
 			x.size = p.size;
 			x.block = p.block;
-			x.fsync = p.fsync;
+			x.fsync = p.fsync || program_fsyncs(&prog);
 			x.phase_names = prog.phase_names;
 			x.nphases = prog.nphases;
 			req.p = &p;
