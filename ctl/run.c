@@ -292,7 +292,9 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 		   state_exit_code(run->js.state) : EXIT_OK;
 	if (run->js.state == FSLOAD_JOB_STOPPED && !run->stopped_by_us)
 		run->interrupted = true;
-	if (run->stopped_by_us && run->js.state == FSLOAD_JOB_STOPPED)
+	/* a stop of ours ends an aging fill (0); --stall-stop's does not */
+	if (run->stopped_by_us && !run->stall_stop &&
+	    run->js.state == FSLOAD_JOB_STOPPED)
 		run->ret = EXIT_OK;
 out:
 	job_status_free(&js);

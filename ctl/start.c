@@ -556,6 +556,8 @@ int cmd_start(int argc, char **argv)
 	bool file_given[ARRAY_SIZE(start_args)] = { false };
 	struct given_ctx gc = { .seen = seen, .file = file_given };
 	const struct profile *pf = NULL;
+	/* whose summary the report prints: a job file's name may be one */
+	const struct profile *report_pf = NULL;
 	struct params cli = { 0 }, p;
 	uint32_t counts[SWEEP_MAX];
 	unsigned int ncounts, nruns = 0, nwant, c, it, i, e;
@@ -611,6 +613,7 @@ int cmd_start(int argc, char **argv)
 			fprintf(stderr, ")\n");
 			return EXIT_USAGE;
 		}
+		report_pf = pf;
 		ret = apply_defaults(profile_defaults(pf), &p);
 		if (ret)
 			return ret;
@@ -622,6 +625,7 @@ int cmd_start(int argc, char **argv)
 		if (ret)
 			return ret;
 		block = job_prog.block;
+		report_pf = profile_find(job_prog.profile);
 	}
 	copy_given(&p, &cli, seen);
 	if (cli.job && job_prog.ngroups) {
@@ -826,11 +830,11 @@ int cmd_start(int argc, char **argv)
 	}
 report:
 	print_set_trailer(record_trailer);
-	report(runs, nruns, nwant, ncounts, engine, &x, pf,
+	report(runs, nruns, nwant, ncounts, engine, &x, report_pf,
 	       age_first ? &ar : NULL);
 	if (p.output && nruns) {
 		int wret = write_result_file(p.output, runs, nruns, nwant,
-					     ncounts, engine, &x, pf,
+					     ncounts, engine, &x, report_pf,
 					     age_first ? &ar : NULL);
 
 		if (wret && !ret)

@@ -280,7 +280,22 @@ INI
 $(grep '^stat ' "$tmp/avg.txt")"
 }
 
-ktap_plan 8
+# A job file named after a profile reports that profile's summary; one
+# named otherwise, ops/s.
+t_jobfile_summary() {
+	local d=$tmp/js
+
+	mkdir -p "$d"
+	run "$d" jsum --job "$repo/ctl/jobs/smallfiles.ini" --files 30
+	check "$tmp/jsum.json" 'j["summary"]["metric"]' "files/s" \
+		'j["summary"]["ops"]' 30
+	cp "$repo/ctl/jobs/smallfiles.ini" "$tmp/other.ini"
+	sed -i '/^name = /d' "$tmp/other.ini"
+	run "$d" jother --job "$tmp/other.ini" --files 30
+	check "$tmp/jother.json" 'j["summary"]["metric"]' "ops/s"
+}
+
+ktap_plan 9
 ktap_run smallfiles t_smallfiles
 ktap_run smallfiles_keep_layout t_smallfiles_keep
 ktap_run metadata_keep t_metadata_keep
@@ -289,6 +304,7 @@ ktap_run usage_errors t_usage
 ktap_run sync_modes_no_tail_before_writeback t_sync_modes
 ktap_run stonewall_later_phases_over_made_items t_stonewall_items
 ktap_run avg_latency_with_errors t_avg_with_errors
+ktap_run jobfile_named_after_profile_summary t_jobfile_summary
 ktap_finish
 rc=$?
 echo "$ktap_pass passed, $ktap_fail failed"

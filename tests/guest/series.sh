@@ -199,7 +199,7 @@ dm_cleanup() {
 }
 
 t_stall() {
-	local sectors out=$work/stall.json err=$work/stall.err pid i
+	local sectors out=$work/stall.json err=$work/stall.err pid i rc
 
 	[ -n "${FSLOAD_DEV:-}" ] || { echo "no scratch device"; exit 4; }
 	command -v dmsetup >/dev/null || { echo "no dmsetup"; exit 4; }
@@ -229,7 +229,9 @@ t_stall() {
 	grep -A12 'has made no progress' "$err" | head -14
 	dmsetup resume fsload-stall || fail "dmsetup resume"
 	wait "$pid"
-	echo "fsloadctl exited $?"
+	rc=$?
+	# the job ended stopped: exit status 1, as the README says
+	[ "$rc" -eq 1 ] || fail "fsloadctl exited $rc after --stall-stop, not 1"
 	check_json "$out" '
 job = j["job"]
 if job["state"] != "stopped": bad("state %r, not stopped" % job["state"])
