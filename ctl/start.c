@@ -741,8 +741,18 @@ int cmd_start(int argc, char **argv)
 		x.block = p.block;
 		x.phase_names = prog.phase_names;
 		x.nphases = prog.nphases;
+		print_set_trailer(record_trailer);
 		report_single(&age_run, &x, pf, &ar);
 		ret = age_run.ret;
+		/* -o: the age profile's result file too */
+		if (p.output) {
+			int wret = write_result_file(p.output, &age_run, 1, 1,
+						     1, engine, &x, pf, &ar);
+
+			if (wret && !ret)
+				ret = wret;
+		}
+		print_set_trailer(NULL);
 		goto out;
 	}
 
