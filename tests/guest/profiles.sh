@@ -24,13 +24,6 @@ ge() {
 	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'
 }
 
-# The filesystem's utilisation as fsloadctl computes it (df's Use%).
-used_pct() {
-	stat -f -c '%b %f %a %S' "$FSLOAD_DIR" |
-		awk '{ u = ($1 - $2) * $4; a = $3 * $4
-		       printf "%.3f\n", 100 * u / (u + a) }'
-}
-
 # expect EXPR FILE WANTED: queued, checked by check() in one Python run
 # (a Python start costs a good part of a second in the guest).
 checks=()
@@ -308,10 +301,10 @@ t_randrw_time() {
 t_age_keep() {
 	local f=$work/age.json before target after id
 
-	before=$(used_pct)
+	before=$(used_pct "$FSLOAD_DIR")
 	target=$(awk -v b="$before" 'BEGIN { printf "%d\n", int(b) + 5 }')
 	run age --profile age --age "$target" --threads 2 --keep
-	after=$(used_pct)
+	after=$(used_pct "$FSLOAD_DIR")
 	id=$(job_id "$f")
 	[ -d "$FSLOAD_DIR/fsload-$id" ] || fail "aged files not kept"
 	rm -rf "$FSLOAD_DIR/fsload-$id"
@@ -329,7 +322,7 @@ t_age_keep() {
 t_age_before_profile() {
 	local f=$work/agesf.json before target after
 
-	before=$(used_pct)
+	before=$(used_pct "$FSLOAD_DIR")
 	target=$(awk -v b="$before" 'BEGIN { printf "%d\n", int(b) + 4 }')
 	run agesf --profile smallfiles --files 50 --age "$target"
 	expect 'j["age"]["reached"]' "$f" True
@@ -338,7 +331,7 @@ t_age_before_profile() {
 	expect '[p["ops"] for p in j["phases"]]' "$f" "50 50 50 50"
 	no_job_dirs
 	sync
-	after=$(used_pct)
+	after=$(used_pct "$FSLOAD_DIR")
 	if ge "$after" "$target"; then
 		fail "aged files left: $after% used"
 	fi
