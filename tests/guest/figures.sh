@@ -124,10 +124,10 @@ t_block() {
 	depth=4
 	for m in write read randwrite randread; do
 		fig "block-$m" --profile block --device "$FSLOAD_DEV" --rw "$m" \
-			--size 8M --block 64K --depth 4 --threads 2
+			--size 8M --block 64K --depth 4 --threads 2 --force
 	done
 	fig block-time --profile block --device "$FSLOAD_DEV" --rw randread \
-		--size 8M --block 4K --depth 4 --time 0.3
+		--size 8M --block 4K --depth 4 --time 0.3 --force
 }
 
 # The rest on ext4 made on the device.
@@ -150,14 +150,14 @@ t_fs() {
 		--items-per-dir 5 --shared-dir --threads 2 "${d[@]}"
 	fig md-stonewall --profile metadata --items 100000 --items-per-dir 1000 \
 		--stonewall 0.2 --iterations 2 "${d[@]}"
-	fig lf --profile largefile --size 8M "${d[@]}"
+	fig lf --profile largefile --size 4M "${d[@]}"
 	fig lf-direct --profile largefile --size 4M --direct --fallocate "${d[@]}"
 	fig rrw --profile randrw --files 2 --size 1M --ops 300 "${d[@]}"
 	fig rrw-time --profile randrw --files 2 --size 1M --time 0.3 "${d[@]}"
 	fig mix --profile mix --files 30 --size 16K --ops 200 "${d[@]}"
 	fig mix-time --profile mix --files 30 --size 16K --time 0.3 "${d[@]}"
 	fig untar --profile untar --scale 0.01 "${d[@]}"
-	fig null --profile null --files 1000 "${d[@]}"
+	fig null --profile null --files 100 "${d[@]}"
 	fig job --job "$FSLOAD_REPO/ctl/jobs/mix.ini" --files 20 --time 0.3 \
 		"${d[@]}"
 	umount "$mnt" || fail "umount"
