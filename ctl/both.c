@@ -64,7 +64,7 @@ static void side_of(const struct results *r, uint32_t index, struct side *s)
 	if (!s->pr)
 		return;
 	for (i = 0; i < s->pr->nopstats; i++) {
-		n += s->pr->opstats[i].ops + s->pr->opstats[i].errors;
+		n += s->pr->opstats[i].ops;
 		lat_sum += s->pr->opstats[i].lat_sum_ns;
 	}
 	if (s->pr->ops && RES_HAS(s->pr, FSLOAD_A_RES_WORKER_CPU_NS))

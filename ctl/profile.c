@@ -820,6 +820,33 @@ void profile_help_long(FILE *f)
 		"--keep override the file's [global] section\n");
 }
 
+uint32_t program_phase_flags(const struct program *prog, unsigned int i,
+			     uint32_t flags)
+{
+	const struct prog_phase *next;
+	unsigned int j;
+
+	if (!(flags & FSLOAD_PHASE_F_SYNC) || i + 1 >= prog->nphases)
+		return flags;
+	next = &prog->phases[i + 1];
+	for (j = 0; j < next->nops; j++)
+		if (next->ops[j].type != FSLOAD_OP_FSYNC &&
+		    next->ops[j].type != FSLOAD_OP_SYNCFS)
+			return flags;
+	return next->nops ? flags & ~FSLOAD_PHASE_F_SYNC : flags;
+}
+
+bool program_fsyncs(const struct program *prog)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < prog->nphases; i++)
+		for (j = 0; j < prog->phases[i].nops; j++)
+			if (prog->phases[i].ops[j].flags & FSLOAD_OP_F_FSYNC)
+				return true;
+	return false;
+}
+
 bool program_has_size(const struct program *prog)
 {
 	unsigned int i, j;
@@ -882,7 +909,7 @@ void profile_metric(const struct profile *pf, const struct results *r,
 			m->ops += os->ops;
 			bytes += os->bytes;
 			lat_sum += os->lat_sum_ns;
-			lat_n += os->ops + os->errors;
+			lat_n += os->ops;
 		}
 	}
 	if (!m->elapsed_ns)

@@ -157,6 +157,16 @@ void profile_help_long(FILE *f);
 
 /* Does the program write files (is --size meaningful)? */
 bool program_has_size(const struct program *prog);
+/* Whether a write of @prog fsyncs its file before closing it. */
+bool program_fsyncs(const struct program *prog);
+/*
+ * The phase flags phase @i of @prog runs with, @flags the job's: without
+ * the sync tail (FSLOAD_PHASE_F_SYNC) before a phase whose ops are all
+ * fsync or syncfs, as that phase is there to time the writeback the tail
+ * would do first.
+ */
+uint32_t program_phase_flags(const struct program *prog, unsigned int i,
+			     uint32_t flags);
 /* Append a phase (zeroed, named); NULL when the program is full. */
 struct prog_phase *program_add_phase(struct program *prog, const char *name);
 /* Append an op to @ph; NULL when the phase is full. */

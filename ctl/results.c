@@ -806,7 +806,8 @@ static void print_opstat(const struct opstat *os, uint64_t elapsed_ns,
 			 int name_w, bool text)
 {
 	enum output_type t = text ? PRINT_ANY : PRINT_JSON;
-	uint64_t n = os->ops + os->errors;
+	/* latencies (sum, min, max) cover the successful operations */
+	uint64_t n = os->ops;
 	char fmt[32];
 
 	open_json_object(NULL);
@@ -845,6 +846,11 @@ static void print_opstat(const struct opstat *os, uint64_t elapsed_ns,
 	close_json_object();
 }
 
+const char *phase_completion(const struct phase_result *pr)
+{
+	return !pr->complete ? "no" : pr->stonewalled ? "time" : "yes";
+}
+
 static void print_phase(const struct phase_result *pr,
 			const struct job_status *js, const struct series *s,
 			int name_w)
@@ -857,9 +863,9 @@ static void print_phase(const struct phase_result *pr,
 	for (i = 0; i < pr->nopstats; i++) {
 		const struct opstat *os = &pr->opstats[i];
 
-		if (!(os->ops + os->errors))
+		if (!os->ops)
 			continue;
-		n += os->ops + os->errors;
+		n += os->ops;
 		lat_sum += os->lat_sum_ns;
 		if (os->lat_min_ns < lat_min)
 			lat_min = os->lat_min_ns;
@@ -880,6 +886,7 @@ static void print_phase(const struct phase_result *pr,
 	print_uint(PRINT_ANY, "threads", fmt, pr->threads);
 	print_bool(PRINT_JSON, "complete", NULL, pr->complete);
 	print_bool(PRINT_JSON, "stonewalled", NULL, pr->stonewalled);
+	print_string(PRINT_JSON, "completion", NULL, phase_completion(pr));
 	print_uint(PRINT_JSON, "elapsed_ns", NULL, pr->elapsed_ns);
 	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_OPS);
 	print_uint(PRINT_ANY, "ops", fmt, pr->ops);
@@ -895,8 +902,7 @@ static void print_phase(const struct phase_result *pr,
 	print_lat(PRINT_FP, NULL, n > 0, n ? (double)lat_sum / n : 0);
 	print_lat(PRINT_FP, NULL, n > 0, (double)lat_min);
 	print_lat(PRINT_FP, NULL, n > 0, (double)lat_max);
-	print_fp(" %*s\n", W_COMPLETE, !pr->complete ? "no" :
-		 pr->stonewalled ? "time" : "yes");
+	print_fp(" %*s\n", W_COMPLETE, phase_completion(pr));
 
 	print_cpu_json(pr, js);
 	print_progress_json(pr);

@@ -26,7 +26,7 @@ struct opstat {
 	uint64_t ops;
 	uint64_t errors;
 	uint64_t bytes;
-	uint64_t lat_sum_ns;
+	uint64_t lat_sum_ns;	/* over the successful ops only */
 	uint64_t lat_min_ns;
 	uint64_t lat_max_ns;
 	struct hist_bucket *buckets;	/* ascending, non-empty; malloc'd */
@@ -98,6 +98,13 @@ double opstat_percentile(const struct opstat *os, double q);
 /* Dump the results of job @id, sorted by phase.  Returns an exit code. */
 int results_get(struct nl_ctx *nl, uint32_t id, struct results *r);
 void results_free(struct results *r);
+
+/*
+ * How a phase ended, as the text table's complete column and JSON's
+ * "completion" say it: "yes" every worker ran every iteration, "time" a
+ * stonewall ended it (still complete), "no" it was stopped or failed.
+ */
+const char *phase_completion(const struct phase_result *pr);
 
 /*
  * Print the per-phase table (text) or the "phases" array (JSON), inside

@@ -41,6 +41,7 @@ void put_program(struct nl_ctx *nl, const struct program *prog,
 		 uint32_t phase_flags)
 {
 	unsigned int i, j;
+	uint32_t flags;
 
 	for (i = 0; i < prog->nphases; i++) {
 		const struct prog_phase *ph = &prog->phases[i];
@@ -56,9 +57,9 @@ void put_program(struct nl_ctx *nl, const struct program *prog,
 		if (ph->duration_ms)
 			nl_put_u32(nl, FSLOAD_A_PHASE_DURATION_MS,
 				   ph->duration_ms);
-		if (ph->flags | phase_flags)
-			nl_put_u32(nl, FSLOAD_A_PHASE_FLAGS,
-				   ph->flags | phase_flags);
+		flags = ph->flags | program_phase_flags(prog, i, phase_flags);
+		if (flags)
+			nl_put_u32(nl, FSLOAD_A_PHASE_FLAGS, flags);
 		if (ph->prefix)
 			nl_put_u8(nl, FSLOAD_A_PHASE_PREFIX,
 				  (uint8_t)ph->prefix);
@@ -291,7 +292,9 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 		   state_exit_code(run->js.state) : EXIT_OK;
 	if (run->js.state == FSLOAD_JOB_STOPPED && !run->stopped_by_us)
 		run->interrupted = true;
-	if (run->stopped_by_us && run->js.state == FSLOAD_JOB_STOPPED)
+	/* a stop of ours ends an aging fill (0); --stall-stop's does not */
+	if (run->stopped_by_us && !run->stall_stop &&
+	    run->js.state == FSLOAD_JOB_STOPPED)
 		run->ret = EXIT_OK;
 out:
 	job_status_free(&js);

@@ -394,6 +394,17 @@ static double sample_us(const struct sample *sm, uint8_t type, int what)
 	return ns ? ns / 1e3 : NAN;
 }
 
+/* Whether any of the @n intervals has the device's figures. */
+static bool intervals_dev(const struct interval *iv, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (iv[i].dev)
+			return true;
+	return false;
+}
+
 /*
  * The intervals of phase @pr: between its start and each of its samples.
  * Returns a malloc'd array of *n.
@@ -461,6 +472,10 @@ static struct interval *phase_intervals(const struct series *s,
 				  10.0 / ddt;
 			if (v->util > 100)
 				v->util = 100;
+		} else {
+			/* no device figures: no value, not a zero */
+			v->rd_s = v->wr_s = v->rd_mib = v->wr_mib = NAN;
+			v->in_flight = v->util = v->rd_kib = v->wr_kib = NAN;
 		}
 		prev = sm;
 		t0 = sm->t_ns;
@@ -533,7 +548,7 @@ void print_series_json(const struct series *s, const struct phase_result *pr)
 	json_per_type("lat_avg_us", pr, iv, n, offsetof(struct interval, lat_us));
 	json_per_type("lat_p50_us", pr, iv, n, offsetof(struct interval, p50_us));
 	json_per_type("lat_p99_us", pr, iv, n, offsetof(struct interval, p99_us));
-	if (s->dev[0] && n && iv[0].dev) {
+	if (s->dev[0] && intervals_dev(iv, n)) {
 		open_json_object("device");
 		print_string(PRINT_JSON, "name", NULL, s->dev);
 		json_array("reads_per_sec", iv, n,
@@ -644,6 +659,50 @@ static const char *const svg_colors[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
 };
 
+/* A round step (1, 2 or 5 x 10^k) that cuts 0..@max in about 4 to 8. */
+static double svg_step(double max)
+{
+	double step = pow(10, floor(log10(max / 5)));
+
+	if (max / step > 25)
+		step *= 5;
+	else if (max / step > 10)
+		step *= 2;
+	return step;
+}
+
+/* The ticks, labels and grid lines of both axes of a panel. */
+static void svg_axes(FILE *f, int y0, int w, int h, double tmax, double vmax)
+{
+	double step, v;
+	int x, y;
+
+	step = svg_step(vmax);
+	for (v = 0; v <= vmax * (1 + 1e-9); v += step) {
+		y = y0 + h - (int)(v / vmax * h + 0.5);
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+			"stroke=\"#ddd\"/>\n<line x1=\"%d\" y1=\"%d\" "
+			"x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>\n",
+			SVG_LEFT, y, SVG_LEFT + w, y, SVG_LEFT - 4, y,
+			SVG_LEFT, y);
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
+			"text-anchor=\"end\">%.4g</text>\n", SVG_LEFT - 6,
+			y + 4, v);
+	}
+	step = svg_step(tmax);
+	for (v = 0; v <= tmax * (1 + 1e-9); v += step) {
+		x = SVG_LEFT + (int)(v / tmax * w + 0.5);
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+			"stroke=\"#999\"/>\n", x, y0 + h, x, y0 + h + 4);
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
+			"text-anchor=\"middle\">%.4g</text>\n", x,
+			y0 + h + 15, v);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
+		"text-anchor=\"end\">t (ms)</text>\n", SVG_LEFT - 12,
+		y0 + h + 15);
+}
+
 /* One panel: lines of @nl series over the intervals' times. */
 static void svg_panel(FILE *f, int y0, const char *title,
 		      const struct interval *iv, unsigned int n,
@@ -666,16 +725,9 @@ static void svg_panel(FILE *f, int y0, const char *title,
 		tmax = 1;
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"13\">%s</text>\n",
 		SVG_LEFT, y0 - 6, title);
+	svg_axes(f, y0, w, h, tmax, vmax);
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 		"fill=\"none\" stroke=\"#999\"/>\n", SVG_LEFT, y0, w, h);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
-		"text-anchor=\"end\">%.4g</text>\n", SVG_LEFT - 4, y0 + 10,
-		vmax);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
-		"text-anchor=\"end\">0</text>\n", SVG_LEFT - 4, y0 + h);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
-		"text-anchor=\"end\">%.0f ms</text>\n", SVG_LEFT + w,
-		y0 + h + 14, tmax);
 	for (k = 0; k < nl; k++) {
 		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" "
 			"stroke-width=\"1.5\" points=\"",
@@ -766,7 +818,8 @@ static int plot_phase(const struct series *s, const struct phase_result *pr,
 	snprintf(title, sizeof(title), "device %s (from /sys/block/*/stat)",
 		 s->dev[0] ? s->dev : "(none)");
 	y += SVG_PANEL_H;
-	svg_panel(f, y, title, iv, n && iv[0].dev ? n : 0, off, names, 4);
+	svg_panel(f, y, title, iv, intervals_dev(iv, n) ? n : 0, off, names,
+		  4);
 	fprintf(f, "</svg>\n");
 	free(iv);
 	return fclose(f) ? -errno : 0;

@@ -191,19 +191,54 @@ void report_sweep(const struct run *runs, unsigned int n,
 	print_end();
 }
 
+/* Phase @idx of @run, NULL when it did not run. */
+static const struct phase_result *run_phase(const struct run *run,
+					    unsigned int idx)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->r.nphases; i++)
+		if (run->r.phases[i].index == idx)
+			return &run->r.phases[i];
+	return NULL;
+}
+
 /* ops/s of phase @idx of @run, NAN when it did not run. */
 static double phase_rate(const struct run *run, unsigned int idx)
 {
-	const struct phase_result *pr;
-	unsigned int i;
+	const struct phase_result *pr = run_phase(run, idx);
 
-	for (i = 0; i < run->r.nphases; i++) {
-		pr = &run->r.phases[i];
-		if (pr->index == idx)
-			return pr->elapsed_ns ? pr->ops * 1e9 / pr->elapsed_ns :
-			       NAN;
+	return pr && pr->elapsed_ns ? pr->ops * 1e9 / pr->elapsed_ns : NAN;
+}
+
+/*
+ * The summary row's note: in how many runs phase @idx was stonewalled,
+ * had errors, or did not complete (its rate then covers part of the work).
+ */
+static void print_phase_note(const struct run *runs, unsigned int n,
+			     unsigned int idx)
+{
+	unsigned int i, sw = 0, err = 0, incomplete = 0;
+	const struct phase_result *pr;
+
+	for (i = 0; i < n; i++) {
+		pr = run_phase(&runs[i], idx);
+		if (!pr)
+			continue;
+		sw += pr->complete && pr->stonewalled;
+		err += pr->errors > 0;
+		incomplete += !pr->complete;
 	}
-	return NAN;
+	print_uint(PRINT_JSON, "stonewalled_runs", NULL, sw);
+	print_uint(PRINT_JSON, "error_runs", NULL, err);
+	print_uint(PRINT_JSON, "incomplete_runs", NULL, incomplete);
+	if (sw)
+		print_fp("  stonewalled %u/%u", sw, n);
+	if (err)
+		print_fp("%s errors %u/%u", sw ? "," : " ", err, n);
+	if (incomplete)
+		print_fp("%s incomplete %u/%u", sw || err ? "," : " ",
+			 incomplete, n);
 }
 
 void report_iterations(const struct run *runs, unsigned int n,
@@ -280,6 +315,7 @@ void report_iterations(const struct run *runs, unsigned int n,
 		print_num("mean", " %14.3f", 14, mean);
 		/* population standard deviation, as mdtest */
 		print_num("stddev", " %14.3f", 14, cnt ? sqrt(var / cnt) : NAN);
+		print_phase_note(runs, n, idx);
 		print_fp("\n");
 		close_json_object();
 	}

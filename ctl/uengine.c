@@ -1030,7 +1030,8 @@ static int uprog_convert(const struct program *prog, u64 files,
 		snprintf(ph->name, sizeof(ph->name), "%s", pp->name);
 		ph->order = pp->order ? pp->order : FSLOAD_ORDER_SEQUENTIAL;
 		ph->prefix = pp->prefix ? pp->prefix : 'f';
-		ph->flags = pp->flags | phase_flags;
+		ph->flags = pp->flags |
+			    program_phase_flags(prog, i, phase_flags);
 		ph->first = pp->first;
 		ph->duration_ns = pp->duration_ms * 1000000ULL;
 		ph->iterations = pp->iterations ? pp->iterations : files;

@@ -41,6 +41,12 @@ enum fsload_run_end {
  * phase statistics in @e are reset first.  *@end_ns is the end of the last
  * operation.  One clock read per operation: the end of one is the start
  * of the next.
+ *
+ * As mdtest: when a stonewall stops a phase that makes the items (only
+ * create or mkdir) or renames them, in sequential order from item 0,
+ * after n of them, the later phases run over those n items (a full pass
+ * is n iterations), not over items that do not exist; the next phase
+ * that makes items runs over the whole set again.
  */
 static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 					     struct fsload_engine *e,
@@ -49,20 +55,30 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 					     u64 *end_ns)
 {
 	enum fsload_run_end end = FSLOAD_RUN_DONE;
-	u32 files = e->files, idx;
+	u32 files = e->files, idx, idx0;
 	const struct fsload_opdesc *op;
 	struct fsload_perm perm;
-	bool dirs = ph->flags & FSLOAD_PHASE_F_DIRS, rmdir;
+	bool dirs = ph->flags & FSLOAD_PHASE_F_DIRS, rmdir, makes, renames;
 	u64 i, t0, t1, lat, deadline, iterations, last = 0;
 	s64 ret;
 
 	fsload_engine_reset(e);
 	e->failed_op = NULL;
 	e->err = 0;
+	makes = !dirs && fsload_phase_only(ph, FSLOAD_OP_CREATE, FSLOAD_OP_MKDIR);
+	renames = !dirs && fsload_phase_only(ph, FSLOAD_OP_RENAME,
+					     FSLOAD_OP_RENAME);
+	if (makes)
+		e->reached = U64_MAX;
+	else if (!dirs && e->reached < files)
+		files = (u32)e->reached;
 	if (ph->order == FSLOAD_ORDER_RANDOM)
 		fsload_perm_init(&perm, files,
 				 e->seed ^ ((u64)e->index << 32 | p));
-	div_u64_rem(ph->first, files, &idx);
+	idx = 0;
+	if (files)
+		div_u64_rem(ph->first, files, &idx);
+	idx0 = idx;
 	e->prefix = ph->prefix;
 	if (e->name_dir_left)	/* a file's name: the next may not rebuild */
 		e->name[e->last_off] = ph->prefix;
@@ -71,6 +87,10 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 	/* A group without ops in this phase passes it idle. */
 	iterations = !ph->gnops[e->group] ? 0 :
 		     dirs ? e->ndirs : ph->iterations;
+	/* a pass over the set is a pass over the items that exist */
+	if (!dirs && files < e->files && iterations > files &&
+	    (ph->iterations <= e->files || !files))
+		iterations = files;
 	/* Children before their parents when removing. */
 	rmdir = dirs && fsload_phase_has(ph, FSLOAD_OP_RMDIR);
 	e->iters = iterations;
@@ -139,6 +159,9 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 		e->err = ret;
 		end = FSLOAD_RUN_FAILED;
 	}
+	if (end == FSLOAD_RUN_STONEWALLED && (makes || renames) &&
+	    ph->order == FSLOAD_ORDER_SEQUENTIAL && !idx0)
+		e->reached = min(i, (u64)files);
 	*end_ns = max(t0, last);
 	return end;
 }

@@ -271,6 +271,12 @@ struct fsload_engine {
 	/* How the last phase run ended. */
 	const struct fsload_opdesc *failed_op;
 	int err;		/* negative errno of failed_op */
+
+	/*
+	 * Items 0..reached-1 of the file set exist: a stonewall stopped the
+	 * phase that made them (or renamed them) there; U64_MAX: all.
+	 */
+	u64 reached;
 };
 
 /* Write @v as exactly @width decimal digits at @p. */
@@ -398,6 +404,7 @@ static inline void fsload_engine_init(struct fsload_engine *e,
 	fsload_put_dec(&e->name[1], 3, shared ? 0 : index);
 	e->prefix = 'f';
 	e->name_dir_left = 0;
+	e->reached = U64_MAX;
 	fsload_name_set(e, 0);
 }
 
@@ -411,6 +418,18 @@ static inline bool fsload_phase_has(const struct fsload_phase *ph,
 		if (ph->ops[i].type == type)
 			return true;
 	return false;
+}
+
+/* Whether every op of @ph is of @type or @type2. */
+static inline bool fsload_phase_only(const struct fsload_phase *ph,
+				     unsigned int type, unsigned int type2)
+{
+	unsigned int i;
+
+	for (i = 0; i < ph->nops; i++)
+		if (ph->ops[i].type != type && ph->ops[i].type != type2)
+			return false;
+	return ph->nops > 0;
 }
 
 /* A FSLOAD_PHASE_F_DIRS phase has only mkdir, rmdir and stat, one of each. */

@@ -763,6 +763,8 @@ static int fsload_bio_reap(struct fsload_worker *w, unsigned int max,
 		} else {
 			fsload_account(&w->e, c->op->type,
 				       c->done_ns - c->submit_ns, c->op->block);
+			/* the time series' MiB/s: a bio's bytes as reaped */
+			fsload_io_done(w, c->op->block);
 		}
 		*last = max(*last, c->done_ns);
 		list_move(&c->node, &w->bio_free);

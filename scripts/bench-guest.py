@@ -60,7 +60,9 @@ def phase_figures(result):
             "ops": n,
             "worker_ns_per_op": cpu.get("worker_ns_per_op"),
             "total_ns_per_op": cpu.get("total_ns_per_op"),
-            "lat_avg_ns": sum(o["lat_sum_ns"] for o in ph["ops_by_type"]) / n,
+            # the latency sum covers the successful ops only
+            "lat_avg_ns": (sum(o["lat_sum_ns"] for o in ph["ops_by_type"]) /
+                           ph["ops"] if ph["ops"] else None),
             "elapsed_ns": ph["elapsed_ns"],
         }
     return out

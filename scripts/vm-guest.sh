@@ -228,7 +228,8 @@ if [ $rc = 0 ]; then
 		FSLOAD_DIR="$FSLOAD_DIR" FSLOAD_DEV="$dev" FSLOAD_FS="$FS"
 		FSLOAD_OUT="$OUT" FSLOAD_REPO="$REPO" FSLOAD_VM=1
 		FSLOAD_MODULE="$MODULE" FSLOAD_MODULE_NAME="$MODULE_NAME"
-		FSLOAD_MKFS="${mkfs_cmd[*]}" FSLOAD_MOUNT="${mnt_cmd[*]}")
+		FSLOAD_MKFS="${mkfs_cmd[*]}" FSLOAD_MOUNT="${mnt_cmd[*]}"
+		DM_DISABLE_UDEV=1)	# no udev: dmsetup makes /dev/mapper nodes
 	if [ -f "$RUN/env" ]; then
 		while IFS= read -r -d '' kv; do
 			envs+=("$kv")

@@ -36,7 +36,7 @@ suites=(
 	"xfs|--fs xfs --size 512|tests/guest/smallfiles.sh; r1=\$?; tests/guest/profiles.sh; r2=\$?; tests/guest/faults.sh shutdown; r3=\$?; [ \$r1\$r2\$r3 = 000 ]"
 	"enospc|--fs ext4 --size 16|tests/guest/enospc.sh"
 	"block|--fs none --dev ram --size 256|tests/guest/block.sh; r1=\$?; tests/guest/cpus.sh; r2=\$?; [ \$r1\$r2 = 00 ]"
-	"block-nullb|--fs none --dev nullb --size 256|tests/guest/block.sh"
+	"block-nullb|--fs none --dev nullb --size 256|tests/guest/block.sh; r1=\$?; tests/guest/figures.sh; r2=\$?; [ \$r1\$r2 = 00 ]"
 	"fuzz|--fs ext4 --size 512 --timeout 1200|tests/guest/fuzz.sh"
 	"faults|--fs ext4 --size 512|tests/guest/faults.sh"
 	"faults-dm|--fs none --size 512|tests/guest/faults.sh io_error"

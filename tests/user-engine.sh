@@ -175,12 +175,136 @@ t_usage() {
 	[ $? -eq 2 ] || fail "a missing --dir: not a usage error"
 }
 
-ktap_plan 5
+# --sync batch and final: the phase before an fsync or sync phase has no
+# sync tail (it would do the writeback that phase is there to time); the
+# others keep theirs.  --sync fsync says "fsync on" in the header.
+t_sync_modes() {
+	local d=$tmp/sync
+
+	mkdir -p "$d"
+	run "$d" batch --profile smallfiles --sync batch --files 40 \
+		--files-per-round 20
+	check "$tmp/batch.json" \
+		'[p["name"] for p in j["phases"]]' \
+		"create-0 fsync-0 create-1 fsync-1 stat read unlink" \
+		'[p["cpu"]["tail_ns"] is None for p in j["phases"]]' \
+		"True False True False False False False"
+	run "$d" final --profile smallfiles --sync final --files 40
+	check "$tmp/final.json" \
+		'[p["cpu"]["tail_ns"] is None for p in j["phases"]]' \
+		"True False False False False"
+	"$ctl" start --engine user --dir "$d" --quiet --idle-ms 0 \
+		--profile smallfiles --sync fsync --files 10 >"$tmp/fsync.txt" ||
+		fail "--sync fsync"
+	grep -q "fsync on," "$tmp/fsync.txt" ||
+		fail "--sync fsync: $(head -1 "$tmp/fsync.txt")"
+}
+
+# A stonewall that stops the item-making phases: the later phases run
+# over the items made (mdtest), without an error for one never made; the
+# table's complete column and JSON's completion say "time" for them, and
+# the --iterations summary counts the stonewalled runs.
+t_stonewall_items() {
+	local d=$tmp/sw f=$tmp/sw.json
+
+	mkdir -p "$d"
+	"$ctl" --json start --engine user --dir "$d" --quiet --idle-ms 0 \
+		--profile metadata --items 1000000 --items-per-dir 1000 \
+		--stonewall 0.2 --iterations 2 >"$f" ||
+		fail "metadata --stonewall"
+	python3 - "$f" <<'PY' || fail "stonewalled metadata"
+import json, sys
+j = json.load(open(sys.argv[1]))
+bad = 0
+for it in j["iterations"]:
+    ph = {p["name"]: p for p in it["phases"]}
+    for made, later in (("dir-create", ("dir-stat", "dir-rename", "dir-remove")),
+                        ("file-create", ("file-stat", "file-read", "file-remove"))):
+        m = ph[made]
+        if not m["stonewalled"] or m["completion"] != "time" or m["errors"]:
+            print("%s: stonewalled %s completion %s errors %d" %
+                  (made, m["stonewalled"], m["completion"], m["errors"]))
+            bad = 1
+        for n in later:
+            p = ph[n]
+            if p["errors"] or p["ops"] > m["ops"] or \
+               (not p["stonewalled"] and p["ops"] != m["ops"]):
+                print("%s: %d ops %d errors after %d made" %
+                      (n, p["ops"], p["errors"], m["ops"]))
+                bad = 1
+s = {r["phase"]: r for r in j["summary"]}
+if s["dir-create"]["stonewalled_runs"] != 2 or s["dir-stat"]["error_runs"]:
+    print("summary", s["dir-create"], s["dir-stat"])
+    bad = 1
+sys.exit(bad)
+PY
+	"$ctl" start --engine user --dir "$d" --quiet --idle-ms 0 \
+		--profile metadata --items 1000000 --items-per-dir 1000 \
+		--stonewall 0.2 >"$tmp/sw.txt" || fail "metadata --stonewall (text)"
+	awk '$1 == "dir-create" && NF == 12 { print $12 }' "$tmp/sw.txt" |
+		grep -qx time || fail "dir-create's complete column is not time"
+	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
+}
+
+# The average latency covers the ops the latency sum covers, the
+# successful ones: a stat phase where half the files do not exist has an
+# average between its minimum and maximum, in JSON and in the table.
+t_avg_with_errors() {
+	local d=$tmp/avg f=$tmp/avg.json
+
+	mkdir -p "$d"
+	cat >"$tmp/half.ini" <<'INI'
+[global]
+files = 40
+[phase create]
+iterations = 20
+op = create size=1K block=1K
+[phase stat]
+continue = yes
+op = stat
+[phase unlink]
+continue = yes
+op = unlink
+INI
+	run "$d" avg --job "$tmp/half.ini"
+	check "$f" \
+		'[(p["ops"], p["errors"]) for p in j["phases"]]' \
+		"(20, 0) (20, 20) (20, 20)" \
+		'all(o["lat_min_ns"] <= o["lat_avg_ns"] <= o["lat_max_ns"] and
+		     abs(o["lat_avg_ns"] * o["ops"] - o["lat_sum_ns"]) <= o["ops"]
+		     for p in j["phases"] for o in p["ops_by_type"])' True
+	"$ctl" start --engine user --dir "$d" --quiet --idle-ms 0 \
+		--job "$tmp/half.ini" >"$tmp/avg.txt" || fail "half.ini (text)"
+	awk '$1 == "stat" && NF == 12 { exit !($9 >= $10 && $9 <= $11) }' \
+		"$tmp/avg.txt" || fail "stat: avg_us not within min_us..max_us:
+$(grep '^stat ' "$tmp/avg.txt")"
+}
+
+# A job file named after a profile reports that profile's summary; one
+# named otherwise, ops/s.
+t_jobfile_summary() {
+	local d=$tmp/js
+
+	mkdir -p "$d"
+	run "$d" jsum --job "$repo/ctl/jobs/smallfiles.ini" --files 30
+	check "$tmp/jsum.json" 'j["summary"]["metric"]' "files/s" \
+		'j["summary"]["ops"]' 30
+	cp "$repo/ctl/jobs/smallfiles.ini" "$tmp/other.ini"
+	sed -i '/^name = /d' "$tmp/other.ini"
+	run "$d" jother --job "$tmp/other.ini" --files 30
+	check "$tmp/jother.json" 'j["summary"]["metric"]' "ops/s"
+}
+
+ktap_plan 9
 ktap_run smallfiles t_smallfiles
 ktap_run smallfiles_keep_layout t_smallfiles_keep
 ktap_run metadata_keep t_metadata_keep
 ktap_run same_seed_same_sequence t_same_sequence
 ktap_run usage_errors t_usage
+ktap_run sync_modes_no_tail_before_writeback t_sync_modes
+ktap_run stonewall_later_phases_over_made_items t_stonewall_items
+ktap_run avg_latency_with_errors t_avg_with_errors
+ktap_run jobfile_named_after_profile_summary t_jobfile_summary
 ktap_finish
 rc=$?
 echo "$ktap_pass passed, $ktap_fail failed"

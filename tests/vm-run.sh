@@ -6,8 +6,10 @@
 # again (--boot-retries) and each attempt is said and its console kept,
 # ending in 125 if it never comes up; a guest that panics after /init ran
 # (what a module bug would do) is never booted again: 125 at once.  And a
-# guest that comes up is not booted twice.  KTAP, on the host (each case
-# boots guests of the default kernel, without the module).
+# guest that comes up is not booted twice, and its command sees
+# DM_DISABLE_UDEV=1 (no udev runs there).  --kernel takes a series as make
+# KERNEL= does (6.12: its newest release, in the kernels root).  KTAP, on
+# the host (each case boots guests without the module).
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -67,16 +69,34 @@ t_panic_after_init_not_retried() {
 t_good_boot_once() {
 	local rc
 
-	vm good -- echo guest-ran
+	# shellcheck disable=SC2016 # the guest's shell expands it
+	vm good -- echo guest-ran '"$DM_DISABLE_UDEV"'
 	rc=$?
 	show good
 	[ $rc -eq 0 ] || fail "exit $rc"
-	grep -qx 'guest-ran' "$tmp/good.stdout" || fail "the command's output is missing"
+	grep -qx 'guest-ran 1' "$tmp/good.stdout" ||
+		fail "the command's output (with DM_DISABLE_UDEV=1) is missing: $(cat "$tmp/good.stdout")"
 	! grep -q 'booting again' "$tmp/good.stderr" || fail "booted again"
 }
 
-ktap_plan 3
+# --kernel 6.12 boots the release scripts/kernels.sh resolves 6.12 to.
+t_kernel_series() {
+	local k release kroot rc
+
+	k=$("$repo/scripts/kernels.sh" resolve 6.12 2>/dev/null) ||
+		skip "no 6.12 kernel installed (scripts/kernels.sh)"
+	read -r release kroot <<<"$k"
+	vm series --kernel 6.12 -- uname -r
+	rc=$?
+	show series
+	[ $rc -eq 0 ] || fail "exit $rc"
+	grep -qx "$release" "$tmp/series.stdout" ||
+		fail "booted $(cat "$tmp/series.stdout"), not $release (root $kroot)"
+}
+
+ktap_plan 4
 ktap_run boot_panic_retried t_boot_panic_retried
 ktap_run panic_after_init_not_retried t_panic_after_init_not_retried
 ktap_run good_boot_once t_good_boot_once
+ktap_run kernel_series_short_name t_kernel_series
 ktap_finish

@@ -97,10 +97,16 @@ t_randwrite_depth() {
 t_randread_time() {
 	local f=$work/rr.json
 
-	run rr --rw randread --block 8K --depth 4 --time 0.5
+	run rr --rw randread --block 8K --depth 4 --time 0.5 --sample-ms 100
 	want "$f" 'ph("randread")["stonewalled"]' True
 	want "$f" 'ph("randread")["ops"] > 0' True
 	want "$f" 'ph("randread")["bytes"] == ph("randread")["ops"] * 8192' True
+	# the time series counts the bios' bytes (its MiB/s was always 0):
+	# at least half of the phase's bytes, at most 10% more
+	want "$f" '(lambda s, b: 0.5 * b <= 2**20 * sum(r * (t1 - t0) / 1000
+		for r, t0, t1 in zip(s["mib_per_sec"], [0] + s["t_ms"], s["t_ms"])
+		if r is not None) <= 1.1 * b)(ph("randread")["series"],
+		ph("randread")["bytes"])' True
 }
 
 t_whole_device() {

@@ -83,6 +83,14 @@ wait_state() {
 	fail "job $1: state '$state', wanted $2 within $3 s"
 }
 
+# used_pct DIR: the utilisation of DIR's filesystem as fsloadctl
+# computes it (df's Use%).
+used_pct() {
+	stat -f -c '%b %f %a %S' "$1" |
+		awk '{ u = ($1 - $2) * $4; a = $3 * $4
+		       printf "%.3f\n", 100 * u / (u + a) }'
+}
+
 # No job directory left in $FSLOAD_DIR.
 no_job_dirs() {
 	local left

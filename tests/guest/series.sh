@@ -143,6 +143,19 @@ t_table_and_plot() {
 		python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' \
 			"$f" || fail "$f is not well-formed XML"
 		grep -q '<polyline' "$f" || fail "$f has no line"
+		# every panel has ticks on both axes; the device panel its
+		# lines when the series has device figures
+		python3 - "$f" <<'PY' || fail "$f: no ticks or no device lines"
+import sys, xml.dom.minidom as m
+d = m.parse(sys.argv[1])
+texts = [t for t in d.getElementsByTagName("text")]
+mid = [t for t in texts if t.getAttribute("text-anchor") == "middle"]
+if len(mid) < 3 * 3:
+    print("# %d x-axis tick labels in 3 panels" % len(mid)); sys.exit(1)
+pts = [l.getAttribute("points").strip() for l in d.getElementsByTagName("polyline")]
+if any(pts[:-4]) and not any(pts[-4:]):
+    print("# the device panel (its last 4 lines) has no line"); sys.exit(1)
+PY
 		n=$((n + 1))
 	done
 	[ "$n" -eq 4 ] || fail "$n plots, not one per phase (4)"
@@ -217,7 +230,7 @@ dm_cleanup() {
 }
 
 t_stall() {
-	local sectors out=$work/stall.json err=$work/stall.err pid i
+	local sectors out=$work/stall.json err=$work/stall.err pid i rc
 
 	[ -n "${FSLOAD_DEV:-}" ] || { echo "no scratch device"; exit 4; }
 	command -v dmsetup >/dev/null || { echo "no dmsetup"; exit 4; }
@@ -247,7 +260,9 @@ t_stall() {
 	grep -A12 'has made no progress' "$err" | head -14
 	dmsetup resume fsload-stall || fail "dmsetup resume"
 	wait "$pid"
-	echo "fsloadctl exited $?"
+	rc=$?
+	# the job ended stopped: exit status 1, as the README says
+	[ "$rc" -eq 1 ] || fail "fsloadctl exited $rc after --stall-stop, not 1"
 	check_json "$out" '
 job = j["job"]
 if job["state"] != "stopped": bad("state %r, not stopped" % job["state"])
