@@ -30,12 +30,14 @@ declare -A GROUP=(
 	# the VM harness (scripts/vm-run): the kernel it boots, the emulator,
 	# the initramfs (busybox, cpio, xz, zstd for the 6.12+ kernels), and
 	# what the guest runs from the host's root: mkfs and fsck of each
-	# filesystem, python3 (the guest side of the tests, bench, matrix)
+	# filesystem, python3 (the guest side of the tests, bench, matrix),
+	# fuser (who holds a mount that does not unmount)
 	[vm]="linux-image-amd64 qemu-system-x86 busybox-static cpio xz-utils zstd
-		e2fsprogs xfsprogs btrfs-progs python3"
+		e2fsprogs xfsprogs btrfs-progs python3 psmisc"
 	# the suites of tests/run-all.sh beyond the VM: the device-mapper
-	# fault cases, the man page (man, groff), the netlink spec (yaml)
-	[suite]="dmsetup man-db groff-base python3-yaml"
+	# fault cases, pgrep (the workers' kthreads), the man page (man,
+	# groff), the netlink spec (yaml)
+	[suite]="dmsetup procps man-db groff-base python3-yaml"
 	# the Debian 13 root with the 6.12 and 7.x kernels (scripts/kernels.sh)
 	[roots]="debootstrap debian-archive-keyring"
 	# a kernel built from source (make check-debug, check-bisect): kconfig's
@@ -60,7 +62,7 @@ declare -A TARGET=(
 	[check]="build source lint vm suite"
 	[kernels]="roots"
 	[check-all]="build source lint vm suite roots"
-	[check-debug]="build source vm suite kbuild"
+	[check-debug]="build source lint vm suite kbuild"
 	[check-bisect]="build source vm kbuild git"
 	[check-dkms]="build dkms"
 )
