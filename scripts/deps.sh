@@ -139,14 +139,20 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 echo "deps.sh: installing ${missing[*]}" >&2
-if ! apt-get -qq update; then
-	echo "deps.sh: apt-get update failed (no network, or no reachable mirror in /etc/apt/sources.list*)." >&2
-	echo "deps.sh: with the network back, run: scripts/deps.sh ${targets[*]}" >&2
-	exit 1
-fi
-if ! apt-get -qq -y --no-install-recommends install "${missing[@]}" >/dev/null; then
-	echo "deps.sh: apt-get install failed; run it to see why:" >&2
-	echo "    apt-get install --no-install-recommends ${missing[*]}" >&2
+# apt-get update exits 0 when it cannot reach a mirror: its warnings say
+# so, and say why the install then fails.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+apt-get -qq update >"$log" 2>&1 || true
+if ! apt-get -qq -y --no-install-recommends install "${missing[@]}" >>"$log" 2>&1; then
+	grep -E '^(W|E):' "$log" | head -n 5 >&2
+	if grep -Eq '^(W|E): (Failed to fetch|Some index files failed)' "$log"; then
+		echo "deps.sh: apt-get cannot reach the package mirror (no network?); once it can, run:" >&2
+		echo "    scripts/deps.sh ${targets[*]}" >&2
+	else
+		echo "deps.sh: apt-get install failed; to see why, run:" >&2
+		echo "    apt-get install --no-install-recommends ${missing[*]}" >&2
+	fi
 	exit 1
 fi
 
