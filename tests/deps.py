@@ -40,6 +40,7 @@ import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEPS = os.path.join(REPO, "scripts", "deps.sh")
+SELF = os.path.abspath(__file__)
 PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
 
 
@@ -327,8 +328,8 @@ def reach(seeds, stop=()):
             continue
         text = repo_text(p)
         # Scripts only (not the docs, not the C they build), and not
-        # scripts/deps.sh, which installs the packages.
-        if text is None or not is_script(p, text) or p == DEPS:
+        # scripts/deps.sh, which installs the packages, nor this test.
+        if text is None or not is_script(p, text) or p in (DEPS, SELF):
             continue
         out[p] = text
         todo.extend(references(p, text))
