@@ -20,14 +20,22 @@
 #   make uninstall       remove exactly what install wrote
 #   make dkms-src        the module's sources to DESTDIR/usr/src/fsload-VERSION
 #   make check-dkms      dkms add/build/install against every kernel here
+#   make deps            install what every target needs (scripts/deps.sh all)
+
+# Every documented target runs `scripts/deps.sh TARGET` first (deps-TARGET
+# below), before anything looks for a kernel header, a compiler or QEMU:
+# nothing may need them while make reads this file.
+DEPS = scripts/deps.sh
 
 # The kernel to build against: the running one when its build tree is
-# there, else the newest installed Debian headers.
-KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
-	$(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64))))
-ifeq ($(KDIR),)
-$(error no kernel headers found: install linux-headers-amd64 or set KDIR)
-endif
+# there, else the newest installed Debian headers.  Looked up each time
+# it is used ($(shell), not $(wildcard), whose directory cache would not
+# see headers that scripts/deps.sh has just installed), and checked only
+# by the recipes that build against it.
+KDIR ?= $(shell d=/lib/modules/$$(uname -r)/build; [ -d "$$d" ] || \
+	d=$$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1); \
+	echo "$$d")
+NEED_KDIR = @[ -n "$(KDIR)" ] || { echo "no kernel headers found: run \`sudo $(DEPS) build\` (or set KDIR)" >&2; exit 1; }
 
 # KERNEL=6.1|6.12|7.x|RELEASE (module, lint, check, clean): build and test
 # against that Debian kernel instead, the newest installed match, from the
@@ -56,6 +64,7 @@ all: module ctl
 
 module:
 	$(KMISSING)
+	$(NEED_KDIR)
 	$(KMAKE) -C $(KDIR) M=$(CURDIR) modules
 
 ctl:
@@ -64,17 +73,28 @@ ctl:
 tests: ctl
 	$(MAKE) -C tests
 
+# Everything every target needs (scripts/deps.sh all); each target below
+# installs only its own part first, through its deps-TARGET (a target of
+# its own, so that its recipe, and the environment make gives it, comes
+# after the packages are there).  KERNEL=... adds the root's tools.
+DEPS_GOALS := demo lint check check-all kernels check-debug check-bisect \
+	bench matrix install check-dkms
+.PHONY: $(DEPS_GOALS:%=deps-%)
 deps:
-	scripts/deps.sh
+	$(DEPS) all
 
-demo: deps
+$(DEPS_GOALS:%=deps-%): deps-%:
+	$(DEPS) $* $(if $(KERNEL),kernels)
+
+demo: deps-demo
 	$(MAKE) all
 	scripts/vm-run --fs ext4 --dev ram -- fsloadctl start --profile smallfiles --dir '$$FSLOAD_DIR'
 
-lint: deps module
+lint: deps-lint
+	$(MAKE) module
 	scripts/lint.sh
 
-check: deps
+check: deps-check
 	$(if $(KERNEL),scripts/kernels.sh setup $(KERNEL))
 	$(MAKE) all tests
 	scripts/lint.sh
@@ -83,30 +103,30 @@ check: deps
 # Each supported kernel in turn: build, lint, suite (scripts/check-all.sh).
 KERNELS ?= 6.1 6.12 7.x
 .PHONY: check-all kernels
-check-all: deps
+check-all: deps-check-all
 	scripts/check-all.sh $(KERNELS)
 
-kernels: deps
+kernels: deps-kernels
 	scripts/kernels.sh setup $(or $(KERNEL),$(KERNELS))
 
 # The suite on a debug kernel (KASAN, lockdep, kmemleak, UBSAN), built
 # once per machine by scripts/debug-kernel.sh.
 .PHONY: check-debug
-check-debug: deps
+check-debug: deps-check-debug
 	scripts/check-debug.sh
 
 # scripts/bisect-step end to end (scripts/check-bisect.sh): a git tree of
 # Debian's linux-source-6.1 (cached in ~/.cache/fsload/bisect) with five
 # commits, one an ext4 CPU regression; git bisect run must find it.
 .PHONY: check-bisect
-check-bisect: deps
+check-bisect: deps-check-bisect
 	$(MAKE) ctl
 	scripts/check-bisect.sh $(BISECT_ARGS)
 
 # Figures, not tests: the standard profiles on ext4 and xfs under QEMU's
 # instruction clock, kernel and user engines side by side (scripts/bench.sh).
 .PHONY: bench
-bench: deps
+bench: deps-bench
 	$(MAKE) all
 	scripts/bench.sh $(BENCH_ARGS)
 
@@ -116,12 +136,13 @@ bench: deps
 # vs ext3 (vs ext4, xfs, btrfs) on largefile.
 MATRIX_ARGS ?= --preset classic -- --files 2 --size 64M
 .PHONY: matrix
-matrix: deps
+matrix: deps-matrix
 	$(MAKE) all
 	scripts/matrix.py vm $(MATRIX_ARGS)
 
 clean:
 	$(KMISSING)
+	$(NEED_KDIR)
 	$(KMAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C ctl clean
 	$(MAKE) -C tests clean
@@ -132,7 +153,8 @@ export DESTDIR PREFIX
 
 .PHONY: install uninstall dkms-src check-dkms
 
-install: all
+install: deps-install
+	$(MAKE) all
 	scripts/install.sh install
 
 uninstall:
@@ -141,5 +163,5 @@ uninstall:
 dkms-src:
 	scripts/install.sh dkms-src
 
-check-dkms: deps
+check-dkms: deps-check-dkms
 	tests/dkms.sh

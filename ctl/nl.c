@@ -182,6 +182,7 @@ int nl_open(struct nl_ctx *nl, bool events)
 	if (ret == EXIT_KERNEL && nl->err == ENOENT) {
 		errmsg("fsload module not loaded (no generic netlink family \"%s\")",
 		       FSLOAD_FAMILY_NAME);
+		errmsg("load it: `sudo insmod module/fsload.ko` in the source tree, or `sudo modprobe fsload` after `make install`; `start --engine user` runs without it");
 		nl_close(nl);
 		return EXIT_NOMODULE;
 	}

@@ -1,44 +1,117 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install what fsload's build, demo and tests need (Debian 12, as root).
-# Idempotent: apt-get runs only when a package is missing.
+# Install what fsload's make targets need (Debian 12, as root); every
+# target of the Makefile runs it first, for that target.  Idempotent:
+# apt-get runs only when a package is missing.
 #
-#   scripts/deps.sh            install what is missing
-#   scripts/deps.sh --check    only report what is missing (exit 1 if any)
+#   scripts/deps.sh [TARGET...]          install what TARGET needs (default:
+#                                        check, which covers demo too)
+#   scripts/deps.sh --check [TARGET...]  only report what is missing (exit 1
+#                                        if anything is)
+#   scripts/deps.sh --list [TARGET...]   print TARGET's packages, one a line
+#   scripts/deps.sh --targets            print the targets, one a line
+#
+# TARGET: a make target below, or "all" for every one.
 
 set -euo pipefail
 
-PACKAGES=(
-	# build: module, control tool, lint
-	build-essential make gcc pkg-config libmnl-dev libnl-genl-3-dev libnl-3-dev
-	linux-headers-amd64 linux-source-6.1 sparse shellcheck python3 perl
-	# the VM harness (scripts/vm-run): kernel, emulator, initramfs, guest tools
-	linux-image-amd64 qemu-system-x86 busybox-static kmod cpio xz-utils
-	e2fsprogs xfsprogs btrfs-progs fio
-	# the fault tests: I/O errors from a device-mapper error target
-	dmsetup
-	# unpacks zstd-compressed kernels (Debian 6.12+) for vm-run's fast boot
-	zstd
+# Package groups.  A package belongs to one group.
+declare -A GROUP=(
+	# the module (kbuild against linux-headers-amd64), fsloadctl, the tests'
+	# programs (libmnl, libnl), `make install` (depmod)
+	[build]="build-essential make gcc pkg-config libmnl-dev libnl-genl-3-dev
+		libnl-3-dev linux-headers-amd64 kmod"
+	# Debian's kernel source: checkpatch and the kselftest headers (lint,
+	# the tests), the tree of make check-debug and check-bisect
+	[source]="linux-source-6.1"
+	# make lint: checkpatch (perl), sparse (C=2), shellcheck
+	[lint]="sparse shellcheck perl"
+	# the VM harness (scripts/vm-run): the kernel it boots, the emulator,
+	# the initramfs (busybox, cpio, xz, zstd for the 6.12+ kernels), and
+	# what the guest runs from the host's root: mkfs and fsck of each
+	# filesystem, python3 (the guest side of the tests, bench, matrix),
+	# fuser (who holds a mount that does not unmount)
+	[vm]="linux-image-amd64 qemu-system-x86 busybox-static cpio xz-utils zstd
+		e2fsprogs xfsprogs btrfs-progs python3 psmisc"
+	# the suites of tests/run-all.sh beyond the VM: the device-mapper
+	# fault cases, pgrep (the workers' kthreads), the man page (man,
+	# groff), the netlink spec (yaml)
+	[suite]="dmsetup procps man-db groff-base python3-yaml"
 	# the Debian 13 root with the 6.12 and 7.x kernels (scripts/kernels.sh)
-	debootstrap debian-archive-keyring
-	# packaging: make check-dkms, the man page test, tests/spec.py
-	dkms man-db groff-base python3-yaml
+	[roots]="debootstrap debian-archive-keyring"
+	# a kernel built from source (make check-debug, check-bisect): kconfig's
+	# parsers (flex, bison), the timer constants (bc), objtool (libelf),
+	# certificates and sign-file (libssl); no debug info is built, so no
+	# pahole
+	[kbuild]="flex bison bc libelf-dev libssl-dev"
+	# make check-bisect: the kernel tree is a git repository
+	[git]="git"
+	# make check-dkms
+	[dkms]="dkms"
 )
 
-check_only=0
+# The groups of each target; the Makefile passes its target's name.
+declare -A TARGET=(
+	[build]="build"
+	[install]="build"
+	[demo]="build vm"
+	[bench]="build vm"
+	[matrix]="build vm"
+	[lint]="build source lint"
+	[check]="build source lint vm suite"
+	[kernels]="roots"
+	[check-all]="build source lint vm suite roots"
+	[check-debug]="build source lint vm suite kbuild"
+	[check-bisect]="build source vm kbuild git"
+	[check-dkms]="build dkms"
+)
+
+usage() { sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; }
+
+mode=install
 case "${1:-}" in
---check) check_only=1 ;;
-"") ;;
--h | --help)
-	sed -n '3,9s/^# \{0,1\}//p' "$0"
+--check) mode=check; shift ;;
+--list) mode=list; shift ;;
+--targets)
+	printf '%s\n' "${!TARGET[@]}" | sort
 	exit 0
 	;;
-*)
-	echo "deps.sh: unknown argument '$1' (try --help)" >&2
+-h | --help)
+	usage
+	exit 0
+	;;
+-*)
+	echo "deps.sh: unknown option '$1' (try --help)" >&2
 	exit 2
 	;;
 esac
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(check)
+[ "${targets[*]}" != all ] || mapfile -t targets < <(printf '%s\n' "${!TARGET[@]}" | sort)
+
+PACKAGES=()
+for t in "${targets[@]}"; do
+	if [ -z "${TARGET[$t]+set}" ]; then
+		echo "deps.sh: unknown target '$t' (known: all $(printf '%s\n' "${!TARGET[@]}" | sort | paste -sd ' '))" >&2
+		exit 2
+	fi
+	for g in ${TARGET[$t]}; do
+		# shellcheck disable=SC2206 # one package a word
+		PACKAGES+=(${GROUP[$g]})
+	done
+done
+mapfile -t PACKAGES < <(printf '%s\n' "${PACKAGES[@]}" | sort -u)
+
+if [ $mode = list ]; then
+	printf '%s\n' "${PACKAGES[@]}"
+	exit 0
+fi
+
+if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
+	echo "deps.sh: not a Debian system (no dpkg-query, apt-get): install the equivalents of: ${PACKAGES[*]}" >&2
+	exit 1
+fi
 
 installed() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
@@ -52,20 +125,36 @@ done
 if [ ${#missing[@]} -eq 0 ]; then
 	exit 0
 fi
-if [ $check_only = 1 ]; then
+if [ $mode = check ]; then
 	echo "deps.sh: missing packages: ${missing[*]}" >&2
 	exit 1
 fi
 if [ "$(id -u)" != 0 ]; then
 	echo "deps.sh: missing packages: ${missing[*]}" >&2
-	echo "deps.sh: run as root to install them (sudo scripts/deps.sh)" >&2
+	echo "deps.sh: install them as root, then run make again:" >&2
+	echo "    sudo scripts/deps.sh ${targets[*]}" >&2
+	echo "or: sudo apt-get install ${missing[*]}" >&2
 	exit 1
 fi
 
 export DEBIAN_FRONTEND=noninteractive
 echo "deps.sh: installing ${missing[*]}" >&2
-apt-get -qq update
-apt-get -qq -y --no-install-recommends install "${missing[@]}" >/dev/null
+# apt-get update exits 0 when it cannot reach a mirror: its warnings say
+# so, and say why the install then fails.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+apt-get -qq update >"$log" 2>&1 || true
+if ! apt-get -qq -y --no-install-recommends install "${missing[@]}" >>"$log" 2>&1; then
+	grep -E '^(W|E):' "$log" | head -n 5 >&2
+	if grep -Eq '^(W|E): (Failed to fetch|Some index files failed)' "$log"; then
+		echo "deps.sh: apt-get cannot reach the package mirror (no network?); once it can, run:" >&2
+		echo "    scripts/deps.sh ${targets[*]}" >&2
+	else
+		echo "deps.sh: apt-get install failed; to see why, run:" >&2
+		echo "    apt-get install --no-install-recommends ${missing[*]}" >&2
+	fi
+	exit 1
+fi
 
 still=()
 for p in "${missing[@]}"; do

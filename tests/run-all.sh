@@ -47,6 +47,7 @@ suites=(
 	"man|host|tests/man.sh"
 	"completion|host|tests/completion.sh"
 	"spec|host|tests/spec.py"
+	"deps|host|tests/deps.py"
 	"user-engine|host|tests/user-engine.sh"
 	"engine-unit|host|tests/build/engine_test"
 	"stats-unit|host|tests/build/stats_test"
