@@ -24,6 +24,8 @@ PACKAGES=(
 	debootstrap debian-archive-keyring
 	# packaging: make check-dkms, the man page test, tests/spec.py
 	dkms man-db groff-base python3-yaml
+	# make check-bisect, scripts/bisect: building a kernel from linux-source
+	flex bison bc libelf-dev libssl-dev
 )
 
 check_only=0
