@@ -241,8 +241,8 @@ print(round(statistics.mean(v)))' "$base") || fail "no stat phase in $base"
 not_chosen() { echo "not in BISECT_ONLY"; exit "$KSFT_SKIP"; }
 
 ktap_plan 5
-for t in typo_phase:t_typo_phase no_regression:t_no_regression ext4_culprit:t_ext4 \
-	syscall_culprit:t_syscall narrow_culprit:t_narrow; do
+for t in typo_phase:t_typo_phase no_regression:t_no_regression syscall_culprit:t_syscall \
+	ext4_culprit:t_ext4 narrow_culprit:t_narrow; do
 	if want "${t%%:*}"; then
 		ktap_run "${t%%:*}" "${t#*:}"
 	else
