@@ -149,7 +149,9 @@ g checkout -q -f fsload-base
 rm -rf "$out"
 mkdir -p "$out"
 base=$top/baseline.json
-bis=("$repo/scripts/bisect" --obj "$obj" --baseline "$base" --boots "$boots" --fsload-rev HEAD)
+# fsload as committed when this run began, for every step
+rev=$(git -C "$repo" rev-parse HEAD)
+bis=("$repo/scripts/bisect" --obj "$obj" --baseline "$base" --boots "$boots" --fsload-rev "$rev")
 # run NAME GOOD BAD [OPTIONS]: scripts/bisect in the tree, 9 (the lock) closed
 run() {
 	local name=$1 rc s
@@ -229,7 +231,7 @@ print(round(statistics.mean(v)))' "$base") || fail "no stat phase in $base"
 	# the decoy, booted again: never bad
 	g checkout -q --detach "$decoy"
 	for ((i = 1; i <= repeat; i++)); do
-		(cd "$tree" && "$repo/scripts/bisect-step" --obj "$obj" --fsload-rev HEAD \
+		(cd "$tree" && "$repo/scripts/bisect-step" --obj "$obj" --fsload-rev "$rev" \
 			--log "$out/decoy$i" --baseline "$base" --phase stat 9>&-) >"$out/decoy$i.log" 2>&1
 		rc=$?
 		ktap_diag "the decoy, boot $i: exit $rc ($(grep -o 'noise ±[^)]*' "$out/decoy$i.log" | head -2 | tr '\n' ' '))"
