@@ -224,7 +224,7 @@ print(round(statistics.mean(v)))' "$base") || fail "no stat phase in $base"
 	printf '# fsload check-bisect\n' >>"$tree/fs/ext4/Makefile"
 	commit "ext4: a Makefile comment (fsload check-bisect)" "The known-bad end." >/dev/null
 	g checkout -q -f fsload-base
-	run narrow fsload-base check-narrow --phase stat || fail "scripts/bisect failed (log: $out/narrow.log)"
+	run narrow fsload-base check-narrow --phase stat --threshold 0.1 || fail "scripts/bisect failed (log: $out/narrow.log)"
 	cat "$out/narrow/report.txt"
 	[ "$(found_in narrow)" = "${culprit:0:12}" ] ||
 		fail "found $(found_in narrow), the culprit is ${culprit:0:12} (the decoy ${decoy:0:12})"
