@@ -10,8 +10,8 @@
 #   make kernels         the trixie root with Debian's 6.12 and 7.x kernels
 #   make check-all       lint + the test suite on 6.1, 6.12 and 7.x
 #   make check-debug     the suite on a debug kernel (KASAN, lockdep, ...)
-#   make check-bisect    git bisect run scripts/bisect-step on a 6.1 tree
-#                        with an injected ext4 regression (instruction clock)
+#   make check-bisect    scripts/bisect on a 6.1 tree: injected regressions,
+#                        a decoy, a range without one, a typo (icount)
 #   make bench           per-op cost, kernel vs user engine, instruction clock
 #   make matrix          a profile over filesystems x mkfs x mount options,
 #                        one table (MATRIX_ARGS: scripts/matrix.py vm ...)
@@ -115,9 +115,10 @@ kernels: deps-kernels
 check-debug: deps-check-debug
 	scripts/check-debug.sh
 
-# scripts/bisect-step end to end (scripts/check-bisect.sh): a git tree of
-# Debian's linux-source-6.1 (cached in ~/.cache/fsload/bisect) with five
-# commits, one an ext4 CPU regression; git bisect run must find it.
+# scripts/bisect end to end (scripts/check-bisect.sh): a git tree of
+# Debian's linux-source-6.1 (cached in ~/.cache/fsload/bisect) with
+# branches of injected regressions (ext4, the system-call path, 0.3 % next
+# to a decoy), one without, and a typo'd phase; KTAP, one test each.
 .PHONY: check-bisect
 check-bisect: deps-check-bisect
 	$(MAKE) ctl

@@ -6,8 +6,12 @@
  * environments.  Exit status 0: no significant regression, 1: a
  * regression, 2: usage (or a comparison refused: debug vs production).
  *
- * Runs under QEMU's instruction clock repeat exactly: when neither side
- * varies, any difference beyond --threshold is real ("exact" mode).
+ * A result file may hold several boots ("boots": scripts/bisect-step
+ * --boots): then the noise is measured, and a change counts only beyond
+ * it (the prediction interval of the base's boot means).  Runs under
+ * QEMU's instruction clock repeat within a boot, not across boots: two
+ * single-boot results without variation are judged by --threshold alone
+ * ("threshold" mode), never called exact.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -18,6 +22,7 @@
 
 #include "fsloadctl.h"
 #include "cmds.h"
+#include "env.h"
 #include "json.h"
 #include "parse.h"
 #include "print.h"
@@ -45,7 +50,7 @@ static const struct arg_desc compare_args[] = {
 	{ "alpha", ARG_STR, COPT(alpha), "A",
 	  "significance level of the t-test (default 0.05)" },
 	{ "force", ARG_FLAG, COPT(force), NULL,
-	  "compare a debug kernel's result with a production kernel's" },
+	  "compare anyway: other workloads (parameters), a debug kernel with a production one" },
 	{ NULL },
 };
 
@@ -85,10 +90,13 @@ static void compare_help(FILE *f)
 			metrics[i].what,
 			metrics[i].higher_better ? "higher" : "lower");
 	fprintf(f,
-		"verdicts: improved, regressed, no significant change; exact mode (neither\n"
-		"side varies, e.g. the instruction clock): beyond --threshold is a change.\n"
-		"exit status: 0 no significant regression, 1 a regression, 2 usage error or\n"
-		"a refused comparison (debug vs production kernel without --force).\n");
+		"verdicts: improved, regressed, no significant change.  Modes: noise (BASE\n"
+		"holds several boots: beyond --threshold and outside the 1-alpha prediction\n"
+		"interval of its boots), welch (t-test over the iterations), threshold\n"
+		"(neither side varies: one boot each, noise not measured), untested.\n"
+		"exit status: 0 no significant regression, 1 a regression, 2 usage error,\n"
+		"nothing compared, or a refused comparison (other workload parameters, debug\n"
+		"vs production kernel; --force).\n");
 }
 
 const struct cmd_desc compare_cmd = {
@@ -100,46 +108,79 @@ const struct cmd_desc compare_cmd = {
 	.help_extra = compare_help,
 };
 
+#define RUNS_MAX	1024
+
 /* One side: its runs, each {"job": ..., "phases": [...]}. */
 struct side {
 	const char *path;
 	struct jval *doc;
-	const struct jval *runs[1024];
-	const char *group[1024];	/* engine of "both": kernel/user */
+	const struct jval *runs[RUNS_MAX];
+	const char *group[RUNS_MAX];	/* engine of "both": kernel/user */
+	unsigned int boot[RUNS_MAX];	/* index in "boots" (0 without) */
 	size_t nruns;
+	unsigned int nboots;		/* "boots": how many; else 1 */
 };
 
-static int load_side(struct side *s, const char *path)
+/* The runs of one boot's figures (@doc), tagged with @boot. */
+static int add_runs(struct side *s, const struct jval *doc, unsigned int boot)
 {
 	const struct jval *it, *g;
 	size_t i;
 	static const char *const engines[] = { "kernel", "user" };
 
+	it = json_get(doc, "iterations");
+	if (it && it->type == J_ARR) {
+		for (i = 0; i < it->n && s->nruns < RUNS_MAX; i++) {
+			s->group[s->nruns] = NULL;
+			s->boot[s->nruns] = boot;
+			s->runs[s->nruns++] = it->items[i];
+		}
+	} else if (json_get(doc, "phases")) {
+		if (s->nruns < RUNS_MAX) {
+			s->group[s->nruns] = NULL;
+			s->boot[s->nruns] = boot;
+			s->runs[s->nruns++] = doc;
+		}
+	} else if (json_get(doc, "sweep")) {
+		errmsg("%s: a thread sweep; compare results of one thread count (--iterations)",
+		       s->path);
+		return EXIT_USAGE;
+	} else {
+		for (i = 0; i < ARRAY_SIZE(engines); i++) {
+			g = json_get(doc, engines[i]);
+			if (g && json_get(g, "phases") && s->nruns < RUNS_MAX) {
+				s->group[s->nruns] = engines[i];
+				s->boot[s->nruns] = boot;
+				s->runs[s->nruns++] = g;
+			}
+		}
+	}
+	return 0;
+}
+
+static int load_side(struct side *s, const char *path)
+{
+	const struct jval *boots;
+	size_t i;
+	int ret;
+
 	s->path = path;
 	s->doc = json_load(path);
 	if (!s->doc)
 		return EXIT_USAGE;
-	it = json_get(s->doc, "iterations");
-	if (it && it->type == J_ARR) {
-		for (i = 0; i < it->n && i < ARRAY_SIZE(s->runs); i++) {
-			s->group[s->nruns] = NULL;
-			s->runs[s->nruns++] = it->items[i];
+	s->nboots = 1;
+	boots = json_get(s->doc, "boots");
+	if (boots && boots->type == J_ARR && boots->n) {
+		for (i = 0; i < boots->n; i++) {
+			ret = add_runs(s, boots->items[i], i);
+			if (ret)
+				return ret;
 		}
-	} else if (json_get(s->doc, "phases")) {
-		s->group[0] = NULL;
-		s->runs[s->nruns++] = s->doc;
-	} else if (json_get(s->doc, "sweep")) {
-		errmsg("%s: a thread sweep; compare results of one thread count (--iterations)",
-		       path);
-		return EXIT_USAGE;
+		s->nboots = boots->n;
 	} else {
-		for (i = 0; i < ARRAY_SIZE(engines); i++) {
-			g = json_get(s->doc, engines[i]);
-			if (g && json_get(g, "phases")) {
-				s->group[s->nruns] = engines[i];
-				s->runs[s->nruns++] = g;
-			}
-		}
+		ret = add_runs(s, s->doc, 0);
+		if (ret)
+			return ret;
 	}
 	if (!s->nruns) {
 		errmsg("%s: no results (no \"phases\" or \"iterations\")", path);
@@ -197,24 +238,77 @@ static bool same_group(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* @m of phase @pname in each of @s's runs of engine @group, into @out. */
+/*
+ * @m of phase @pname in each of @s's runs of engine @group, into @out; of
+ * a side with several boots, the mean of each boot's runs (the boots are
+ * the sample: the noise between boots is what a single boot cannot see).
+ */
 static size_t side_values(const struct side *s, const char *group,
 			  const char *pname, const struct metric_desc *m,
 			  double *out)
 {
 	const struct jval *ph;
 	size_t k, n = 0;
-	double v;
+	unsigned int b, nb;
+	double v, sum;
 
-	for (k = 0; k < s->nruns; k++) {
-		if (!same_group(s->group[k], group))
-			continue;
-		ph = find_phase(s->runs[k], pname);
-		v = ph ? metric_value(ph, m) : NAN;
-		if (!isnan(v))
-			out[n++] = v;
+	for (b = 0; b < s->nboots; b++) {
+		sum = 0;
+		nb = 0;
+		for (k = 0; k < s->nruns; k++) {
+			if (s->boot[k] != b || !same_group(s->group[k], group))
+				continue;
+			ph = find_phase(s->runs[k], pname);
+			v = ph ? metric_value(ph, m) : NAN;
+			if (isnan(v))
+				continue;
+			if (s->nboots == 1)
+				out[n++] = v;
+			sum += v;
+			nb++;
+		}
+		if (s->nboots > 1 && nb)
+			out[n++] = sum / nb;
 	}
 	return n;
+}
+
+/* Whether @name is a phase of any of @s's runs. */
+static bool side_has_phase(const struct side *s, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < s->nruns; k++)
+		if (find_phase(s->runs[k], name))
+			return true;
+	return false;
+}
+
+/* "a, b, c": the distinct phase names of @s, in order, into @buf. */
+static void side_phase_names(const struct side *s, char *buf, size_t len)
+{
+	const char *seen[256];
+	const struct jval *phs;
+	unsigned int nseen = 0, i;
+	size_t k, r, used = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < s->nruns; k++) {
+		phs = json_get(s->runs[k], "phases");
+		for (r = 0; phs && phs->type == J_ARR && r < phs->n; r++) {
+			const char *n = json_str(phs->items[r], "name");
+
+			for (i = 0; n && i < nseen; i++)
+				if (!strcmp(seen[i], n))
+					break;
+			if (!n || i < nseen || nseen == ARRAY_SIZE(seen) ||
+			    used >= len)
+				continue;
+			seen[nseen++] = n;
+			used += snprintf(buf + used, len - used, "%s%s",
+					 used ? ", " : "", n);
+		}
+	}
 }
 
 /* "a,b" lists from every --NAME of argv, into @out. */
@@ -318,27 +412,100 @@ static void env_diff_one(const char *label, const struct jval *a,
 	free(tb);
 }
 
+/* A parameter that says where a run went or how it talked, not what it did. */
+static bool param_not_workload(const char *key)
+{
+	static const char *const skip[] = {
+		"seed", "output", "rerun", "quiet", "progress-ms", "dir",
+		"detach",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(skip); i++)
+		if (!strcmp(key, skip[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The workload: every parameter but the seed and where the output went
+ * (profile, its arguments, --iterations: the first iteration of a boot
+ * runs a few % off).  As errors on stderr (@as_error), else as warnings
+ * in the report; counted in @ndiff.
+ */
+static void workload_diff(const struct jval *a, const struct jval *b,
+			  bool as_error, unsigned int *ndiff)
+{
+	const struct jval *pa = json_path(a, "run.params");
+	const struct jval *pb = json_path(b, "run.params");
+	const struct jval *side[2] = { pa, pb }, *other[2] = { pb, pa };
+	char label[256];
+	unsigned int j;
+	size_t k;
+
+	for (j = 0; j < 2; j++) {
+		const struct jval *p = side[j], *q = other[j];
+
+		for (k = 0; p && p->type == J_OBJ && k < p->n; k++) {
+			const struct jval *va = j ? NULL : p->items[k];
+			const struct jval *vb = j ? p->items[k] : NULL;
+			char *ta, *tb;
+
+			if (param_not_workload(p->keys[k]))
+				continue;
+			/* the second pass: only what BASE lacks */
+			if (j && q && json_get(q, p->keys[k]))
+				continue;
+			if (!j)
+				vb = q ? json_get(q, p->keys[k]) : NULL;
+			snprintf(label, sizeof(label), "parameter --%s",
+				 p->keys[k]);
+			if (!as_error) {
+				env_diff_one(label, va, vb, ndiff);
+				continue;
+			}
+			ta = json_text(va);
+			tb = json_text(vb);
+			if (!ta || !tb || strcmp(ta, tb)) {
+				errmsg("the workloads differ: %s: %s -> %s", label,
+				       ta ? ta : "(none)", tb ? tb : "(none)");
+				(*ndiff)++;
+			}
+			free(ta);
+			free(tb);
+		}
+	}
+}
+
 /* Objects are compared member by member (geometry: which line differs). */
 static void env_diff(const struct jval *a, const struct jval *b,
 		     unsigned int *ndiff)
 {
 	const struct jval *va, *vb;
+	bool geometry;
 	char label[256];
 	unsigned int i;
 	size_t k;
 
 	for (i = 0; i < ARRAY_SIZE(env_keys); i++) {
+		/* older result files have the lines that change with use */
+		geometry = !strcmp(env_keys[i].path,
+				   "environment.filesystem.geometry");
 		va = json_path(a, env_keys[i].path);
 		vb = json_path(b, env_keys[i].path);
 		if (va && vb && va->type == J_OBJ && vb->type == J_OBJ) {
 			for (k = 0; k < va->n; k++) {
+				if (geometry && env_geometry_volatile(va->keys[k]))
+					continue;
 				snprintf(label, sizeof(label), "%s: %s",
 					 env_keys[i].label, va->keys[k]);
 				env_diff_one(label, va->items[k],
 					     json_get(vb, va->keys[k]), ndiff);
 			}
 			for (k = 0; k < vb->n; k++)
-				if (!json_get(va, vb->keys[k])) {
+				if (!json_get(va, vb->keys[k]) &&
+				    !(geometry &&
+				      env_geometry_volatile(vb->keys[k]))) {
 					snprintf(label, sizeof(label), "%s: %s",
 						 env_keys[i].label, vb->keys[k]);
 					env_diff_one(label, NULL, vb->items[k],
@@ -350,24 +517,7 @@ static void env_diff(const struct jval *a, const struct jval *b,
 			continue;
 		env_diff_one(env_keys[i].label, va, vb, ndiff);
 	}
-	/* the parameters, but for the seed and where the output went */
-	va = json_path(a, "run.params");
-	vb = json_path(b, "run.params");
-	for (k = 0; va && va->type == J_OBJ && k < va->n; k++) {
-		static const char *const skip[] = {
-			"seed", "output", "rerun", "quiet", "progress-ms",
-			"dir", "detach",
-		};
-		bool s = false;
-
-		for (i = 0; i < ARRAY_SIZE(skip); i++)
-			s |= !strcmp(va->keys[k], skip[i]);
-		if (s)
-			continue;
-		snprintf(label, sizeof(label), "parameter --%s", va->keys[k]);
-		env_diff_one(label, va->items[k], json_get(vb, va->keys[k]),
-			     ndiff);
-	}
+	workload_diff(a, b, false, ndiff);
 }
 
 static bool debug_kernel(const struct jval *doc, bool *known)
@@ -423,6 +573,8 @@ int cmd_compare(int argc, char **argv)
 	struct compare_opts o = { .threshold = 1.0 };
 	const char *mnames[LIST_MAX], *pnames[LIST_MAX], *pos[2];
 	unsigned int nm = 0, np = 0, i, j, ndiff = 0, nreg = 0, nimp = 0;
+	unsigned int mrows[LIST_MAX] = { 0 }, prows[LIST_MAX] = { 0 }, nrows = 0;
+	const char *clock;
 	char **bufs = calloc((size_t)argc + 1, sizeof(char *));
 	const struct metric_desc *mlist[LIST_MAX];
 	struct side a = { 0 }, b = { 0 };
@@ -467,8 +619,16 @@ int cmd_compare(int argc, char **argv)
 			if (!strcmp(mnames[i], metrics[j].name))
 				mlist[i] = &metrics[j];
 		if (!mlist[i]) {
-			ret = usage_error("unknown metric '%s' (fsloadctl help compare)",
-					  mnames[i]);
+			char names[512];
+			size_t used = 0;
+
+			names[0] = '\0';
+			for (j = 0; j < ARRAY_SIZE(metrics) && used < sizeof(names); j++)
+				used += snprintf(names + used, sizeof(names) - used,
+						 "%s%s", j ? ", " : "",
+						 metrics[j].name);
+			ret = usage_error("unknown metric '%s'; the metrics: %s",
+					  mnames[i], names);
 			goto out;
 		}
 	}
@@ -477,6 +637,27 @@ int cmd_compare(int argc, char **argv)
 		ret = load_side(&b, pos[1]);
 	if (ret)
 		goto out;
+	ret = EXIT_USAGE;
+	for (i = 0; i < np; i++) {
+		char names[2048];
+
+		if (side_has_phase(&a, pnames[i]))
+			continue;
+		side_phase_names(&a, names, sizeof(names));
+		ret = usage_error("unknown phase '%s': %s has %s", pnames[i],
+				  a.path, names);
+		goto out;
+	}
+	if (!o.force) {
+		unsigned int nwork = 0;
+
+		workload_diff(a.doc, b.doc, true, &nwork);
+		if (nwork) {
+			errmsg("refusing to compare other workloads: repeat BASE's (start --rerun %s), or --force",
+			       a.path);
+			goto out;
+		}
+	}
 
 	dbg_a = debug_kernel(a.doc, &ka);
 	dbg_b = debug_kernel(b.doc, &kb);
@@ -495,9 +676,14 @@ int cmd_compare(int argc, char **argv)
 	print_float(PRINT_JSON, "threshold_pct", NULL, o.threshold);
 	print_float(PRINT_JSON, "alpha", NULL, alpha);
 	close_json_object();
-	print_fp("base: %s (%zu run%s)\nnew:  %s (%zu run%s)\n", a.path,
-		 a.nruns, a.nruns == 1 ? "" : "s", b.path, b.nruns,
-		 b.nruns == 1 ? "" : "s");
+	print_fp("base: %s (%zu run%s, %u boot%s)\nnew:  %s (%zu run%s, %u boot%s)\n",
+		 a.path, a.nruns, a.nruns == 1 ? "" : "s", a.nboots,
+		 a.nboots == 1 ? "" : "s", b.path, b.nruns,
+		 b.nruns == 1 ? "" : "s", b.nboots, b.nboots == 1 ? "" : "s");
+	clock = json_str(json_path(a.doc, "environment.harness"), "clock");
+	if (a.nboots < 2 && clock && !strcmp(clock, "icount"))
+		warnmsg("%s is one boot under the instruction clock: the noise between boots is not measured (a boot's runs repeat, boots do not); verdicts rest on --threshold",
+			a.path);
 	if (!json_get(a.doc, "environment") || !json_get(b.doc, "environment"))
 		warnmsg("%s has no environment: not a result file of start -o/--json",
 			json_get(a.doc, "environment") ? b.path : a.path);
@@ -546,15 +732,19 @@ int cmd_compare(int argc, char **argv)
 				struct sample sa, sb;
 				struct welch w;
 				const char *verdict, *mode, *note = NULL;
-				char ca[64], cb[64];
+				char ca[64], cb[64], nbuf[96];
 				size_t na, nb;
-				double vp;
+				double vp, noise = NAN;
 				bool worse, beyond;
 
 				na = side_values(&a, groups[g], pname, m, va);
 				nb = side_values(&b, groups[g], pname, m, vb);
 				if (!na || !nb)
 					continue;
+				mrows[i]++;
+				for (j = 0; j < np; j++)
+					prows[j] += !strcmp(pnames[j], pname);
+				nrows++;
 				sample_of(va, na, &sa);
 				sample_of(vb, nb, &sb);
 				change = sa.mean ? (sb.mean - sa.mean) / fabs(sa.mean) * 100 :
@@ -562,12 +752,26 @@ int cmd_compare(int argc, char **argv)
 				worse = m->higher_better ? change < 0 : change > 0;
 				beyond = fabs(change) > o.threshold;
 				vp = variance_test(&sa, &sb);
-				if (sa.sd == 0 && sb.sd == 0) {
-					mode = "exact";
+				if (a.nboots > 1 && na > 1) {
+					/* BASE's boots measured the noise */
+					mode = "noise";
+					welch_test(&sa, &sb, &w);
+					w.p = NAN;
+					noise = noise_band_pct(&sa, b.nboots > 1 ? nb : 1,
+							       alpha);
+					beyond = beyond && fabs(change) > noise;
+					verdict = !beyond ? "no significant change" :
+						  worse ? "regressed" : "improved";
+					snprintf(nbuf, sizeof(nbuf), "noise ±%.3f%% over %zu boots",
+						 noise, na);
+					note = nbuf;
+				} else if (sa.sd == 0 && sb.sd == 0) {
+					mode = "threshold";
 					welch_test(&sa, &sb, &w);
 					w.p = NAN;
 					verdict = !beyond ? "no significant change" :
 						  worse ? "regressed" : "improved";
+					note = "no variation: noise not measured, threshold only";
 				} else if (welch_test(&sa, &sb, &w)) {
 					/* one side has a single run: no test */
 					mode = "untested";
@@ -597,6 +801,10 @@ int cmd_compare(int argc, char **argv)
 				print_side("new", &sb, vb);
 				print_float(PRINT_JSON, "change_pct", NULL, change);
 				print_string(PRINT_JSON, "mode", NULL, mode);
+				if (isnan(noise))
+					print_null(PRINT_JSON, "noise_pct", NULL);
+				else
+					print_float(PRINT_JSON, "noise_pct", NULL, noise);
 				print_float(PRINT_JSON, "t", NULL, w.t);
 				print_float(PRINT_JSON, "df", NULL, w.df);
 				/* small p-values keep their digits */
@@ -623,8 +831,7 @@ int cmd_compare(int argc, char **argv)
 				print_fp("%-12s %-15s %25s %25s %+8.2f%% ", label,
 					 m->name, ca, cb, change);
 				if (isnan(w.p))
-					print_fp("%8s", !strcmp(mode, "exact") ?
-						 "exact" : "-");
+					print_fp("%8s", "-");
 				else if (w.p < 0.0001)
 					print_fp("%8.1e", w.p);
 				else
@@ -635,6 +842,26 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	close_json_array();
+	for (i = 0; i < nm; i++)
+		if (!mrows[i])
+			break;
+	for (j = 0; j < np; j++)
+		if (!prows[j])
+			break;
+	if (!nrows || i < nm || j < np) {
+		close_json_array();
+		print_end();
+		if (j < np)
+			errmsg("nothing compared for phase %s: NEW lacks it, or the metrics",
+			       pnames[j]);
+		else if (i < nm)
+			errmsg("nothing compared for metric %s: no phase has it in both results",
+			       mnames[i]);
+		else
+			errmsg("nothing compared: no phase and metric has a value in both results");
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	print_uint(PRINT_JSON, "environment_differences_count", NULL, ndiff);
 	print_uint(PRINT_JSON, "regressions", NULL, nreg);
 	print_uint(PRINT_JSON, "improvements", NULL, nimp);

@@ -603,10 +603,11 @@ static void print_block_device(const struct mount_info *mi)
 
 /*
  * Geometry lines whose values change with use, not with how the filesystem
- * was made: left out of "geometry" (they stay in "geometry_text").  Block
- * and inode counts stay: they are the geometry.
+ * was made: left out of "geometry" (they stay in "geometry_text"), and
+ * not compared (older result files have them).  Block and inode counts
+ * stay: they are the geometry.
  */
-static bool volatile_key(const char *key)
+bool env_geometry_volatile(const char *key)
 {
 	static const char *const exact[] = {
 		/* dumpe2fs -h */
@@ -614,6 +615,7 @@ static bool volatile_key(const char *key)
 		"Last checked", "Lifetime writes", "Journal sequence",
 		"Journal start", "Last mounted on", "Last orphan",
 		"Next check after", "Journal head", "Journal errno",
+		"Journal checksum",
 		/* btrfs inspect-internal dump-super */
 		"root", "chunk_root", "log_root", "log_root_transid",
 		"root_level", "chunk_root_level", "log_root_level",
@@ -699,7 +701,7 @@ static void print_geometry(const char *fstype, char *text)
 		e = v + strlen(v);
 		while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
 			*--e = '\0';
-		if (!*k || volatile_key(k))
+		if (!*k || env_geometry_volatile(k))
 			continue;
 		print_string(PRINT_JSON, k, NULL, v);
 	}

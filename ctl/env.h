@@ -7,6 +7,7 @@
 #ifndef FSLOADCTL_ENV_H
 #define FSLOADCTL_ENV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,6 +15,9 @@
 void env_begin(void);
 /* Print the "fsload" and "environment" members of the current JSON object. */
 void env_print(const char *dir);
+
+/* A filesystem geometry line (@key) that changes with use, not with mkfs. */
+bool env_geometry_volatile(const char *key);
 
 /* SHA-256 of @len bytes at @data as 64 hex digits and a NUL. */
 void sha256_hex(const void *data, size_t len, char out[65]);

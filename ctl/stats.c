@@ -206,6 +206,15 @@ double variance_test(const struct sample *a, const struct sample *b)
 	return 2 * (c < 0.5 ? c : 1 - c);
 }
 
+double noise_band_pct(const struct sample *a, size_t m, double alpha)
+{
+	if (a->n < 2 || !m || !a->mean)
+		return NAN;
+	return t_quantile(1 - alpha / 2, (double)a->n - 1) * a->sd *
+	       sqrt(1.0 / (double)a->n + 1.0 / (double)m) / fabs(a->mean) *
+	       100;
+}
+
 double detectable_change_pct(double cov_pct, size_t n, double alpha,
 			     double power)
 {

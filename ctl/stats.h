@@ -44,6 +44,14 @@ int welch_test(const struct sample *a, const struct sample *b,
 double variance_test(const struct sample *a, const struct sample *b);
 
 /*
+ * Half the width, in % of @a's mean, of the two-sided 1 - @alpha
+ * prediction interval for the mean of @m new observations of what @a
+ * sampled: t(1 - alpha/2, n - 1) * sd * sqrt(1/n + 1/m).  The noise band
+ * of a baseline measured over several boots; NAN when @a->n < 2.
+ */
+double noise_band_pct(const struct sample *a, size_t m, double alpha);
+
+/*
  * The smallest relative change of the mean (in % of it) that a Welch
  * test at level @alpha finds with probability @power, with @n iterations
  * on each side and a coefficient of variation @cov_pct (%).

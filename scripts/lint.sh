@@ -94,7 +94,7 @@ done
 
 if [ $static = 1 ]; then
 	echo "== shellcheck"
-	shellcheck -x scripts/*.sh scripts/vm-run scripts/vm-init scripts/bisect-step .ci/run \
+	shellcheck -x scripts/*.sh scripts/vm-run scripts/vm-init scripts/bisect-step scripts/bisect .ci/run \
 		tests/*.sh tests/guest/*.sh || fail=1
 fi
 

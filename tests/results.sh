@@ -7,8 +7,10 @@
 # run from the file (arguments, seed, job file) with later options
 # overriding, and compare gives the verdicts, modes, warnings and exit
 # statuses it documents, on real files and on copies edited to show a
-# regression, an improvement, a noise-free (exact) run, a changed
-# environment and a debug kernel.  KTAP.
+# regression, an improvement, a noise-free run (threshold only, never
+# "exact"), a baseline of several boots (the noise band), a changed
+# environment, another workload and a debug kernel; names that match
+# nothing are usage errors.  KTAP.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -161,9 +163,10 @@ for p, v in zip(phases("stat"), (500.0, 505.0, 495.0)):
 		'row("stat", "ops_per_sec")["verdict"]' regressed
 }
 
-t_compare_exact() {
+t_compare_threshold() {
 	[ -f "$base" ] || t_output >/dev/null
-	# the instruction clock: no variance at all
+	# the instruction clock within one boot: no variance at all, and the
+	# noise between boots not measured: threshold only, never "exact"
 	edit "$base" "$tmp/e1.json" '
 for p in phases("create"):
     p["cpu"]["worker_ns_per_op"] = 1000.0'
@@ -175,14 +178,98 @@ for p in phases("create"):
     p["cpu"]["worker_ns_per_op"] = 1030.0'
 	"$ctl" --json compare "$tmp/e1.json" "$tmp/e2.json" --metric cpu_ns_per_op \
 		--phase create >"$tmp/x1.json" || fail "0.4 % under a 1 % threshold: exit $?"
-	expect "$tmp/x1.json" 'row("create", "cpu_ns_per_op")["mode"]' exact \
+	expect "$tmp/x1.json" 'row("create", "cpu_ns_per_op")["mode"]' threshold \
+		'"noise not measured" in row("create", "cpu_ns_per_op")["note"]' True \
 		'row("create", "cpu_ns_per_op")["verdict"]' "no significant change" \
 		'row("create", "cpu_ns_per_op")["p"]' None
+	"$ctl" compare "$tmp/e1.json" "$tmp/e2.json" --metric cpu_ns_per_op \
+		--phase create >"$tmp/x1.txt" 2>&1
+	! grep -qw exact "$tmp/x1.txt" || fail "a comparison called exact: $(cat "$tmp/x1.txt")"
 	"$ctl" --json compare "$tmp/e1.json" "$tmp/e3.json" --metric cpu_ns_per_op \
 		--phase create >"$tmp/x2.json"
 	[ $? = 1 ] || fail "3 % over a 1 % threshold is a regression in exact mode"
 	"$ctl" compare "$tmp/e1.json" "$tmp/e3.json" --metric cpu_ns_per_op \
 		--phase create --threshold 5 >/dev/null || fail "3 % under --threshold 5: exit $?"
+}
+
+# boots BASE OUT PHASE V1 V2 ...: OUT holds one boot per value, each with
+# BASE's first iteration, worker_ns_per_op of PHASE set to the value
+boots() {
+	local in=$1 out=$2 phase=$3
+
+	shift 3
+	edit "$in" "$out" '
+import copy
+it0 = j["iterations"][0]
+j["boots"] = []
+for v in '"[$(IFS=,; echo "$*")]"':
+    it = copy.deepcopy(it0)
+    for p in it["phases"]:
+        if p["name"] == "'"$phase"'":
+            p["cpu"]["worker_ns_per_op"] = float(v)
+    j["boots"].append({"iterations": [it]})
+del j["iterations"]'
+}
+
+t_compare_noise() {
+	local rc
+
+	[ -f "$base" ] || t_output >/dev/null
+	# three boots 1000 +- 2: t(0.975, 2) 4.303 * 2 * sqrt(1/3 + 1) / 1000
+	# is a noise band of 0.994 %
+	boots "$base" "$tmp/b3.json" create 1000 1002 998
+	boots "$base" "$tmp/n1008.json" create 1008
+	boots "$base" "$tmp/n1015.json" create 1015
+	boots "$base" "$tmp/n990.json" create 985
+	"$ctl" --json compare "$tmp/b3.json" "$tmp/n1008.json" --metric cpu_ns_per_op \
+		--phase create --threshold 0.5 >"$tmp/nz1.json" ||
+		fail "+0.8 % inside a 0.99 % noise band: exit $?"
+	expect "$tmp/nz1.json" 'row("create", "cpu_ns_per_op")["mode"]' noise \
+		'round(row("create", "cpu_ns_per_op")["noise_pct"], 3)' 0.994 \
+		'row("create", "cpu_ns_per_op")["base"]["n"]' 3 \
+		'row("create", "cpu_ns_per_op")["verdict"]' "no significant change"
+	"$ctl" --json compare "$tmp/b3.json" "$tmp/n1015.json" --metric cpu_ns_per_op \
+		--phase create --threshold 0.5 >"$tmp/nz2.json"
+	rc=$?
+	[ $rc = 1 ] || fail "+1.5 % beyond the noise band: exit $rc, not 1"
+	expect "$tmp/nz2.json" 'row("create", "cpu_ns_per_op")["verdict"]' regressed
+	"$ctl" --json compare "$tmp/b3.json" "$tmp/n990.json" --metric cpu_ns_per_op \
+		--phase create --threshold 0.5 >"$tmp/nz3.json" || fail "an improvement: exit $?"
+	expect "$tmp/nz3.json" 'row("create", "cpu_ns_per_op")["verdict"]' improved
+	# beyond the noise but under --threshold: no change
+	"$ctl" compare "$tmp/b3.json" "$tmp/n1015.json" --metric cpu_ns_per_op \
+		--phase create --threshold 2 >/dev/null || fail "under --threshold 2: exit $?"
+	# the text says how many boots and the band
+	"$ctl" compare "$tmp/b3.json" "$tmp/n1015.json" --metric cpu_ns_per_op \
+		--phase create >"$tmp/nz.txt"
+	grep -q '(3 runs, 3 boots)' "$tmp/nz.txt" || fail "no boot count: $(cat "$tmp/nz.txt")"
+	grep -q 'noise ±0.994% over 3 boots' "$tmp/nz.txt" || fail "no noise band: $(cat "$tmp/nz.txt")"
+}
+
+t_compare_workload() {
+	local rc
+
+	[ -f "$base" ] || t_output >/dev/null
+	edit "$base" "$tmp/w1.json" 'j["run"]["params"]["files"] = 300'
+	edit "$base" "$tmp/w2.json" 'j["run"]["params"]["iterations"] = 5'
+	edit "$base" "$tmp/w3.json" 'j["run"]["params"]["profile"] = "metadata"'
+	edit "$base" "$tmp/w4.json" 'j["run"]["params"]["seed"] = 12; j["run"]["params"]["dir"] = "/x"'
+	for w in w1:files w2:iterations w3:profile; do
+		"$ctl" compare "$base" "$tmp/${w%%:*}.json" >"$tmp/w.out" 2>"$tmp/w.err"
+		rc=$?
+		[ $rc = 2 ] || fail "another --${w#*:}: exit $rc, not 2"
+		grep -q "the workloads differ: parameter --${w#*:}" "$tmp/w.err" ||
+			fail "no error for --${w#*:}: $(cat "$tmp/w.err")"
+		[ ! -s "$tmp/w.out" ] || fail "a table for another workload: $(cat "$tmp/w.out")"
+	done
+	"$ctl" compare "$base" "$tmp/w1.json" --force >"$tmp/w.out" 2>/dev/null
+	rc=$?
+	[ $rc = 0 ] || [ $rc = 1 ] || fail "--force: exit $rc"
+	grep -q 'parameter --files differs' "$tmp/w.out" || fail "--force: no warning"
+	# the seed and the directory are not the workload
+	"$ctl" compare "$base" "$tmp/w4.json" >/dev/null 2>&1
+	rc=$?
+	[ $rc = 0 ] || [ $rc = 1 ] || fail "another seed and dir: exit $rc"
 }
 
 t_compare_environment() {
@@ -204,14 +291,49 @@ j["environment"]["kernel"]["debug"]["debug_kernel"] = not j["environment"]["kern
 	"$ctl" compare "$base" "$tmp/dbg.json" --force >/dev/null 2>&1
 	rc=$?
 	[ $rc = 0 ] || [ $rc = 1 ] || fail "--force: exit $rc"
+	# geometry: what changes with use (the journal's checksum) is noise
+	edit "$base" "$tmp/g1.json" '
+j["environment"]["filesystem"]["geometry"] = {"Block count": "65536", "Journal checksum": "0x1"}'
+	edit "$base" "$tmp/g2.json" '
+j["environment"]["filesystem"]["geometry"] = {"Block count": "65536", "Journal checksum": "0x2"}'
+	edit "$base" "$tmp/g3.json" '
+j["environment"]["filesystem"]["geometry"] = {"Block count": "131072", "Journal checksum": "0x1"}'
+	"$ctl" compare "$tmp/g1.json" "$tmp/g2.json" >"$tmp/g.out" 2>&1
+	! grep -q 'differs' "$tmp/g.out" || fail "the journal checksum is not the environment: $(grep differs "$tmp/g.out")"
+	"$ctl" compare "$tmp/g1.json" "$tmp/g3.json" >"$tmp/g.out" 2>&1
+	grep -q 'geometry: Block count differs' "$tmp/g.out" || fail "no geometry warning: $(cat "$tmp/g.out")"
 }
 
 t_compare_usage() {
 	[ -f "$base" ] || t_output >/dev/null
 	"$ctl" compare "$base" 2>/dev/null
 	[ $? = 2 ] || fail "one file: not exit 2"
-	"$ctl" compare "$base" "$base" --metric nonsense 2>/dev/null
+	"$ctl" compare "$base" "$base" --metric nonsense 2>"$tmp/u.err"
 	[ $? = 2 ] || fail "unknown metric: not exit 2"
+	grep -q 'cpu_ns_per_op' "$tmp/u.err" || fail "the metrics are not listed: $(cat "$tmp/u.err")"
+	# a phase that matches nothing (a typo) must not compare nothing
+	"$ctl" compare "$base" "$base" --phase craete >"$tmp/u.out" 2>"$tmp/u.err"
+	[ $? = 2 ] || fail "unknown phase: not exit 2"
+	grep -q "unknown phase 'craete'.*create, stat, read, unlink" "$tmp/u.err" ||
+		fail "the phases are not listed: $(cat "$tmp/u.err")"
+	"$ctl" compare "$base" "$base" --phase create,stat,nope 2>/dev/null >/dev/null
+	[ $? = 2 ] || fail "one unknown phase of three: not exit 2"
+	# a phase NEW lacks, a metric no phase has: nothing compared
+	edit "$base" "$tmp/u1.json" '
+for p in phases("stat"):
+    p["name"] = "stat2"'
+	"$ctl" compare "$base" "$tmp/u1.json" --phase stat >/dev/null 2>"$tmp/u.err"
+	[ $? = 2 ] || fail "a phase NEW lacks: not exit 2"
+	grep -q 'nothing compared for phase stat' "$tmp/u.err" || fail "no message: $(cat "$tmp/u.err")"
+	edit "$base" "$tmp/u2.json" '
+for it in j["iterations"]:
+    for p in it["phases"]:
+        p.pop("cpu", None)'
+	"$ctl" compare "$base" "$tmp/u2.json" --metric cpu_ns_per_op >/dev/null 2>"$tmp/u.err"
+	[ $? = 2 ] || fail "no metric on both sides: not exit 2"
+	"$ctl" compare "$base" "$tmp/u2.json" --metric cpu_ns_per_op,ops_per_sec >/dev/null 2>"$tmp/u.err"
+	[ $? = 2 ] || fail "one metric that compares nothing: not exit 2"
+	grep -q 'nothing compared for metric cpu_ns_per_op' "$tmp/u.err" || fail "no message: $(cat "$tmp/u.err")"
 	"$ctl" compare "$base" "$base" --alpha 2 2>/dev/null
 	[ $? = 2 ] || fail "--alpha 2: not exit 2"
 	echo '{"x": 1}' >"$tmp/junk.json"
@@ -222,11 +344,13 @@ t_compare_usage() {
 	[ $? = 2 ] || fail "broken JSON: not exit 2"
 }
 
-ktap_plan 6
+ktap_plan 8
 ktap_run result_file_members t_output
 ktap_run rerun_repeats_a_run t_rerun
 ktap_run compare_verdicts t_compare_verdicts
-ktap_run compare_exact_mode t_compare_exact
+ktap_run compare_threshold_mode t_compare_threshold
+ktap_run compare_noise_band t_compare_noise
+ktap_run compare_workload_mismatch t_compare_workload
 ktap_run compare_environments t_compare_environment
 ktap_run compare_usage t_compare_usage
 ktap_finish

@@ -228,6 +228,22 @@ TEST(detectable_change)
 	EXPECT_TRUE(isnan(detectable_change_pct(1, 1, 0.05, 0.8)));
 }
 
+/* compare's noise mode rests on this: the prediction interval of boots */
+TEST(noise_band)
+{
+	static const double b[] = { 1000, 1002, 998 };
+	struct sample sb;
+
+	sample(b, 3, &sb);
+	/* t_.975,2 = 4.302653, sd 2: 4.302653 * 2 * sqrt(1/3 + 1) / 1000 */
+	NEAR(noise_band_pct(&sb, 1, 0.05), 4.302653 * 2 * sqrt(4.0 / 3) / 10, 1e-4);
+	/* two new boots: a narrower band; a lower alpha: a wider one */
+	EXPECT_LT(noise_band_pct(&sb, 2, 0.05), noise_band_pct(&sb, 1, 0.05));
+	EXPECT_LT(noise_band_pct(&sb, 1, 0.05), noise_band_pct(&sb, 1, 0.01));
+	sample(b, 1, &sb);
+	EXPECT_TRUE(isnan(noise_band_pct(&sb, 1, 0.05)));
+}
+
 TEST(sha256_vectors)
 {
 	char h[65];
