@@ -210,11 +210,14 @@ static double metric_value(const struct jval *phase,
 	double sum = 0, cnt = 0;
 	size_t i;
 
-	if (!m->path) {	/* lat_avg_ns over every op type */
+	if (!m->path) {
+		/*
+		 * lat_avg_ns over every op type: the latency sum covers the
+		 * successful operations only, so it is divided by those.
+		 */
 		for (i = 0; types && types->type == J_ARR && i < types->n; i++) {
 			double ls = json_num(types->items[i], "lat_sum_ns");
-			double o = json_num(types->items[i], "ops") +
-				   json_num(types->items[i], "errors");
+			double o = json_num(types->items[i], "ops");
 
 			if (isnan(ls) || isnan(o))
 				return NAN;

@@ -192,6 +192,19 @@ for p in phases("create"):
 		--phase create --threshold 5 >/dev/null || fail "3 % under --threshold 5: exit $?"
 }
 
+# The average latency counts the operations its sum covers: the
+# successful ones (issue 20), not the failed ones too.
+t_compare_lat_avg_errors() {
+	[ -f "$base" ] || t_output >/dev/null
+	edit "$base" "$tmp/l1.json" '
+for p in phases("stat"):
+    t = p["ops_by_type"][0]
+    t["ops"], t["errors"], t["lat_sum_ns"] = 100, 100, 100 * 1000.0'
+	"$ctl" --json compare "$tmp/l1.json" "$tmp/l1.json" --metric lat_avg_ns \
+		--phase stat >"$tmp/l.json" || fail "compare: exit $?"
+	expect "$tmp/l.json" 'row("stat", "lat_avg_ns")["base"]["mean"]' 1000.0
+}
+
 # boots BASE OUT PHASE V1 V2 ...: OUT holds one boot per value, each with
 # BASE's first iteration, worker_ns_per_op of PHASE set to the value
 boots() {
@@ -344,7 +357,7 @@ for it in j["iterations"]:
 	[ $? = 2 ] || fail "broken JSON: not exit 2"
 }
 
-ktap_plan 8
+ktap_plan 9
 ktap_run result_file_members t_output
 ktap_run rerun_repeats_a_run t_rerun
 ktap_run compare_verdicts t_compare_verdicts
@@ -353,4 +366,5 @@ ktap_run compare_noise_band t_compare_noise
 ktap_run compare_workload_mismatch t_compare_workload
 ktap_run compare_environments t_compare_environment
 ktap_run compare_usage t_compare_usage
+ktap_run compare_lat_avg_with_errors t_compare_lat_avg_errors
 ktap_finish
