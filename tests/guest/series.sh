@@ -144,7 +144,8 @@ t_table_and_plot() {
 			"$f" || fail "$f is not well-formed XML"
 		grep -q '<polyline' "$f" || fail "$f has no line"
 		# every panel has ticks on both axes; the device panel its
-		# lines when the series has device figures
+		# lines when the series has device figures: the create phase's
+		# writeback, not a few ms of stat that the device never sees
 		python3 - "$f" <<'PY' || fail "$f: no ticks or no device lines"
 import sys, xml.dom.minidom as m
 d = m.parse(sys.argv[1])
@@ -153,7 +154,7 @@ mid = [t for t in texts if t.getAttribute("text-anchor") == "middle"]
 if len(mid) < 3 * 3:
     print("# %d x-axis tick labels in 3 panels" % len(mid)); sys.exit(1)
 pts = [l.getAttribute("points").strip() for l in d.getElementsByTagName("polyline")]
-if any(pts[:-4]) and not any(pts[-4:]):
+if "-create.svg" in sys.argv[1] and any(pts[:-4]) and not any(pts[-4:]):
     print("# the device panel (its last 4 lines) has no line"); sys.exit(1)
 PY
 		n=$((n + 1))
