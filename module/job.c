@@ -330,7 +330,7 @@ static void fsload_job_remove_dir(struct fsload_job *job)
 	if (st.err && !job->err) {
 		job->err = st.err;
 		snprintf(job->errmsg, sizeof(job->errmsg),
-			 "cleanup: %llu entries of fsload-%u left, first %s: error %d",
+			 "cleanup: %llu entries of fsload-%u left, first %.64s: error %d",
 			 st.left, job->id, st.name, st.err);
 	}
 	spin_unlock(&job->lock);
