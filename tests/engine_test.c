@@ -2,15 +2,15 @@
 /*
  * Unit tests of the engine code shared by the module and fsloadctl
  * (module/engine.h), and of the percentiles fsloadctl computes from its
- * histograms (ctl/stats.c), against known inputs.  Runs on the host.
+ * histograms (ctl/report/stats.c), against known inputs.  Runs on the host.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "kshim.h"
+#include "lib/kshim.h"
 #include "engine.h"
-#include "results.h"
+#include "nl/results.h"
 
 #include "kselftest_harness.h"
 

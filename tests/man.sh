@@ -78,8 +78,8 @@ t_options() {
 	for o in $(help_block "global options:" | grep -oE -- '--?[a-zA-Z]+'); do
 		has_item "GLOBAL OPTIONS" "$o" || fail "global option $o is not in GLOBAL OPTIONS"
 	done
-	grep -q -- '"--version"' "$repo/ctl/main.c" && ! has_item "GLOBAL OPTIONS" --version &&
-		fail "--version (ctl/main.c) is not in GLOBAL OPTIONS"
+	grep -q -- '"--version"' "$repo/ctl/cmd/main.c" && ! has_item "GLOBAL OPTIONS" --version &&
+		fail "--version (ctl/cmd/main.c) is not in GLOBAL OPTIONS"
 	for c in $(help_block "commands:" | awk '{ print $1 }'); do
 		# start's options have a section of their own; the others'
 		# are items under their command
@@ -144,7 +144,7 @@ t_environment() {
 
 	while read -r v; do
 		has_item ENVIRONMENT "$v" || fail "environment variable $v is not in ENVIRONMENT"
-	done < <(cat "$repo"/ctl/*.c | grep -oE 'getenv\("[A-Z_a-z0-9]+"\)' |
+	done < <(cat "$repo"/ctl/*/*.c | grep -oE 'getenv\("[A-Z_a-z0-9]+"\)' |
 		sed -E 's/getenv\("(.*)"\)/\1/' | sort -u)
 }
 

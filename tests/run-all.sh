@@ -48,6 +48,7 @@ suites=(
 	"completion|host|tests/completion.sh"
 	"spec|host|tests/spec.py"
 	"deps|host|tests/deps.py"
+	"layers|host|tests/layers.py"
 	"user-engine|host|tests/user-engine.sh"
 	"engine-unit|host|tests/build/engine_test"
 	"stats-unit|host|tests/build/stats_test"

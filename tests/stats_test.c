@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of what fsloadctl compare and the result files rest on
- * (ctl/stats.c, ctl/json.c, ctl/env.c's SHA-256), against known values:
+ * (ctl/report/stats.c, ctl/lib/json.c, ctl/report/env.c's SHA-256), against known values:
  * closed forms of the t distribution, identities of the incomplete beta
  * function, published Welch's t-test examples, FIPS 180-2 test vectors.
  * Runs on the host.
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "json.h"
-#include "env.h"
+#include "report/stats.h"
+#include "lib/json.h"
+#include "report/env.h"
 
 #include "kselftest_harness.h"
 

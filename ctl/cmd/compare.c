@@ -1,0 +1,884 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl compare BASE.json NEW.json: per phase and metric, both means
+ * with their standard deviations, the change, Welch's t-test over the
+ * iterations and a verdict; the differences between the two runs'
+ * environments.  Exit status 0: no significant regression, 1: a
+ * regression, 2: usage (or a comparison refused: debug vs production).
+ *
+ * A result file may hold several boots ("boots": scripts/bisect-step
+ * --boots): then the noise is measured, and a change counts only beyond
+ * it (the prediction interval of the base's boot means).  Runs under
+ * QEMU's instruction clock repeat within a boot, not across boots: two
+ * single-boot results without variation are judged by --threshold alone
+ * ("threshold" mode), never called exact.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/fsloadctl.h"
+#include "cmd/cmds.h"
+#include "report/env.h"
+#include "lib/json.h"
+#include "lib/parse.h"
+#include "lib/print.h"
+#include "report/stats.h"
+
+#define LIST_MAX	32
+
+struct compare_opts {
+	const char *metric;	/* parsed by hand: repeatable, lists */
+	const char *phase;
+	double threshold;	/* % */
+	const char *alpha;
+	bool force;
+};
+
+#define COPT(f)	offsetof(struct compare_opts, f)
+
+static const struct arg_desc compare_args[] = {
+	{ "metric", ARG_STR, COPT(metric), "M[,M...]",
+	  "metrics to compare, repeatable (default ops_per_sec,lat_avg_ns,cpu_ns_per_op; see below)" },
+	{ "phase", ARG_STR, COPT(phase), "NAME[,NAME...]",
+	  "only these phases, repeatable (default: every phase of BASE)" },
+	{ "threshold", ARG_SECONDS, COPT(threshold), "PCT",
+	  "smallest change in % that counts (default 1); in exact mode the only test" },
+	{ "alpha", ARG_STR, COPT(alpha), "A",
+	  "significance level of the t-test (default 0.05)" },
+	{ "force", ARG_FLAG, COPT(force), NULL,
+	  "compare anyway: other workloads (parameters), a debug kernel with a production one" },
+	{ NULL },
+};
+
+/* A metric: where its value is in a phase object, which way is better. */
+struct metric_desc {
+	const char *name;
+	const char *path;	/* in the phase; NULL: computed */
+	bool higher_better;
+	const char *what;
+};
+
+static const struct metric_desc metrics[] = {
+	{ "ops_per_sec", "ops_per_sec", true, "operations per second" },
+	{ "mib_per_sec", "mib_per_sec", true, "MiB written and read per second" },
+	{ "elapsed_ns", "elapsed_ns", false, "the phase's wall time" },
+	{ "lat_avg_ns", NULL, false, "mean latency, all op types" },
+	{ "p50_ns", "latency.p50_ns", false, "median latency (one op type)" },
+	{ "p90_ns", "latency.p90_ns", false, "90th percentile latency" },
+	{ "p99_ns", "latency.p99_ns", false, "99th percentile latency" },
+	{ "p99_9_ns", "latency.p99_9_ns", false, "99.9th percentile latency" },
+	{ "cpu_ns_per_op", "cpu.worker_ns_per_op", false,
+	  "workers' CPU per op (instructions under --icount)" },
+	{ "total_ns_per_op", "cpu.total_ns_per_op", false,
+	  "workers' + background + tail CPU per op" },
+	{ "instructions_per_op", "cpu.instructions_per_op", false,
+	  "PMU instructions per op" },
+	{ "cycles_per_op", "cpu.cycles_per_op", false, "PMU cycles per op" },
+};
+
+static void compare_help(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "metrics (per phase):\n");
+	for (i = 0; i < ARRAY_SIZE(metrics); i++)
+		fprintf(f, "  %-24s %s (%s is better)\n", metrics[i].name,
+			metrics[i].what,
+			metrics[i].higher_better ? "higher" : "lower");
+	fprintf(f,
+		"verdicts: improved, regressed, no significant change.  Modes: noise (BASE\n"
+		"holds several boots: beyond --threshold and outside the 1-alpha prediction\n"
+		"interval of its boots), welch (t-test over the iterations), threshold\n"
+		"(neither side varies: one boot each, noise not measured), untested.\n"
+		"exit status: 0 no significant regression, 1 a regression, 2 usage error,\n"
+		"nothing compared, or a refused comparison (other workload parameters, debug\n"
+		"vs production kernel; --force).\n");
+}
+
+const struct cmd_desc compare_cmd = {
+	.name = "compare",
+	.fn = cmd_compare,
+	.synopsis = "BASE.json NEW.json [OPTIONS]",
+	.desc = "Compare two result files: means, stddevs, change, Welch's t-test, verdicts.",
+	.args = compare_args,
+	.help_extra = compare_help,
+};
+
+#define RUNS_MAX	1024
+
+/* One side: its runs, each {"job": ..., "phases": [...]}. */
+struct side {
+	const char *path;
+	struct jval *doc;
+	const struct jval *runs[RUNS_MAX];
+	const char *group[RUNS_MAX];	/* engine of "both": kernel/user */
+	unsigned int boot[RUNS_MAX];	/* index in "boots" (0 without) */
+	size_t nruns;
+	unsigned int nboots;		/* "boots": how many; else 1 */
+};
+
+/* The runs of one boot's figures (@doc), tagged with @boot. */
+static int add_runs(struct side *s, const struct jval *doc, unsigned int boot)
+{
+	const struct jval *it, *g;
+	size_t i;
+	static const char *const engines[] = { "kernel", "user" };
+
+	it = json_get(doc, "iterations");
+	if (it && it->type == J_ARR) {
+		for (i = 0; i < it->n && s->nruns < RUNS_MAX; i++) {
+			s->group[s->nruns] = NULL;
+			s->boot[s->nruns] = boot;
+			s->runs[s->nruns++] = it->items[i];
+		}
+	} else if (json_get(doc, "phases")) {
+		if (s->nruns < RUNS_MAX) {
+			s->group[s->nruns] = NULL;
+			s->boot[s->nruns] = boot;
+			s->runs[s->nruns++] = doc;
+		}
+	} else if (json_get(doc, "sweep")) {
+		errmsg("%s: a thread sweep; compare results of one thread count (--iterations)",
+		       s->path);
+		return EXIT_USAGE;
+	} else {
+		for (i = 0; i < ARRAY_SIZE(engines); i++) {
+			g = json_get(doc, engines[i]);
+			if (g && json_get(g, "phases") && s->nruns < RUNS_MAX) {
+				s->group[s->nruns] = engines[i];
+				s->boot[s->nruns] = boot;
+				s->runs[s->nruns++] = g;
+			}
+		}
+	}
+	return 0;
+}
+
+static int load_side(struct side *s, const char *path)
+{
+	const struct jval *boots;
+	size_t i;
+	int ret;
+
+	s->path = path;
+	s->doc = json_load(path);
+	if (!s->doc)
+		return EXIT_USAGE;
+	s->nboots = 1;
+	boots = json_get(s->doc, "boots");
+	if (boots && boots->type == J_ARR && boots->n) {
+		for (i = 0; i < boots->n; i++) {
+			ret = add_runs(s, boots->items[i], i);
+			if (ret)
+				return ret;
+		}
+		s->nboots = boots->n;
+	} else {
+		ret = add_runs(s, s->doc, 0);
+		if (ret)
+			return ret;
+	}
+	if (!s->nruns) {
+		errmsg("%s: no results (no \"phases\" or \"iterations\")", path);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static const struct jval *find_phase(const struct jval *run, const char *name)
+{
+	const struct jval *ph = json_get(run, "phases");
+	size_t i;
+
+	for (i = 0; ph && ph->type == J_ARR && i < ph->n; i++) {
+		const char *n = json_str(ph->items[i], "name");
+
+		if (n && !strcmp(n, name))
+			return ph->items[i];
+	}
+	return NULL;
+}
+
+static double metric_value(const struct jval *phase,
+			   const struct metric_desc *m)
+{
+	const struct jval *types = json_get(phase, "ops_by_type"), *v;
+	double sum = 0, cnt = 0;
+	size_t i;
+
+	if (!m->path) {
+		/*
+		 * lat_avg_ns over every op type: the latency sum covers the
+		 * successful operations only, so it is divided by those.
+		 */
+		for (i = 0; types && types->type == J_ARR && i < types->n; i++) {
+			double ls = json_num(types->items[i], "lat_sum_ns");
+			double o = json_num(types->items[i], "ops");
+
+			if (isnan(ls) || isnan(o))
+				return NAN;
+			sum += ls;
+			cnt += o;
+		}
+		return cnt > 0 ? sum / cnt : NAN;
+	}
+	if (!strncmp(m->path, "latency.", 8)) {
+		/* percentiles: of the phase's only op type */
+		if (!types || types->type != J_ARR || types->n != 1)
+			return NAN;
+		phase = types->items[0];
+	}
+	v = json_path(phase, m->path);
+	return v && v->type == J_NUM ? v->num : NAN;
+}
+
+static bool same_group(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * @m of phase @pname in each of @s's runs of engine @group, into @out; of
+ * a side with several boots, the mean of each boot's runs (the boots are
+ * the sample: the noise between boots is what a single boot cannot see).
+ */
+static size_t side_values(const struct side *s, const char *group,
+			  const char *pname, const struct metric_desc *m,
+			  double *out)
+{
+	const struct jval *ph;
+	size_t k, n = 0;
+	unsigned int b, nb;
+	double v, sum;
+
+	for (b = 0; b < s->nboots; b++) {
+		sum = 0;
+		nb = 0;
+		for (k = 0; k < s->nruns; k++) {
+			if (s->boot[k] != b || !same_group(s->group[k], group))
+				continue;
+			ph = find_phase(s->runs[k], pname);
+			v = ph ? metric_value(ph, m) : NAN;
+			if (isnan(v))
+				continue;
+			if (s->nboots == 1)
+				out[n++] = v;
+			sum += v;
+			nb++;
+		}
+		if (s->nboots > 1 && nb)
+			out[n++] = sum / nb;
+	}
+	return n;
+}
+
+/* Whether @name is a phase of any of @s's runs. */
+static bool side_has_phase(const struct side *s, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < s->nruns; k++)
+		if (find_phase(s->runs[k], name))
+			return true;
+	return false;
+}
+
+/* "a, b, c": the distinct phase names of @s, in order, into @buf. */
+static void side_phase_names(const struct side *s, char *buf, size_t len)
+{
+	const char *seen[256];
+	const struct jval *phs;
+	unsigned int nseen = 0, i;
+	size_t k, r, used = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < s->nruns; k++) {
+		phs = json_get(s->runs[k], "phases");
+		for (r = 0; phs && phs->type == J_ARR && r < phs->n; r++) {
+			const char *n = json_str(phs->items[r], "name");
+
+			for (i = 0; n && i < nseen; i++)
+				if (!strcmp(seen[i], n))
+					break;
+			if (!n || i < nseen || nseen == ARRAY_SIZE(seen) ||
+			    used >= len)
+				continue;
+			seen[nseen++] = n;
+			used += snprintf(buf + used, len - used, "%s%s",
+					 used ? ", " : "", n);
+		}
+	}
+}
+
+/* "a,b" lists from every --NAME of argv, into @out. */
+static int collect_list(int argc, char **argv, const char *name,
+			const char **out, unsigned int *n, char **bufs)
+{
+	size_t len = strlen(name);
+	char *tok, *save;
+	int i;
+
+	*n = 0;
+	for (i = 1; i < argc; i++) {
+		const char *v = NULL;
+
+		if (!strncmp(argv[i], "--", 2) && !strncmp(argv[i] + 2, name, len)) {
+			if (argv[i][2 + len] == '=')
+				v = argv[i] + 3 + len;
+			else if (!argv[i][2 + len] && i + 1 < argc)
+				v = argv[++i];
+		}
+		if (!v)
+			continue;
+		bufs[i] = strdup(v);
+		for (tok = strtok_r(bufs[i], ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			if (*n == LIST_MAX)
+				return usage_error("--%s: at most %d", name,
+						   LIST_MAX);
+			out[(*n)++] = tok;
+		}
+	}
+	return 0;
+}
+
+/* --- environments -------------------------------------------------------------------- */
+
+struct env_key {
+	const char *path;	/* under "environment", or "fsload."/"run." */
+	const char *label;
+};
+
+static const struct env_key env_keys[] = {
+	{ "environment.kernel.release", "kernel release" },
+	{ "environment.kernel.version", "kernel build" },
+	{ "environment.kernel.cmdline", "kernel command line" },
+	{ "environment.kernel.config_sha256", "kernel config" },
+	{ "environment.kernel.kaslr", "KASLR" },
+	{ "environment.cpu.model", "CPU model" },
+	{ "environment.cpu.online", "CPUs online" },
+	{ "environment.cpu.freq_driver", "CPU frequency driver" },
+	{ "environment.cpu.governor", "CPU governor" },
+	{ "environment.memory.total_kib", "memory" },
+	{ "environment.mitigations", "CPU vulnerability mitigations" },
+	{ "environment.filesystem.type", "filesystem" },
+	{ "environment.filesystem.mount_options", "mount options" },
+	{ "environment.filesystem.super_options", "filesystem options" },
+	{ "environment.filesystem.barrier", "barriers" },
+	{ "environment.filesystem.mkfs", "mkfs command" },
+	{ "environment.filesystem.geometry_tool.version", "filesystem tool version" },
+	{ "environment.filesystem.geometry", "filesystem geometry" },
+	{ "environment.filesystem.block_device.model", "device model" },
+	{ "environment.filesystem.block_device.size_bytes", "device size" },
+	{ "environment.filesystem.block_device.queue", "device queue settings" },
+	{ "environment.harness.clock", "clock" },
+	{ "fsload.version", "fsload version" },
+	{ "fsload.git", "fsload revision" },
+	{ "run.engine", "engine" },
+};
+
+static char *shorten(const char *s)
+{
+	char *r;
+
+	if (strlen(s) <= 72)
+		return strdup(s);
+	if (asprintf(&r, "%.69s...", s) < 0)
+		return NULL;
+	return r;
+}
+
+static void env_diff_one(const char *label, const struct jval *a,
+			 const struct jval *b, unsigned int *ndiff)
+{
+	char *ta = json_text(a), *tb = json_text(b), *sa, *sb;
+
+	if (ta && tb && strcmp(ta, tb)) {
+		sa = shorten(ta);
+		sb = shorten(tb);
+		open_json_object(NULL);
+		print_string(PRINT_JSON, "what", NULL, label);
+		print_string(PRINT_JSON, "base", NULL, ta);
+		print_string(PRINT_JSON, "new", NULL, tb);
+		close_json_object();
+		print_fp("warning: %s differs: %s -> %s\n", label,
+			 sa ? sa : ta, sb ? sb : tb);
+		free(sa);
+		free(sb);
+		(*ndiff)++;
+	}
+	free(ta);
+	free(tb);
+}
+
+/* A parameter that says where a run went or how it talked, not what it did. */
+static bool param_not_workload(const char *key)
+{
+	static const char *const skip[] = {
+		"seed", "output", "rerun", "quiet", "progress-ms", "dir",
+		"detach",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(skip); i++)
+		if (!strcmp(key, skip[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The workload: every parameter but the seed and where the output went
+ * (profile, its arguments, --iterations: the first iteration of a boot
+ * runs a few % off).  As errors on stderr (@as_error), else as warnings
+ * in the report; counted in @ndiff.
+ */
+static void workload_diff(const struct jval *a, const struct jval *b,
+			  bool as_error, unsigned int *ndiff)
+{
+	const struct jval *pa = json_path(a, "run.params");
+	const struct jval *pb = json_path(b, "run.params");
+	const struct jval *side[2] = { pa, pb }, *other[2] = { pb, pa };
+	char label[256];
+	unsigned int j;
+	size_t k;
+
+	for (j = 0; j < 2; j++) {
+		const struct jval *p = side[j], *q = other[j];
+
+		for (k = 0; p && p->type == J_OBJ && k < p->n; k++) {
+			const struct jval *va = j ? NULL : p->items[k];
+			const struct jval *vb = j ? p->items[k] : NULL;
+			char *ta, *tb;
+
+			if (param_not_workload(p->keys[k]))
+				continue;
+			/* the second pass: only what BASE lacks */
+			if (j && q && json_get(q, p->keys[k]))
+				continue;
+			if (!j)
+				vb = q ? json_get(q, p->keys[k]) : NULL;
+			snprintf(label, sizeof(label), "parameter --%s",
+				 p->keys[k]);
+			if (!as_error) {
+				env_diff_one(label, va, vb, ndiff);
+				continue;
+			}
+			ta = json_text(va);
+			tb = json_text(vb);
+			if (!ta || !tb || strcmp(ta, tb)) {
+				errmsg("the workloads differ: %s: %s -> %s", label,
+				       ta ? ta : "(none)", tb ? tb : "(none)");
+				(*ndiff)++;
+			}
+			free(ta);
+			free(tb);
+		}
+	}
+}
+
+/* Objects are compared member by member (geometry: which line differs). */
+static void env_diff(const struct jval *a, const struct jval *b,
+		     unsigned int *ndiff)
+{
+	const struct jval *va, *vb;
+	bool geometry;
+	char label[256];
+	unsigned int i;
+	size_t k;
+
+	for (i = 0; i < ARRAY_SIZE(env_keys); i++) {
+		/* older result files have the lines that change with use */
+		geometry = !strcmp(env_keys[i].path,
+				   "environment.filesystem.geometry");
+		va = json_path(a, env_keys[i].path);
+		vb = json_path(b, env_keys[i].path);
+		if (va && vb && va->type == J_OBJ && vb->type == J_OBJ) {
+			for (k = 0; k < va->n; k++) {
+				if (geometry && env_geometry_volatile(va->keys[k]))
+					continue;
+				snprintf(label, sizeof(label), "%s: %s",
+					 env_keys[i].label, va->keys[k]);
+				env_diff_one(label, va->items[k],
+					     json_get(vb, va->keys[k]), ndiff);
+			}
+			for (k = 0; k < vb->n; k++)
+				if (!json_get(va, vb->keys[k]) &&
+				    !(geometry &&
+				      env_geometry_volatile(vb->keys[k]))) {
+					snprintf(label, sizeof(label), "%s: %s",
+						 env_keys[i].label, vb->keys[k]);
+					env_diff_one(label, NULL, vb->items[k],
+						     ndiff);
+				}
+			continue;
+		}
+		if (!va && !vb)
+			continue;
+		env_diff_one(env_keys[i].label, va, vb, ndiff);
+	}
+	workload_diff(a, b, false, ndiff);
+}
+
+static bool debug_kernel(const struct jval *doc, bool *known)
+{
+	const struct jval *d =
+		json_path(doc, "environment.kernel.debug.debug_kernel");
+
+	*known = d && d->type == J_BOOL;
+	return *known && d->b;
+}
+
+static void taint_note(const struct side *s)
+{
+	double before = json_num(json_path(s->doc,
+				"environment.kernel.taint_before"), "value");
+	double after = json_num(json_path(s->doc,
+				"environment.kernel.taint_after"), "value");
+	const char *flags = json_str(json_path(s->doc,
+				"environment.kernel.taint_after"), "flags");
+
+	if (!isnan(before) && !isnan(after) && before != after)
+		warnmsg("%s: the kernel became tainted during the run (%s): its log has warnings",
+			s->path, flags ? flags : "?");
+}
+
+/* --- the table ------------------------------------------------------------------------ */
+
+static void print_side(const char *key, const struct sample *s,
+		       const double *v)
+{
+	size_t i;
+
+	open_json_object(key);
+	print_uint(PRINT_JSON, "n", NULL, s->n);
+	print_float(PRINT_JSON, "mean", NULL, s->mean);
+	print_float(PRINT_JSON, "stddev", NULL, s->sd);
+	open_json_array("values");
+	for (i = 0; i < s->n; i++)
+		print_float(PRINT_JSON, NULL, NULL, v[i]);
+	close_json_array();
+	close_json_object();
+}
+
+static void fmt_ms(char *buf, size_t len, const struct sample *s)
+{
+	int prec = fabs(s->mean) >= 1e6 ? 0 : fabs(s->mean) >= 100 ? 1 : 3;
+
+	snprintf(buf, len, "%.*f ± %.*f", prec, s->mean, prec, s->sd);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o = { .threshold = 1.0 };
+	const char *mnames[LIST_MAX], *pnames[LIST_MAX], *pos[2];
+	unsigned int nm = 0, np = 0, i, j, ndiff = 0, nreg = 0, nimp = 0;
+	unsigned int mrows[LIST_MAX] = { 0 }, prows[LIST_MAX] = { 0 }, nrows = 0;
+	const char *clock;
+	char **bufs = calloc((size_t)argc + 1, sizeof(char *));
+	const struct metric_desc *mlist[LIST_MAX];
+	struct side a = { 0 }, b = { 0 };
+	bool dbg_a, dbg_b, ka, kb;
+	double alpha = 0.05;
+	int npos, ret;
+	size_t g, r;
+	static const char *const groups[] = { NULL, "kernel", "user" };
+
+	if (!bufs)
+		return EXIT_SYSERR;
+	ret = parse_args(&compare_cmd, &o, NULL, argc, argv, (char **)pos, 2,
+			 &npos);
+	if (ret)
+		goto out;
+	ret = EXIT_USAGE;
+	if (npos != 2) {
+		ret = usage_error("two result files are needed: BASE.json NEW.json");
+		goto out;
+	}
+	if (o.alpha) {
+		char *end;
+
+		alpha = strtod(o.alpha, &end);
+		if (*end || end == o.alpha || !(alpha > 0) || !(alpha < 1)) {
+			ret = usage_error("--alpha: '%s' is not between 0 and 1",
+					  o.alpha);
+			goto out;
+		}
+	}
+	if (collect_list(argc, argv, "metric", mnames, &nm, bufs) ||
+	    collect_list(argc, argv, "phase", pnames, &np, bufs))
+		goto out;
+	if (!nm) {
+		mnames[nm++] = "ops_per_sec";
+		mnames[nm++] = "lat_avg_ns";
+		mnames[nm++] = "cpu_ns_per_op";
+	}
+	for (i = 0; i < nm; i++) {
+		mlist[i] = NULL;
+		for (j = 0; j < ARRAY_SIZE(metrics); j++)
+			if (!strcmp(mnames[i], metrics[j].name))
+				mlist[i] = &metrics[j];
+		if (!mlist[i]) {
+			char names[512];
+			size_t used = 0;
+
+			names[0] = '\0';
+			for (j = 0; j < ARRAY_SIZE(metrics) && used < sizeof(names); j++)
+				used += snprintf(names + used, sizeof(names) - used,
+						 "%s%s", j ? ", " : "",
+						 metrics[j].name);
+			ret = usage_error("unknown metric '%s'; the metrics: %s",
+					  mnames[i], names);
+			goto out;
+		}
+	}
+	ret = load_side(&a, pos[0]);
+	if (!ret)
+		ret = load_side(&b, pos[1]);
+	if (ret)
+		goto out;
+	ret = EXIT_USAGE;
+	for (i = 0; i < np; i++) {
+		char names[2048];
+
+		if (side_has_phase(&a, pnames[i]))
+			continue;
+		side_phase_names(&a, names, sizeof(names));
+		ret = usage_error("unknown phase '%s': %s has %s", pnames[i],
+				  a.path, names);
+		goto out;
+	}
+	if (!o.force) {
+		unsigned int nwork = 0;
+
+		workload_diff(a.doc, b.doc, true, &nwork);
+		if (nwork) {
+			errmsg("refusing to compare other workloads: repeat BASE's (start --rerun %s), or --force",
+			       a.path);
+			goto out;
+		}
+	}
+
+	dbg_a = debug_kernel(a.doc, &ka);
+	dbg_b = debug_kernel(b.doc, &kb);
+	if (ka && kb && dbg_a != dbg_b && !o.force) {
+		errmsg("refusing to compare a debug kernel's result (%s) with a production kernel's (%s): use --force",
+		       dbg_a ? a.path : b.path, dbg_a ? b.path : a.path);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+
+	print_begin(opt_json);
+	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
+	open_json_object("compare");
+	print_string(PRINT_JSON, "base", NULL, a.path);
+	print_string(PRINT_JSON, "new", NULL, b.path);
+	print_float(PRINT_JSON, "threshold_pct", NULL, o.threshold);
+	print_float(PRINT_JSON, "alpha", NULL, alpha);
+	close_json_object();
+	print_fp("base: %s (%zu run%s, %u boot%s)\nnew:  %s (%zu run%s, %u boot%s)\n",
+		 a.path, a.nruns, a.nruns == 1 ? "" : "s", a.nboots,
+		 a.nboots == 1 ? "" : "s", b.path, b.nruns,
+		 b.nruns == 1 ? "" : "s", b.nboots, b.nboots == 1 ? "" : "s");
+	clock = json_str(json_path(a.doc, "environment.harness"), "clock");
+	if (a.nboots < 2 && clock && !strcmp(clock, "icount"))
+		warnmsg("%s is one boot under the instruction clock: the noise between boots is not measured (a boot's runs repeat, boots do not); verdicts rest on --threshold",
+			a.path);
+	if (!json_get(a.doc, "environment") || !json_get(b.doc, "environment"))
+		warnmsg("%s has no environment: not a result file of start -o/--json",
+			json_get(a.doc, "environment") ? b.path : a.path);
+	if (ka != kb)
+		warnmsg("only one result says whether its kernel is a debug kernel");
+	else if (dbg_a != dbg_b)
+		warnmsg("comparing a debug kernel with a production kernel (--force)");
+	taint_note(&a);
+	taint_note(&b);
+	open_json_array("environment_differences");
+	env_diff(a.doc, b.doc, &ndiff);
+	close_json_array();
+	print_fp("\n%-12s %-15s %24s %24s %9s %8s  %s\n", "phase", "metric",
+		 "base mean ± sd", "new mean ± sd", "change", "p", "verdict");
+
+	open_json_array("rows");
+	for (g = 0; g < ARRAY_SIZE(groups); g++) {
+		const struct jval *ref = NULL, *phs;
+
+		for (r = 0; r < a.nruns; r++)
+			if (same_group(a.group[r], groups[g])) {
+				ref = a.runs[r];
+				break;
+			}
+		phs = json_get(ref, "phases");
+		for (r = 0; phs && phs->type == J_ARR && r < phs->n; r++) {
+			const char *pname = json_str(phs->items[r], "name");
+			char label[96];
+
+			if (!pname)
+				continue;
+			if (np) {
+				bool want = false;
+
+				for (i = 0; i < np; i++)
+					want |= !strcmp(pnames[i], pname);
+				if (!want)
+					continue;
+			}
+			snprintf(label, sizeof(label), "%s%s%s",
+				 groups[g] ? groups[g] : "", groups[g] ? ":" : "",
+				 pname);
+			for (i = 0; i < nm; i++) {
+				const struct metric_desc *m = mlist[i];
+				double va[1024], vb[1024], change;
+				struct sample sa, sb;
+				struct welch w;
+				const char *verdict, *mode, *note = NULL;
+				char ca[64], cb[64], nbuf[96];
+				size_t na, nb;
+				double vp, noise = NAN;
+				bool worse, beyond;
+
+				na = side_values(&a, groups[g], pname, m, va);
+				nb = side_values(&b, groups[g], pname, m, vb);
+				if (!na || !nb)
+					continue;
+				mrows[i]++;
+				for (j = 0; j < np; j++)
+					prows[j] += !strcmp(pnames[j], pname);
+				nrows++;
+				sample_of(va, na, &sa);
+				sample_of(vb, nb, &sb);
+				change = sa.mean ? (sb.mean - sa.mean) / fabs(sa.mean) * 100 :
+					 (sb.mean ? INFINITY : 0);
+				worse = m->higher_better ? change < 0 : change > 0;
+				beyond = fabs(change) > o.threshold;
+				vp = variance_test(&sa, &sb);
+				if (a.nboots > 1 && na > 1) {
+					/* BASE's boots measured the noise */
+					mode = "noise";
+					welch_test(&sa, &sb, &w);
+					w.p = NAN;
+					noise = noise_band_pct(&sa, b.nboots > 1 ? nb : 1,
+							       alpha);
+					beyond = beyond && fabs(change) > noise;
+					verdict = !beyond ? "no significant change" :
+						  worse ? "regressed" : "improved";
+					snprintf(nbuf, sizeof(nbuf), "noise ±%.3f%% over %zu boots",
+						 noise, na);
+					note = nbuf;
+				} else if (sa.sd == 0 && sb.sd == 0) {
+					mode = "threshold";
+					welch_test(&sa, &sb, &w);
+					w.p = NAN;
+					verdict = !beyond ? "no significant change" :
+						  worse ? "regressed" : "improved";
+					note = "no variation: noise not measured, threshold only";
+				} else if (welch_test(&sa, &sb, &w)) {
+					/* one side has a single run: no test */
+					mode = "untested";
+					verdict = !beyond ? "no significant change" :
+						  worse ? "regressed" : "improved";
+					note = "a single run on one side: threshold only";
+				} else {
+					mode = "welch";
+					verdict = w.p < alpha && beyond ?
+						  (worse ? "regressed" : "improved") :
+						  "no significant change";
+				}
+				if (!note && vp < alpha)
+					note = sb.sd > sa.sd ? "noisier" : "steadier";
+				if (!strcmp(verdict, "regressed"))
+					nreg++;
+				else if (!strcmp(verdict, "improved"))
+					nimp++;
+
+				open_json_object(NULL);
+				print_string(PRINT_JSON, "phase", NULL, pname);
+				print_string(PRINT_JSON, "engine", NULL, groups[g]);
+				print_string(PRINT_JSON, "metric", NULL, m->name);
+				print_string(PRINT_JSON, "better", NULL,
+					     m->higher_better ? "higher" : "lower");
+				print_side("base", &sa, va);
+				print_side("new", &sb, vb);
+				print_float(PRINT_JSON, "change_pct", NULL, change);
+				print_string(PRINT_JSON, "mode", NULL, mode);
+				if (isnan(noise))
+					print_null(PRINT_JSON, "noise_pct", NULL);
+				else
+					print_float(PRINT_JSON, "noise_pct", NULL, noise);
+				print_float(PRINT_JSON, "t", NULL, w.t);
+				print_float(PRINT_JSON, "df", NULL, w.df);
+				/* small p-values keep their digits */
+				if (isnan(w.p))
+					print_null(PRINT_JSON, "p", NULL);
+				else {
+					char pb[32];
+
+					snprintf(pb, sizeof(pb), "%.4g", w.p);
+					print_float(PRINT_JSON, "p", NULL,
+						    strtod(pb, NULL));
+					print_string(PRINT_JSON, "p_text", NULL, pb);
+				}
+				if (isnan(vp))
+					print_null(PRINT_JSON, "variance_p", NULL);
+				else
+					print_float(PRINT_JSON, "variance_p", NULL, vp);
+				print_string(PRINT_JSON, "verdict", NULL, verdict);
+				print_string(PRINT_JSON, "note", NULL, note);
+				close_json_object();
+
+				fmt_ms(ca, sizeof(ca), &sa);
+				fmt_ms(cb, sizeof(cb), &sb);
+				print_fp("%-12s %-15s %25s %25s %+8.2f%% ", label,
+					 m->name, ca, cb, change);
+				if (isnan(w.p))
+					print_fp("%8s", "-");
+				else if (w.p < 0.0001)
+					print_fp("%8.1e", w.p);
+				else
+					print_fp("%8.4f", w.p);
+				print_fp("  %s%s%s%s\n", verdict, note ? " (" : "",
+					 note ? note : "", note ? ")" : "");
+			}
+		}
+	}
+	close_json_array();
+	for (i = 0; i < nm; i++)
+		if (!mrows[i])
+			break;
+	for (j = 0; j < np; j++)
+		if (!prows[j])
+			break;
+	if (!nrows || i < nm || j < np) {
+		close_json_array();
+		print_end();
+		if (j < np)
+			errmsg("nothing compared for phase %s: NEW lacks it, or the metrics",
+			       pnames[j]);
+		else if (i < nm)
+			errmsg("nothing compared for metric %s: no phase has it in both results",
+			       mnames[i]);
+		else
+			errmsg("nothing compared: no phase and metric has a value in both results");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	print_uint(PRINT_JSON, "environment_differences_count", NULL, ndiff);
+	print_uint(PRINT_JSON, "regressions", NULL, nreg);
+	print_uint(PRINT_JSON, "improvements", NULL, nimp);
+	print_fp("\n%u regression%s, %u improvement%s (threshold %.2f%%, alpha %g)%s\n",
+		 nreg, nreg == 1 ? "" : "s", nimp, nimp == 1 ? "" : "s",
+		 o.threshold, alpha,
+		 ndiff ? "; the environments differ (warnings above)" : "");
+	print_end();
+	ret = nreg ? 1 : EXIT_OK;
+out:
+	for (i = 0; i < (unsigned int)argc + 1; i++)
+		free(bufs[i]);
+	free(bufs);
+	json_free(a.doc);
+	json_free(b.doc);
+	return ret;
+}

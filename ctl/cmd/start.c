@@ -1,0 +1,881 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl start: build a profile's (or a job file's) program, run the
+ * job -- or several: a thread sweep, iterations, aging first -- follow
+ * it to its end and print the results.
+ *
+ * Parameters are layered: built-in defaults, then the profile's defaults
+ * (start options, see profile.c) or the job file's [global] section,
+ * then the command line, so that every knob of a profile can be
+ * overridden.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+
+#include "lib/fsloadctl.h"
+#include "engine/blockdev.h"
+#include "cmd/cmds.h"
+#include "lib/cpulist.h"
+#include "engine/fsutil.h"
+#include "workload/jobfile.h"
+#include "nl/nl.h"
+#include "lib/parse.h"
+#include "lib/print.h"
+#include "workload/profile.h"
+#include "report/record.h"
+#include "nl/results.h"
+#include "engine/run.h"
+#include "nl/job.h"
+#include "report/runs.h"
+#include "engine/uengine.h"
+#include "engine/wait.h"
+
+#define OPT(field)	offsetof(struct params, field)
+
+#define SWEEP_MAX	32	/* thread counts in one --threads list */
+#define AGE_TICK_MS	20	/* utilisation check while aging */
+/*
+ * How far below the target a settled filesystem may end (space an unlink
+ * freed only once synced: xfs's background inode inactivation).
+ */
+#define AGE_TOLERANCE_PCT	1.0
+
+static const struct arg_desc start_args[] = {
+	{ "profile", ARG_STR, OPT(profile), "NAME",
+	  "workload preset (see the profiles below); or --job" },
+	{ "job", ARG_STR, OPT(job), "FILE",
+	  "run the INI job file FILE instead of a profile" },
+	{ "dir", ARG_STR, OPT(dir), "DIR",
+	  "target directory, resolved by the kernel in this process's context (default .)" },
+	{ "threads", ARG_STR, OPT(threads), "N|LIST",
+	  "worker threads (default 1); a list 1,2,4,8 runs one job per count" },
+	{ "files", ARG_U64, OPT(files), "N",
+	  "files per thread (default 1000)" },
+	{ "items", ARG_U64, OPT(files), "N",
+	  "metadata: items per thread (the same as --files)" },
+	{ "size", ARG_SIZE64, OPT(size), "BYTES",
+	  "bytes written per file, K/M/G suffixes (default 4096)" },
+	{ "block", ARG_SIZE32, OPT(block), "BYTES",
+	  "bytes per read/write call (default 4096)" },
+	{ "files-per-dir", ARG_U32, OPT(files_per_dir), "N",
+	  "files per subdirectory (default 1000)" },
+	{ "items-per-dir", ARG_U32, OPT(files_per_dir), "N",
+	  "metadata: items per directory (the same as --files-per-dir)" },
+	{ "tree-branch", ARG_U32, OPT(tree_branch), "N",
+	  "directories form a tree of branching factor N (mdtest -b); default flat" },
+	{ "tree-depth", ARG_U32, OPT(tree_depth), "N",
+	  "metadata: with --tree-branch, a tree N levels deep holds the items (mdtest -z)" },
+	{ "fsync", ARG_FLAG, OPT(fsync), NULL,
+	  "fsync each file written before closing it" },
+	{ "sync", ARG_STR, OPT(sync), "MODE",
+	  "smallfiles: none, fsync (each file), batch (rounds), final (syncfs)" },
+	{ "files-per-round", ARG_U64, OPT(files_per_round), "N",
+	  "smallfiles --sync batch: files per round (default files-per-dir)" },
+	{ "shared-dir", ARG_FLAG, OPT(shared_dir), NULL,
+	  "all threads in one directory tree (default: one per thread)" },
+	{ "stonewall", ARG_SECONDS, OPT(stonewall), "SEC",
+	  "end every phase SEC seconds after it started (metadata)" },
+	{ "iterations", ARG_U32, OPT(iterations), "N",
+	  "run the job N times; per phase max/min/mean/stddev of ops/s" },
+	{ "direct", ARG_FLAG, OPT(direct), NULL,
+	  "O_DIRECT reads and writes" },
+	{ "fallocate", ARG_FLAG, OPT(fallocate), NULL,
+	  "largefile: fallocate each file before writing it" },
+	{ "read-weight", ARG_U32, OPT(read_weight), "R",
+	  "randrw: weight of random reads (default 1)" },
+	{ "write-weight", ARG_U32, OPT(write_weight), "W",
+	  "randrw: weight of random writes (default 1)" },
+	{ "ops", ARG_U64, OPT(ops), "N",
+	  "randrw, mix: operations per thread (default 10000)" },
+	{ "time", ARG_SECONDS, OPT(time), "SEC",
+	  "randrw, mix: run for SEC seconds instead of --ops (job files: every timed phase)" },
+	{ "age", ARG_STR, OPT(age), "PCT",
+	  "fill the filesystem to PCT% used first (age profile: its target)" },
+	{ "scale", ARG_SECONDS, OPT(scale), "F",
+	  "untar: F times the tree's 24000 files (default 1)" },
+	{ "sync-between", ARG_FLAG, OPT(sync_between), NULL,
+	  "untar: before reading and removing, sync; echo 3 > /proc/sys/vm/drop_caches" },
+	{ "device", ARG_STR, OPT(device), "DEV",
+	  "block: the block device, resolved by the kernel in this process's context" },
+	{ "rw", ARG_STR, OPT(rw), "MODE",
+	  "block: write (default), read, randwrite or randread" },
+	{ "bs", ARG_SIZE32, OPT(block), "BYTES",
+	  "block: bytes per bio (the same as --block; default 512K)" },
+	{ "depth", ARG_U32, OPT(depth), "N",
+	  "block: bios in flight per thread, 1 to 128 (default 1, like dd)" },
+	{ "force", ARG_FLAG, OPT(force), NULL,
+	  "block: write to a device that carries a filesystem signature" },
+	{ "cpus", ARG_STR, OPT(cpus), "LIST",
+	  "pin worker i to the i-th CPU of LIST (0,2-3; taken in turn)" },
+	{ "engine", ARG_STR, OPT(engine), "NAME",
+	  "kernel (default); user: the same operations from fsloadctl's threads through system calls; both: kernel then user, compared" },
+	{ "keep", ARG_FLAG, OPT(keep), NULL,
+	  "leave the job's directory and files in place" },
+	{ "detach", ARG_FLAG, OPT(detach), NULL,
+	  "print the job id and exit; the job runs on" },
+	{ "seed", ARG_U64, OPT(seed), "N", "random seed (default: from the clock)" },
+	{ "progress-ms", ARG_U32, OPT(progress_ms), "N",
+	  "progress notification interval, 0 for none (default 1000)" },
+	{ "idle-ms", ARG_U32, OPT(idle_ms), "N",
+	  "measure the machine's idle CPU for N ms first, subtracted from background CPU (default 250; 0: none)" },
+	{ "no-sync-tail", ARG_FLAG, OPT(no_sync_tail), NULL,
+	  "do not end each phase with a timed syncfs (its tail)" },
+	{ "sample-ms", ARG_U32, OPT(sample_ms), "N",
+	  "time series: ops, bytes and the device's counters every N ms (default 100; 0: none)" },
+	{ "series", ARG_FLAG, OPT(series_table), NULL,
+	  "print the time series as a table per phase" },
+	{ "plot", ARG_STR, OPT(plot), "PREFIX",
+	  "write an SVG plot per phase to PREFIX-<index>-<phase>.svg" },
+	{ "stall-sec", ARG_SECONDS, OPT(stall_sec), "SEC",
+	  "report a worker without progress for SEC seconds, with its kernel stack (default 60; 0: never)" },
+	{ "stall-stop", ARG_FLAG, OPT(stall_stop), NULL,
+	  "stop the job when a stall is reported" },
+	{ "quiet", ARG_FLAG, OPT(quiet), NULL,
+	  "no progress line or messages on stderr" },
+	{ "output", ARG_STR, OPT(output), "FILE",
+	  "also write the results to FILE as a result file: JSON with the environment, every parameter and iteration (-o)" },
+	{ "rerun", ARG_STR, OPT(rerun), "FILE",
+	  "repeat the run that the result file FILE describes (its options, seed and job file); options given here override" },
+	{ NULL },
+};
+
+static void start_help(FILE *f)
+{
+	profile_help_long(f);
+}
+
+const struct cmd_desc start_cmd = {
+	.name = "start",
+	.fn = cmd_start,
+	.synopsis = "--profile NAME | --job FILE [OPTIONS]",
+	.desc = "Start a job, show its progress, wait for it and print the results.",
+	.args = start_args,
+	.help_extra = start_help,
+};
+
+static uint64_t clock_seed(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Copy the options given on the command line from @src into @dst. */
+static void copy_given(struct params *dst, const struct params *src,
+		       const bool *seen)
+{
+	const struct arg_desc *a;
+	size_t len;
+
+	for (a = start_args; a->name; a++) {
+		if (!seen[a - start_args])
+			continue;
+		switch (a->type) {
+		case ARG_FLAG:
+			len = sizeof(bool);
+			break;
+		case ARG_U32:
+		case ARG_SIZE32:
+			len = sizeof(uint32_t);
+			break;
+		case ARG_U64:
+		case ARG_SIZE64:
+			len = sizeof(uint64_t);
+			break;
+		case ARG_STR:
+			len = sizeof(const char *);
+			break;
+		case ARG_SECONDS:
+			len = sizeof(double);
+			break;
+		default:
+			continue;
+		}
+		memcpy((char *)dst + a->offset, (const char *)src + a->offset,
+		       len);
+	}
+}
+
+struct given_ctx {
+	const bool *seen;	/* on the command line */
+	const bool *file;	/* in the job file's [global] */
+};
+
+static bool given(const char *name, void *arg)
+{
+	const struct given_ctx *g = arg;
+	const struct arg_desc *a;
+
+	for (a = start_args; a->name; a++)
+		if (!strcmp(a->name, name))
+			return g->seen[a - start_args] ||
+			       (g->file && g->file[a - start_args]);
+	return false;
+}
+
+/* The profile's defaults, "--files 1 --size 1G", into @p. */
+static int apply_defaults(const char *defaults, struct params *p)
+{
+	char *copy, *argv[32], *tok, *save = NULL;
+	int argc = 0, npos, ret;
+
+	copy = strdup(defaults);
+	if (!copy)
+		return EXIT_SYSERR;
+	argv[argc++] = (char *)"start";
+	for (tok = strtok_r(copy, " ", &save); tok && argc < 31;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	/* the strings stay: ARG_STR values point into them */
+	ret = parse_args(&start_cmd, p, NULL, argc, argv, NULL, 0, &npos);
+	return ret;
+}
+
+/* "4" or "1,2,4,8" */
+static int parse_threads(const char *s, uint32_t *counts, unsigned int *n)
+{
+	const char *p = s;
+	char *end;
+	unsigned long v;
+
+	*n = 0;
+	do {
+		if (*n == SWEEP_MAX)
+			return usage_error("--threads: at most %d counts",
+					   SWEEP_MAX);
+		if (*p < '0' || *p > '9')
+			return usage_error("invalid value '%s' for --threads", s);
+		v = strtoul(p, &end, 10);
+		if (v > UINT32_MAX || (*end && *end != ','))
+			return usage_error("invalid value '%s' for --threads", s);
+		counts[(*n)++] = (uint32_t)v;
+		p = end + (*end == ',');
+	} while (*end);
+	return 0;
+}
+
+static int parse_pct(const char *s, double *pct)
+{
+	char *end;
+
+	*pct = strtod(s, &end);
+	if (end == s || (*end && strcmp(end, "%")) || !(*pct > 0) ||
+	    *pct >= 100)
+		return usage_error("--age: '%s' is not a percentage between 0 and 100",
+				   s);
+	return 0;
+}
+
+/* Does every sized op write --size (then the header shows it)? */
+static bool uniform_size(const struct program *prog, uint64_t size)
+{
+	unsigned int i, j;
+	bool any = false;
+
+	for (i = 0; i < prog->nphases; i++)
+		for (j = 0; j < prog->phases[i].nops; j++) {
+			const struct prog_op *op = &prog->phases[i].ops[j];
+
+			if (op->type != FSLOAD_OP_CREATE &&
+			    op->type != FSLOAD_OP_APPEND)
+				continue;
+			if (op->size != size)
+				return false;
+			any = true;
+		}
+	return any;
+}
+
+/* Aging */
+
+struct age_ctx {
+	const char *dir;
+	double target;
+	double last;
+	bool failed;
+};
+
+/*
+ * Sync the filesystem of @dir: space that unlinks free later (xfs frees an
+ * unlinked inode's blocks in background inodegc work, which syncfs
+ * flushes) and delayed allocation show in statfs as they will stay.
+ */
+static void age_settle(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (syncfs(fd))
+		warnmsg("syncfs %s: %s", dir, strerror(errno));
+	close(fd);
+}
+
+/*
+ * Stop at the target as statfs shows it (it counts delayed allocation's
+ * reservations).  Not a sync first while the job runs: the workers went on
+ * writing for as long as it took, far past the target (issue 20).
+ */
+static bool age_tick(void *arg)
+{
+	struct age_ctx *ac = arg;
+	double pct;
+
+	if (fs_used_pct(ac->dir, &pct, NULL)) {
+		ac->failed = true;
+		return true;
+	}
+	ac->last = pct;
+	return pct >= ac->target;
+}
+
+/*
+ * Fill the filesystem of p->dir to @target percent with the age program:
+ * one job of weighted create/append/unlink over a file set, stopped by
+ * fsloadctl once statfs shows the target (checked every AGE_TICK_MS).
+ * @alone: the age profile itself (its --size/--block/--files apply);
+ * else the aging before another profile (40 KiB in 4 KiB blocks).
+ * The job keeps its files when @keep_files.
+ */
+static int run_age(struct nl_ctx *nl, const struct params *p,
+		   uint32_t threads, double target, bool alone,
+		   bool keep_files, enum engine engine, struct run *run,
+		   struct age_report *ar)
+{
+	static struct program prog;
+	struct params ap = *p;
+	struct age_ctx ac = { .dir = p->dir, .target = target };
+	struct job_extra x = { 0 };
+	struct job_req req = { 0 };
+	uint64_t fsbytes, need, files;
+	int ret;
+
+	memset(ar, 0, sizeof(*ar));
+	ar->present = true;
+	ar->target_pct = target;
+	if (fs_used_pct(p->dir, &ar->before_pct, &fsbytes))
+		return EXIT_SYSERR;
+	ar->after_pct = ar->before_pct;
+	if (ar->before_pct >= target) {
+		ar->reached = true;
+		return 0;
+	}
+	if (!alone) {
+		ap.size = 40 * 1024;
+		ap.block = 4 * 1024;
+		ap.files = 0;
+		ap.files_per_dir = 1000;
+	}
+	if (!ap.size)
+		return usage_error("age: --size must be more than 0");
+	/* a file set of about twice the writes the fill needs */
+	need = (uint64_t)((target - ar->before_pct) / 100.0 * fsbytes);
+	files = ap.files;
+	if (!files) {
+		files = need / (2 * ap.size) / (threads ? threads : 1);
+		if (files < 16)
+			files = 16;
+		if (files > FSLOAD_FILES_MAX)
+			files = FSLOAD_FILES_MAX;
+	}
+	memset(&prog, 0, sizeof(prog));
+	ret = profile_build_age(&ap, threads, &prog);
+	if (ret)
+		return ret;
+	x.has_size = true;
+	x.size = ap.size;
+	x.block = ap.block;
+	x.phase_names = prog.phase_names;
+	x.nphases = prog.nphases;
+	req.p = &ap;
+	req.prog = &prog;
+	req.threads = threads;
+	req.files = files;
+	req.flags = keep_files ? FSLOAD_JOB_F_KEEP : 0;
+	req.x = &x;
+	req.tick = age_tick;
+	req.tick_arg = &ac;
+	req.tick_ms = AGE_TICK_MS;
+	req.engine = engine;
+	ret = run_job(nl, &req, run);
+	if (ret)
+		return ret;
+	ar->run = run;
+	ar->kept = keep_files;
+	ar->after_pct = ac.last;
+	/* a kept tree is still there: measure it as it is now, settled */
+	if (keep_files) {
+		age_settle(p->dir);
+		fs_used_pct(p->dir, &ar->after_pct, NULL);
+	}
+	ar->reached = run->stopped_by_us && !ac.failed &&
+		      ar->after_pct >= target - AGE_TOLERANCE_PCT;
+	if (!ar->reached && !run->ret)
+		run->ret = EXIT_JOB;	/* ended before the target */
+	return 0;
+}
+
+/*
+ * A block job: the kernel engine only, on a block device, which it does
+ * not write over a filesystem signature without --force.
+ */
+static int start_check_block(struct params *p, bool block, enum engine engine,
+			     bool age_first, const struct program *job)
+{
+	bool write = false;
+	unsigned int i, j;
+
+	if (!block) {
+		if (p->device)
+			return usage_error("--device: for the block profile only");
+		return 0;
+	}
+	if (engine != ENGINE_KERNEL)
+		return usage_error("block: the user engine does not run block jobs (--engine kernel)");
+	if (age_first)
+		return usage_error("block: --age ages a filesystem, not a device");
+	if (!p->device)
+		return usage_error("block: --device is required");
+	if (!job)
+		write = !p->rw || !strcmp(p->rw, "write") ||
+			!strcmp(p->rw, "randwrite");
+	for (i = 0; job && i < job->nphases; i++)
+		for (j = 0; j < job->phases[i].nops; j++)
+			if (job->phases[i].ops[j].type == FSLOAD_OP_BIO_WRITE)
+				write = true;
+	return blockdev_probe(p->device, write, p->force, &p->device_bytes);
+}
+
+/* Start one detached job and print its id. */
+static int start_detached(struct nl_ctx *nl, const struct job_req *req)
+{
+	struct job_status js = { 0 };
+	int ret;
+
+	put_job_request(nl, req);
+	ret = nl_request(nl, job_start_reply_cb, &js, 0);
+	if (!ret && !JS_HAS(&js, FSLOAD_A_JOB_ID)) {
+		errmsg("the kernel's reply carries no job id");
+		ret = EXIT_SYSERR;
+	}
+	/* The job runs: its workers are shown if it is still known. */
+	if (!ret && opt_json &&
+	    job_workers_get(nl, &js, NL_QUIET) == EXIT_KERNEL &&
+	    nl->err != ENOENT)
+		nl_print_error(nl);
+	if (!ret) {
+		print_begin(opt_json);
+		print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
+		print_uint(PRINT_ANY, "id", "job %" PRIu64 " started\n",
+			   js.id);
+		if (opt_json)
+			print_job("job", &js, req->x, JOB_VIEW_HEADER);
+		print_end();
+	}
+	job_status_free(&js);
+	return ret;
+}
+
+/* After a job that fsloadctl counts: extents, then its own cleanup. */
+static void count_extents(struct run *run, bool keep)
+{
+	char *dir = run_job_dir(run), fdpath[64];
+	int fd;
+
+	if (!dir)
+		return;
+	/* Through the job's own directory, never what took its name. */
+	fd = job_dir_open(dir, run->js.dir_ino);
+	if (fd >= 0) {
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d/.", fd);
+		if (!tree_extents(fdpath, &run->ext_files, &run->ext_total))
+			run->has_extents = true;
+		if (!keep)
+			tree_remove_fd(fd, dir);
+		close(fd);
+	}
+	free(dir);
+}
+
+/* The reports of the jobs that ran, on stdout or into a result file. */
+static void report(const struct run *runs, unsigned int nruns,
+		   unsigned int nwant, unsigned int ncounts, enum engine engine,
+		   const struct job_extra *x, const struct profile *pf,
+		   const struct age_report *ar)
+{
+	if (engine == ENGINE_BOTH && nruns)
+		report_both(runs, nruns, x, pf);
+	else if (nruns == 1 && nwant == 1)
+		report_single(&runs[0], x, pf, ar);
+	else if (nruns && ncounts > 1)
+		report_sweep(runs, nruns, pf, ar);
+	else if (nruns)
+		report_iterations(runs, nruns, pf, ar);
+}
+
+/* -o FILE: the JSON document of the report, atomically into FILE. */
+static int write_result_file(const char *path, const struct run *runs,
+			     unsigned int nruns, unsigned int nwant,
+			     unsigned int ncounts, enum engine engine,
+			     const struct job_extra *x,
+			     const struct profile *pf,
+			     const struct age_report *ar)
+{
+	bool json = opt_json;
+	char *tmp;
+	FILE *f;
+	int err;
+
+	if (asprintf(&tmp, "%s.tmp-%d", path, (int)getpid()) < 0)
+		return EXIT_SYSERR;
+	f = fopen(tmp, "w");
+	if (!f) {
+		errsys("cannot write %s", tmp);
+		free(tmp);
+		return EXIT_SYSERR;
+	}
+	print_redirect(f);
+	opt_json = true;
+	report(runs, nruns, nwant, ncounts, engine, x, pf, ar);
+	opt_json = json;
+	print_redirect(NULL);
+	err = ferror(f);
+	if (fclose(f) || err || rename(tmp, path)) {
+		errsys("cannot write %s", path);
+		unlink(tmp);
+		free(tmp);
+		return EXIT_SYSERR;
+	}
+	free(tmp);
+	return 0;
+}
+
+int cmd_start(int argc, char **argv)
+{
+	static struct record_info ri;
+	static const char *rerun_of;
+	static struct program prog, job_prog;
+	bool seen[ARRAY_SIZE(start_args)] = { false };
+	bool file_given[ARRAY_SIZE(start_args)] = { false };
+	struct given_ctx gc = { .seen = seen, .file = file_given };
+	const struct profile *pf = NULL;
+	/* whose summary the report prints: a job file's name may be one */
+	const struct profile *report_pf = NULL;
+	struct params cli = { 0 }, p;
+	uint32_t counts[SWEEP_MAX];
+	unsigned int ncounts, nruns = 0, nwant, c, it, i, e;
+	struct run *runs = NULL, age_run = { 0 };
+	struct age_report ar = { 0 };
+	struct job_extra x = { 0 };
+	bool is_age = false, age_first = false, extents = false, block = false;
+	double target = 0;
+	char *age_dir = NULL;
+	enum engine engine, job_engine;
+	struct nl_ctx nl = { 0 };
+	int npos, ret, job_ret = EXIT_OK;
+
+	for (i = 1; i < (unsigned int)argc; i++) {
+		/* -o FILE: --output FILE */
+		if (!strcmp(argv[i], "-o"))
+			argv[i] = (char *)"--output";
+		/* --rerun FILE: that file's arguments, then ours */
+		if (!rerun_of && (!strcmp(argv[i], "--rerun") ||
+				  !strncmp(argv[i], "--rerun=", 8))) {
+			int nargc;
+			char **nargv;
+
+			rerun_of = argv[i][7] == '=' ? argv[i] + 8 :
+				   i + 1 < (unsigned int)argc ? argv[i + 1] : NULL;
+			if (!rerun_of)
+				return usage_error("--rerun needs a result file");
+			ret = record_rerun_args(rerun_of, argc, argv, &nargc,
+						&nargv);
+			if (ret)
+				return ret;
+			return cmd_start(nargc, nargv);
+		}
+	}
+	ret = parse_args(&start_cmd, &cli, seen, argc, argv, NULL, 0, &npos);
+	if (ret)
+		return ret;
+	params_init(&p);
+	if (cli.job && cli.profile)
+		return usage_error("--profile and --job exclude each other");
+	if (!cli.job && !cli.profile) {
+		fprintf(stderr, "fsloadctl: start: --profile (one of: ");
+		profile_list(stderr, ", ");
+		fprintf(stderr, ") or --job FILE is required\n");
+		return EXIT_USAGE;
+	}
+	if (cli.profile) {
+		pf = profile_find(cli.profile);
+		if (!pf) {
+			fprintf(stderr, "fsloadctl: start: unknown profile '%s' (one of: ",
+				cli.profile);
+			profile_list(stderr, ", ");
+			fprintf(stderr, ")\n");
+			return EXIT_USAGE;
+		}
+		report_pf = pf;
+		ret = apply_defaults(profile_defaults(pf), &p);
+		if (ret)
+			return ret;
+		is_age = profile_flags(pf) & PF_AGE;
+		extents = profile_flags(pf) & PF_EXTENTS;
+		block = profile_flags(pf) & PF_BLOCK;
+	} else {
+		ret = jobfile_load(cli.job, &p, file_given, &job_prog);
+		if (ret)
+			return ret;
+		block = job_prog.block;
+		report_pf = profile_find(job_prog.profile);
+	}
+	copy_given(&p, &cli, seen);
+	if (cli.job && job_prog.ngroups) {
+		/* the groups' threads are the job's */
+		static char threads[16];
+		uint32_t sum = 0;
+
+		if (given("threads", &gc))
+			return usage_error("--threads: the job file's [group] sections set the threads");
+		for (i = 0; i < job_prog.ngroups; i++)
+			sum += job_prog.groups[i].threads;
+		snprintf(threads, sizeof(threads), "%" PRIu32, sum);
+		p.threads = threads;
+	}
+	if (pf)
+		profile_fixup(pf, &p, given, &gc);
+	if (!given("seed", &gc))
+		p.seed = clock_seed();
+
+	ret = parse_threads(p.threads, counts, &ncounts);
+	if (ret)
+		return ret;
+	if (!p.iterations)
+		return usage_error("--iterations must be at least 1");
+	if (ncounts > 1 && p.iterations > 1)
+		return usage_error("--iterations and a --threads list exclude each other");
+	if (p.age) {
+		ret = parse_pct(p.age, &target);
+		if (ret)
+			return ret;
+		age_first = !is_age;
+	}
+	if (is_age && (ncounts > 1 || p.iterations > 1))
+		return usage_error("age: no thread list or iterations");
+	if (p.detach && (ncounts > 1 || p.iterations > 1 || age_first ||
+			 is_age || extents))
+		return usage_error("--detach: only for a single job of a profile without extents or aging");
+	ret = parse_engine(p.engine, &engine);
+	if (ret)
+		return ret;
+	if (engine != ENGINE_KERNEL && p.detach)
+		return usage_error("--detach: with the kernel engine only");
+	if (engine == ENGINE_BOTH && (ncounts > 1 || p.iterations > 1 || is_age))
+		return usage_error("--engine both: one job (no thread list, iterations or age profile)");
+	if (p.cpus) {
+		static uint32_t cpus[FSLOAD_THREADS_MAX];
+
+		if (cpulist_parse(p.cpus, cpus, FSLOAD_THREADS_MAX) < 0)
+			return usage_error("--cpus: '%s' is not a CPU list (0,2-3)",
+					   p.cpus);
+	}
+	ret = start_check_block(&p, block, engine, age_first,
+				cli.job ? &job_prog : NULL);
+	if (ret)
+		return ret;
+	/* Aging, and each job of "both" in turn, run on one engine. */
+	job_engine = engine == ENGINE_USER ? ENGINE_USER : ENGINE_KERNEL;
+
+	/* every JSON document of start is a result file (record.c) */
+	ri.argc = argc;
+	ri.argv = argv;
+	ri.args = start_args;
+	ri.p = &p;
+	ri.prog = &prog;
+	ri.engine = p.engine ? p.engine : "kernel";
+	ri.rerun_of = rerun_of;
+	record_begin(&ri);
+
+	/* The user engine needs neither the module nor netlink. */
+	if (engine != ENGINE_USER) {
+		ret = nl_open(&nl, true);
+		if (ret)
+			return ret;
+	}
+	if (!p.detach && engine != ENGINE_USER) {
+		/* before the job exists: its end cannot be missed */
+		ret = nl_subscribe(&nl);
+		if (ret)
+			goto out;
+		wait_signals_install();
+	}
+
+	if (is_age) {
+		ret = run_age(&nl, &p, counts[0], target, true, p.keep,
+			      job_engine, &age_run, &ar);
+		if (ret)
+			goto out;
+		if (!ar.run) {
+			/* already there: nothing ran */
+			print_begin(opt_json);
+			print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
+			open_json_object("age");
+			print_float(PRINT_ANY, "target_pct",
+				    "age: target %.1f%%", ar.target_pct);
+			print_float(PRINT_ANY, "before_pct",
+				    ", used %.1f%%: already reached\n",
+				    ar.before_pct);
+			print_float(PRINT_JSON, "after_pct", NULL,
+				    ar.after_pct);
+			print_bool(PRINT_JSON, "reached", NULL, true);
+			print_null(PRINT_JSON, "job_id", NULL);
+			close_json_object();
+			print_end();
+			goto out;
+		}
+		memset(&prog, 0, sizeof(prog));
+		profile_build_age(&p, counts[0], &prog);
+		x.has_size = true;
+		x.size = p.size;
+		x.block = p.block;
+		x.phase_names = prog.phase_names;
+		x.nphases = prog.nphases;
+		print_set_trailer(record_trailer);
+		report_single(&age_run, &x, pf, &ar);
+		ret = age_run.ret;
+		/* -o: the age profile's result file too */
+		if (p.output) {
+			int wret = write_result_file(p.output, &age_run, 1, 1,
+						     1, engine, &x, pf, &ar);
+
+			if (wret && !ret)
+				ret = wret;
+		}
+		print_set_trailer(NULL);
+		goto out;
+	}
+
+	if (age_first) {
+		ret = run_age(&nl, &p, counts[0], target, false, true,
+			      job_engine, &age_run, &ar);
+		if (ret)
+			goto out;
+		if (ar.run)
+			age_dir = run_job_dir(&age_run);
+		if (ar.run && !ar.reached) {
+			/* the aging failed: show why, measure nothing */
+			ar.kept = p.keep;
+			report_single(&age_run, NULL, NULL, &ar);
+			ret = age_run.ret ? age_run.ret : EXIT_JOB;
+			goto out;
+		}
+		ar.kept = p.keep;
+	}
+
+	nwant = ncounts * p.iterations;
+	/* both: the kernel's run, then the user's */
+	runs = calloc(engine == ENGINE_BOTH ? 2 : nwant, sizeof(*runs));
+	if (!runs) {
+		errmsg("out of memory");
+		ret = EXIT_SYSERR;
+		goto out;
+	}
+	for (c = 0; c < ncounts; c++) {
+		for (it = 0; it < p.iterations; it++) {
+			struct job_req req = { 0 };
+			struct run *run = &runs[nruns];
+
+			if (pf) {
+				ret = profile_build(pf, &p, counts[c], &prog);
+				if (ret)
+					goto out;
+			} else {
+				prog = job_prog;
+				for (i = 0; i < prog.nphases; i++) {
+					prog.phase_names[i] =
+						prog.phases[i].name;
+					/* --time: every timed phase's time */
+					if (prog.phases[i].duration_ms &&
+					    p.time > 0)
+						prog.phases[i].duration_ms =
+							(uint32_t)(p.time * 1000 + 0.5);
+				}
+			}
+			x.has_size = uniform_size(&prog, p.size);
+			x.size = p.size;
+			x.block = p.block;
+			x.fsync = p.fsync || program_fsyncs(&prog);
+			x.phase_names = prog.phase_names;
+			x.nphases = prog.nphases;
+			req.p = &p;
+			req.prog = &prog;
+			req.threads = counts[c];
+			req.files = prog.files ? prog.files : p.files;
+			req.flags = prog.job_flags |
+				    (p.shared_dir ? FSLOAD_JOB_F_SHARED_DIR : 0) |
+				    (p.keep || extents ? FSLOAD_JOB_F_KEEP : 0) |
+				    (p.detach ? FSLOAD_JOB_F_DETACH : 0);
+			req.x = &x;
+			req.engine = job_engine;
+			if (p.detach) {
+				ret = start_detached(&nl, &req);
+				goto out;
+			}
+			/* both: the same program again, from fsloadctl's threads */
+			for (e = 0; e < (engine == ENGINE_BOTH ? 2 : 1); e++) {
+				run = &runs[nruns];
+				if (e)
+					req.engine = ENGINE_USER;
+				ret = run_job(&nl, &req, run);
+				if (ret)
+					goto report;
+				nruns++;
+				if (extents)
+					count_extents(run, p.keep);
+				if (run->ret && !job_ret)
+					job_ret = run->ret;
+				/* interrupted or failed: no more jobs */
+				if (run->ret)
+					goto report;
+			}
+		}
+	}
+report:
+	print_set_trailer(record_trailer);
+	report(runs, nruns, nwant, ncounts, engine, &x, report_pf,
+	       age_first ? &ar : NULL);
+	if (p.output && nruns) {
+		int wret = write_result_file(p.output, runs, nruns, nwant,
+					     ncounts, engine, &x, report_pf,
+					     age_first ? &ar : NULL);
+
+		if (wret && !ret)
+			ret = wret;
+	}
+	print_set_trailer(NULL);
+	if (!ret)
+		ret = job_ret;
+out:
+	if (age_dir && !p.keep)
+		tree_remove_job(age_dir, age_run.js.dir_ino);
+	free(age_dir);
+	for (i = 0; runs && i < nruns; i++)
+		run_free(&runs[i]);
+	free(runs);
+	run_free(&age_run);
+	nl_close(&nl);
+	return ret;
+}

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl: run one job to its end and collect its results.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libmnl/libmnl.h>
+
+#include "lib/fsloadctl.h"
+#include "lib/cpulist.h"
+#include "engine/fsutil.h"
+#include "nl/nl.h"
+#include "lib/print.h"
+#include "engine/run.h"
+#include "engine/uengine.h"
+#include "engine/wait.h"
+
+static bool op_is_bio(uint8_t type)
+{
+	return type == FSLOAD_OP_BIO_WRITE || type == FSLOAD_OP_BIO_READ;
+}
+
+static bool op_takes_size(uint8_t type)
+{
+	return type == FSLOAD_OP_CREATE || type == FSLOAD_OP_APPEND ||
+	       type == FSLOAD_OP_WRITE_RANDOM || type == FSLOAD_OP_READ_RANDOM ||
+	       op_is_bio(type);
+}
+
+static bool op_does_io(uint8_t type)
+{
+	return op_takes_size(type) || type == FSLOAD_OP_READ;
+}
+
+void put_program(struct nl_ctx *nl, const struct program *prog,
+		 uint32_t phase_flags)
+{
+	unsigned int i, j;
+	uint32_t flags;
+
+	for (i = 0; i < prog->nphases; i++) {
+		const struct prog_phase *ph = &prog->phases[i];
+		struct nlattr *pn, *on;
+
+		pn = nl_nest_start(nl, FSLOAD_A_JOB_PHASE);
+		nl_put_strz(nl, FSLOAD_A_PHASE_NAME, ph->name);
+		nl_put_u8(nl, FSLOAD_A_PHASE_ORDER,
+			  ph->order ? ph->order : FSLOAD_ORDER_SEQUENTIAL);
+		if (ph->iterations)
+			nl_put_u64(nl, FSLOAD_A_PHASE_ITERATIONS,
+				   ph->iterations);
+		if (ph->duration_ms)
+			nl_put_u32(nl, FSLOAD_A_PHASE_DURATION_MS,
+				   ph->duration_ms);
+		flags = ph->flags | program_phase_flags(prog, i, phase_flags);
+		if (flags)
+			nl_put_u32(nl, FSLOAD_A_PHASE_FLAGS, flags);
+		if (ph->prefix)
+			nl_put_u8(nl, FSLOAD_A_PHASE_PREFIX,
+				  (uint8_t)ph->prefix);
+		if (ph->first)
+			nl_put_u64(nl, FSLOAD_A_PHASE_FIRST, ph->first);
+		for (j = 0; j < ph->nops; j++) {
+			const struct prog_op *op = &ph->ops[j];
+
+			on = nl_nest_start(nl, FSLOAD_A_PHASE_OP);
+			nl_put_u8(nl, FSLOAD_A_OP_TYPE, op->type);
+			nl_put_u32(nl, FSLOAD_A_OP_WEIGHT, op->weight);
+			if (op_takes_size(op->type))
+				nl_put_u64(nl, FSLOAD_A_OP_SIZE_BYTES,
+					   op->size);
+			if (op_does_io(op->type))
+				nl_put_u32(nl, FSLOAD_A_OP_BLOCK_BYTES,
+					   op->block);
+			if (op->flags)
+				nl_put_u32(nl, FSLOAD_A_OP_FLAGS, op->flags);
+			if (op->type == FSLOAD_OP_RENAME || op->prefix)
+				nl_put_u8(nl, FSLOAD_A_OP_PREFIX,
+					  (uint8_t)op->prefix);
+			if (op_is_bio(op->type) && op->depth)
+				nl_put_u32(nl, FSLOAD_A_OP_DEPTH, op->depth);
+			if (op->group)
+				nl_put_u8(nl, FSLOAD_A_OP_GROUP, op->group - 1);
+			nl_nest_end(nl, on);
+		}
+		nl_nest_end(nl, pn);
+	}
+}
+
+void put_job_request(struct nl_ctx *nl, const struct job_req *req)
+{
+	const struct params *p = req->p;
+	unsigned int i;
+
+	nl_msg_new(nl, FSLOAD_CMD_JOB_START, false);
+	if (req->prog->block)
+		nl_put_strz(nl, FSLOAD_A_JOB_DEVICE, p->device);
+	else
+		nl_put_strz(nl, FSLOAD_A_JOB_DIR, p->dir);
+	nl_put_u32(nl, FSLOAD_A_JOB_FLAGS, req->flags);
+	nl_put_u32(nl, FSLOAD_A_JOB_THREADS, req->threads);
+	nl_put_u64(nl, FSLOAD_A_JOB_FILES, req->files);
+	nl_put_u32(nl, FSLOAD_A_JOB_FILES_PER_DIR, p->files_per_dir);
+	if (p->tree_branch)
+		nl_put_u32(nl, FSLOAD_A_JOB_TREE_BRANCH, p->tree_branch);
+	nl_put_u64(nl, FSLOAD_A_JOB_SEED, p->seed);
+	nl_put_strz(nl, FSLOAD_A_JOB_PROFILE, req->prog->profile);
+	nl_put_u32(nl, FSLOAD_A_JOB_PROGRESS_MS, p->progress_ms);
+	nl_put_u32(nl, FSLOAD_A_JOB_IDLE_MS, p->idle_ms);
+	nl_put_u32(nl, FSLOAD_A_JOB_SAMPLE_MS, p->sample_ms);
+	nl_put_u32(nl, FSLOAD_A_JOB_STALL_MS,
+		   (uint32_t)(p->stall_sec * 1000));
+	put_program(nl, req->prog, p->no_sync_tail ? 0 : FSLOAD_PHASE_F_SYNC);
+	for (i = 0; i < req->prog->ngroups; i++) {
+		struct nlattr *g = nl_nest_start(nl, FSLOAD_A_JOB_GROUP);
+
+		nl_put_strz(nl, FSLOAD_A_GROUP_NAME, req->prog->groups[i].name);
+		nl_put_u32(nl, FSLOAD_A_GROUP_THREADS,
+			   req->prog->groups[i].threads);
+		nl_nest_end(nl, g);
+	}
+	if (p->cpus) {
+		static uint32_t cpus[FSLOAD_THREADS_MAX];
+		int i, n = cpulist_parse(p->cpus, cpus, FSLOAD_THREADS_MAX);
+
+		for (i = 0; i < n; i++)
+			nl_put_u32(nl, FSLOAD_A_JOB_WORKER_CPU, cpus[i]);
+	}
+}
+
+int job_start_reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return job_status_parse(nlh, data);
+}
+
+/* A worker stalled: report it, with its stack; stop the job if asked. */
+static void run_on_stall(void *arg, const struct job_status *js)
+{
+	struct run *run = arg;
+
+	series_stall_report(&run->series, js, false);
+	if (run->stall_stop_wanted)
+		run->stall_stop = true;
+}
+
+/*
+ * The job holds before phase @phase (FSLOAD_PHASE_F_HOLD): sync and drop
+ * the caches, then resume it; if that cannot be done, stop it.
+ */
+static int run_on_held(void *arg, struct nl_ctx *nl, uint32_t id,
+		       uint32_t phase)
+{
+	struct run *run = arg;
+	uint64_t ns = 0;
+	int err;
+
+	err = sync_drop_caches(&ns);
+	if (err) {
+		errno = -err;
+		errsys("job %" PRIu32 ": before phase %" PRIu32
+		       ": sync; echo 3 > /proc/sys/vm/drop_caches: stopping the job",
+		       id, phase + 1);
+		job_stop(nl, id, NL_QUIET);
+		return 0;	/* its partial results follow */
+	}
+	run->holds++;
+	run->hold_ns += ns;
+	if (!run->quiet)
+		fprintf(stderr, "fsloadctl: job %" PRIu32 ": before phase %"
+			PRIu32 ": sync, caches dropped (%.1f ms)\n", id,
+			phase + 1, ns / 1e6);
+	return job_resume(nl, id, phase);
+}
+
+/* How often the time series is read while the job runs. */
+#define SERIES_DRAIN_S	1.0
+
+int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
+{
+	const struct params *p = req->p;
+	struct job_status js = { 0 };
+	struct waiter w;
+	double tick_s = req->tick ? req->tick_ms / 1000.0 : -1, wait_s;
+	uint64_t next_tick;
+	int ret;
+
+	if (req->engine == ENGINE_USER) {
+		ret = uengine_run(req, run);
+		run->engine = ENGINE_USER;
+		return ret;
+	}
+	memset(run, 0, sizeof(*run));
+	run->threads = req->threads;
+	waiter_init(&w, nl, !p->quiet && progress_wanted(), req->x);
+
+	put_job_request(nl, req);
+	ret = nl_request(nl, job_start_reply_cb, &js, 0);
+	if (ret)
+		goto out;
+	if (!JS_HAS(&js, FSLOAD_A_JOB_ID)) {
+		errmsg("the kernel's reply carries no job id");
+		ret = EXIT_SYSERR;
+		goto out;
+	}
+	if (!p->quiet)
+		fprintf(stderr, "fsloadctl: job %" PRIu32 " started (%s, %" PRIu32
+			" thread%s, %s %s)\n", js.id, req->prog->profile,
+			req->threads, req->threads == 1 ? "" : "s",
+			req->prog->block ? "on" : "in",
+			req->prog->block ? p->device : p->dir);
+	waiter_set_id(&w, js.id);
+	waiter_status(&w, &js);
+	w.on_stall = run_on_stall;
+	w.stall_arg = run;
+	w.on_held = run_on_held;
+	w.held_arg = run;
+	run->quiet = p->quiet;
+	run->stall_stop_wanted = p->stall_stop;
+	run->series.sample_ms = p->sample_ms;
+	/* The device under the directory, or the block job's device. */
+	series_dev_start(&run->series, req->prog->block ? p->device : p->dir,
+			 p->sample_ms);
+	next_tick = tick_s >= 0 ? now_ns() + (uint64_t)(tick_s * 1e9) : 0;
+	for (;;) {
+		wait_s = p->sample_ms ? SERIES_DRAIN_S : tick_s;
+		if (tick_s >= 0 && (wait_s < 0 || tick_s < wait_s))
+			wait_s = tick_s;
+		ret = waiter_run(&w, wait_s, true);
+		if (ret != EXIT_TIMEOUT)
+			break;
+		if (p->sample_ms)
+			series_drain(nl, w.id, &run->series);
+		if (run->stall_stop && !run->stopped_by_us) {
+			run->stopped_by_us = true;
+			fprintf(stderr, "fsloadctl: stopping job %" PRIu32
+				" (--stall-stop)\n", w.id);
+			ret = job_stop(nl, w.id, NL_QUIET);
+			if (ret && ret != EXIT_KERNEL)
+				goto out;
+		}
+		if (tick_s < 0 || now_ns() < next_tick)
+			continue;
+		next_tick = now_ns() + (uint64_t)(tick_s * 1e9);
+		if (!run->stopped_by_us && req->tick(req->tick_arg)) {
+			run->stopped_by_us = true;
+			ret = job_stop(nl, w.id, NL_QUIET);
+			/* a job that has just ended cannot be stopped */
+			if (ret && ret != EXIT_KERNEL)
+				goto out;
+			tick_s = -1;
+		}
+	}
+	if (ret)
+		goto out;
+
+	/* The job's status now, or the final one if it is forgotten. */
+	ret = job_get(nl, w.id, &run->js, NL_QUIET);
+	if (ret == EXIT_KERNEL && nl->err == ENOENT &&
+	    JS_HAS(&w.final, FSLOAD_A_JOB_ID)) {
+		job_status_move(&run->js, &w.final);
+	} else if (ret) {
+		if (ret == EXIT_KERNEL)
+			nl_print_error(nl);
+		goto out;
+	}
+	ret = results_get(nl, w.id, &run->r);
+	if (ret)
+		goto out;
+	series_dev_stop(&run->series);
+	if (p->sample_ms) {
+		series_drain(nl, w.id, &run->series);
+		run->r.series = &run->series;
+		run->r.series_table = p->series_table;
+	}
+	if (p->plot && p->sample_ms) {
+		ret = series_plot(&run->series, &run->r, p->plot);
+		if (ret)
+			warnmsg("cannot write the plots %s-*.svg: %s", p->plot,
+				strerror(-ret));
+		else if (!p->quiet)
+			fprintf(stderr, "fsloadctl: plots in %s-*.svg\n",
+				p->plot);
+		ret = 0;
+	}
+	run->ok = true;
+	run->ret = state_is_final(run->js.state) ?
+		   state_exit_code(run->js.state) : EXIT_OK;
+	if (run->js.state == FSLOAD_JOB_STOPPED && !run->stopped_by_us)
+		run->interrupted = true;
+	/* a stop of ours ends an aging fill (0); --stall-stop's does not */
+	if (run->stopped_by_us && !run->stall_stop &&
+	    run->js.state == FSLOAD_JOB_STOPPED)
+		run->ret = EXIT_OK;
+out:
+	job_status_free(&js);
+	waiter_fini(&w);
+	return ret;
+}
+
+void run_free(struct run *run)
+{
+	job_status_free(&run->js);
+	results_free(&run->r);
+	series_free(&run->series);
+	free(run->job_dir);
+	run->job_dir = NULL;
+	run->ok = false;
+}
+
+char *run_job_dir(const struct run *run)
+{
+	char *s;
+
+	if (run->engine == ENGINE_USER)
+		return run->job_dir ? strdup(run->job_dir) : NULL;
+	if (!run->js.dir ||
+	    asprintf(&s, "%s/fsload-%" PRIu32, run->js.dir, run->js.id) < 0)
+		return NULL;
+	return s;
+}

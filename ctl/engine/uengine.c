@@ -1,0 +1,1742 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl: the userspace engine (start --engine user).
+ *
+ * The kernel's workers and these threads share the workload's definition:
+ * module/engine.h (names, file order, the choice of an operation by
+ * weight, random offsets, statistics, histograms) and the phase loop of
+ * module/engine-loop.h are compiled here unchanged, over ctl/kshim.h.
+ * What differs is only how an operation is done: here through the system
+ * call that the kernel's operation stands for, on the same path relative
+ * to the job directory (an O_PATH descriptor, as the kernel's pinned
+ * path), so the filesystem does the same work and the difference is the
+ * system-call boundary.
+ *
+ * The job runs as a kernel job does (module/ops.c): the same job layout,
+ * the same phase barriers (the last thread to arrive opens or closes a
+ * phase), the idle baseline and the loop's own cost measured before the
+ * first phase, a timed syncfs tail after a phase, each thread's CPU time,
+ * the machine's busy time and the threads that used most CPU meanwhile.
+ * The results fill the structures that the kernel's status and results
+ * are parsed into, so they print the same way.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/kshim.h"
+/*
+ * fsload_engine_run() initialises its permutation only for random order
+ * and uses it only then; GCC's -O2 cannot see that once the loop is
+ * inlined (the kernel builds with -Wno-maybe-uninitialized).
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include "engine.h"
+
+#include "lib/fsloadctl.h"
+#include "lib/cpulist.h"
+#include "engine/fsutil.h"
+#include "lib/print.h"
+#include "workload/profile.h"
+#include "nl/results.h"
+#include "engine/run.h"
+#include "nl/job.h"
+#include "engine/uengine.h"
+
+/* As the kernel's FSLOAD_TOP_THREADS (module/fsload.h). */
+#define UENGINE_TOP_THREADS	8
+/*
+ * The main thread's longest sleep while the job runs: how long a SIGINT
+ * may wait.  It wakes more often only for a tick or the progress line.
+ */
+#define UENGINE_POLL_MS		200
+#define PF_KTHREAD_FLAG		0x00200000	/* include/linux/sched.h */
+
+/* The machine's busy time at one moment (/proc/stat). */
+struct usys {
+	u64 wall_ns;
+	u64 busy_ticks;		/* all CPUs: neither idle nor iowait */
+	unsigned int cpus;
+};
+
+/* A thread's CPU time (/proc/PID/task/TID/schedstat). */
+struct utsnap {
+	pid_t tid;
+	pid_t pid;
+	u64 runtime_ns;
+};
+
+/* What a phase's result collects; as the kernel's struct fsload_result. */
+struct ures {
+	bool started;
+	u32 threads;
+	u32 complete;
+	u32 stonewalled;
+	u64 start_ns;
+	u64 end_ns;
+	struct fsload_opstat op[FSLOAD_OP_MAX + 1];
+	u64 *hist;
+	u64 worker_cpu_ns;
+	bool measured;
+	bool tail;
+	u64 sys_busy_ns;
+	u64 tail_ns;
+	u64 tail_busy_ns;
+	unsigned int ntop;
+	struct thread_cpu top[UENGINE_TOP_THREADS];
+	struct fsload_progress progress[FSLOAD_PROGRESS_MARKS];
+};
+
+struct ujob;
+
+/* One engine thread; the phase loop's struct fsload_worker. */
+struct fsload_worker {
+	struct ujob *job;
+	pthread_t thread;
+	bool created;
+	pid_t tid;
+	unsigned int index;
+	void *buf;		/* I/O buffer, page-aligned, random bytes */
+	struct fsload_engine e;
+};
+
+struct ujob {
+	/* The program. */
+	struct fsload_phase *phases;
+	unsigned int nphases;
+	struct fsload_slots slots;
+	u32 threads;
+	u64 files;
+	u32 files_per_dir;
+	u32 branch;		/* directory tree; 0 flat */
+	u64 seed;
+	u32 flags;
+	u32 idle_ms;
+	u32 max_block;
+	/* thread groups (at least one): each one's workers */
+	unsigned int ngroups;
+	u32 group_threads[FSLOAD_GROUPS_MAX];
+
+	int dir_fd;		/* the job directory, O_PATH */
+	int sync_fd;		/* the same, opened for syncfs() */
+	struct fsload_worker *workers;
+
+	bool stop;		/* READ_ONCE/WRITE_ONCE; workers poll it */
+	/* Protects everything below, the barrier and merging results. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;	/* barrier, stop, workers' end */
+	unsigned int arrived;
+	unsigned int barrier_gen;
+	unsigned int running;
+	int cur_phase;
+	int err;
+	char errmsg[160];
+	unsigned int holds;	/* caches dropped before a phase */
+	u64 hold_ns;
+	struct ures *res;
+
+	/* The phase's opener and closer only. */
+	struct usys sys0;
+	struct utsnap *threads0;
+	unsigned int nthreads0;
+
+	u64 idle_ns;
+	u64 idle_busy_ns;
+	u64 overhead_ops;
+	u64 overhead_ns;
+};
+
+static u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+static u64 thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+/* The operations, through the system calls they stand for */
+
+static int uop_open_flags(const struct fsload_opdesc *op, int flags)
+{
+	if (op->flags & FSLOAD_OP_F_DIRECT)
+		flags |= O_DIRECT;
+	return flags | O_LARGEFILE;
+}
+
+static s64 neg_errno(void)
+{
+	return errno ? -errno : -EIO;
+}
+
+/* Close, keeping a failure of the operation before it. */
+static s64 uop_close(int fd, s64 ret)
+{
+	if (close(fd) && ret >= 0)
+		return neg_errno();
+	return ret;
+}
+
+/* Write @bytes from @pos in blocks; fsync if asked. */
+static s64 uop_write_all(struct fsload_worker *w, int fd,
+			 const struct fsload_opdesc *op, u64 bytes, u64 pos,
+			 bool append)
+{
+	ssize_t n;
+	size_t len;
+
+	while (bytes) {
+		len = min(bytes, (u64)op->block);
+		n = append ? write(fd, w->buf, len) :
+			     pwrite(fd, w->buf, len, (off_t)pos);
+		if (n <= 0)
+			return n ? neg_errno() : -EIO;
+		bytes -= n;
+		pos += n;
+	}
+	if ((op->flags & FSLOAD_OP_F_FSYNC) && fsync(fd))
+		return neg_errno();
+	return 0;
+}
+
+static s64 uop_create(struct fsload_worker *w, const struct fsload_opdesc *op)
+{
+	s64 err = 0;
+	int fd;
+
+	fd = openat(w->job->dir_fd, w->e.name,
+		    uop_open_flags(op, O_CREAT | O_EXCL | O_WRONLY), 0644);
+	if (fd < 0)
+		return neg_errno();
+	if ((op->flags & FSLOAD_OP_F_FALLOCATE) && op->size &&
+	    fallocate(fd, 0, 0, (off_t)op->size))
+		err = neg_errno();
+	if (!err)
+		err = uop_write_all(w, fd, op, op->size, 0, false);
+	err = uop_close(fd, err);
+	return err ? err : (s64)op->size;
+}
+
+static s64 uop_append(struct fsload_worker *w, const struct fsload_opdesc *op)
+{
+	s64 err;
+	int fd;
+
+	fd = openat(w->job->dir_fd, w->e.name,
+		    uop_open_flags(op, O_WRONLY | O_APPEND), 0);
+	if (fd < 0)
+		return neg_errno();
+	err = uop_write_all(w, fd, op, op->size, 0, true);
+	err = uop_close(fd, err);
+	return err ? err : (s64)op->size;
+}
+
+static s64 uop_random(struct fsload_worker *w, const struct fsload_opdesc *op,
+		      bool write)
+{
+	u64 pos = fsload_random_offset(&w->e, op);
+	ssize_t n;
+	s64 err = 0;
+	int fd;
+
+	fd = openat(w->job->dir_fd, w->e.name,
+		    uop_open_flags(op, write ? O_WRONLY : O_RDONLY), 0);
+	if (fd < 0)
+		return neg_errno();
+	n = write ? pwrite(fd, w->buf, op->block, (off_t)pos) :
+		    pread(fd, w->buf, op->block, (off_t)pos);
+	if (n < 0)
+		err = neg_errno();
+	else if (write && (op->flags & FSLOAD_OP_F_FSYNC) && fsync(fd))
+		err = neg_errno();
+	err = uop_close(fd, err);
+	return err ? err : n;
+}
+
+static s64 uop_read(struct fsload_worker *w, const struct fsload_opdesc *op)
+{
+	s64 total = 0, err = 0;
+	u64 pos = 0;
+	ssize_t n;
+	int fd;
+
+	fd = openat(w->job->dir_fd, w->e.name, uop_open_flags(op, O_RDONLY),
+		    0);
+	if (fd < 0)
+		return neg_errno();
+	do {
+		n = pread(fd, w->buf, op->block, (off_t)pos);
+		if (n > 0) {
+			total += n;
+			pos += n;
+		}
+	} while (n > 0);
+	if (n < 0)
+		err = neg_errno();
+	err = uop_close(fd, err);
+	return err ? err : total;
+}
+
+static s64 uop_fsync(struct fsload_worker *w)
+{
+	s64 err = 0;
+	int fd;
+
+	fd = openat(w->job->dir_fd, w->e.name, O_RDONLY | O_LARGEFILE);
+	if (fd < 0)
+		return neg_errno();
+	if (fsync(fd))
+		err = neg_errno();
+	return uop_close(fd, err);
+}
+
+static s64 uop_stat(struct fsload_worker *w)
+{
+	struct stat st;
+
+	return fstatat(w->job->dir_fd, w->e.name, &st, 0) ? neg_errno() : 0;
+}
+
+/*
+ * unlink, rmdir, mkdir and rename: the system call walks to the name's
+ * directory and acts on its last component, as the kernel's operation.
+ */
+static s64 uop_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
+{
+	int dfd = w->job->dir_fd, ret;
+	char nname[FSLOAD_NAME_LEN_MAX + 1];
+
+	switch (op->type) {
+	case FSLOAD_OP_MKDIR:
+		ret = mkdirat(dfd, w->e.name, 0755);
+		break;
+	case FSLOAD_OP_RENAME:
+		memcpy(nname, w->e.name, sizeof(nname));
+		nname[w->e.last_off] = op->prefix;
+		ret = renameat(dfd, w->e.name, dfd, nname);
+		break;
+	default:
+		ret = unlinkat(dfd, w->e.name, op->type == FSLOAD_OP_RMDIR ?
+			       AT_REMOVEDIR : 0);
+		break;
+	}
+	return ret ? neg_errno() : 0;
+}
+
+static s64 uop_drop_cache(struct fsload_worker *w)
+{
+	int fd, err;
+
+	fd = openat(w->job->dir_fd, w->e.name, O_RDONLY | O_LARGEFILE);
+	if (fd < 0)
+		return neg_errno();
+	err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	return uop_close(fd, -err);
+}
+
+static s64 uop_syncfs(struct ujob *job)
+{
+	return syncfs(job->sync_fd) ? neg_errno() : 0;
+}
+
+/* Returns bytes moved (>= 0) or a negative errno. */
+static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
+{
+	switch (op->type) {
+	case FSLOAD_OP_NULL:
+		return 0;
+	case FSLOAD_OP_CREATE:
+		return uop_create(w, op);
+	case FSLOAD_OP_STAT:
+		return uop_stat(w);
+	case FSLOAD_OP_READ:
+		return uop_read(w, op);
+	case FSLOAD_OP_APPEND:
+		return uop_append(w, op);
+	case FSLOAD_OP_WRITE_RANDOM:
+		return uop_random(w, op, true);
+	case FSLOAD_OP_READ_RANDOM:
+		return uop_random(w, op, false);
+	case FSLOAD_OP_FSYNC:
+		return uop_fsync(w);
+	case FSLOAD_OP_UNLINK:
+	case FSLOAD_OP_MKDIR:
+	case FSLOAD_OP_RMDIR:
+	case FSLOAD_OP_RENAME:
+		return uop_dirent(w, op);
+	case FSLOAD_OP_SYNCFS:
+		return uop_syncfs(w->job);
+	case FSLOAD_OP_DROP_CACHE:
+		return uop_drop_cache(w);
+	}
+	return -EOPNOTSUPP;
+}
+
+static inline bool fsload_stopping(struct fsload_worker *w)
+{
+	return READ_ONCE(w->job->stop);
+}
+
+/* Every operation here is synchronous: nothing is ever in flight. */
+static inline s64 fsload_drain(struct fsload_worker *w, u64 *last_ns)
+{
+	(void)w;
+	*last_ns = 0;
+	return 0;
+}
+
+static inline u64 fsload_now(void)
+{
+	return mono_ns();
+}
+
+/* Userspace threads are preempted: no rescheduling point is needed. */
+static inline void fsload_yield(void)
+{
+}
+
+/* The kernel's tracepoint; userspace has perf's syscall events. */
+static inline void fsload_trace_op(struct fsload_worker *w,
+				   const struct fsload_opdesc *op, s64 ret,
+				   u64 lat)
+{
+	(void)w;
+	(void)op;
+	(void)ret;
+	(void)lat;
+}
+
+/* The phase loop, shared with the kernel's workers. */
+#include "engine-loop.h"
+#pragma GCC diagnostic pop
+
+/* The machine's CPU */
+
+static void usys_snap(struct usys *s)
+{
+	unsigned long long v[10] = { 0 };
+	char line[512];
+	FILE *f;
+	int n;
+
+	memset(s, 0, sizeof(*s));
+	s->wall_ns = mono_ns();
+	f = fopen("/proc/stat", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "cpu", 3))
+			break;
+		if (isdigit((unsigned char)line[3])) {
+			s->cpus++;
+			continue;
+		}
+		/* user nice system idle iowait irq softirq steal (guest in user) */
+		n = sscanf(line + 3, "%llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7]);
+		if (n >= 4)
+			s->busy_ticks = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+	}
+	fclose(f);
+}
+
+/* Busy time of all CPUs from @a to @b, ns; 0 when CPUs came or went. */
+static u64 usys_busy(const struct usys *a, const struct usys *b)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (a->cpus != b->cpus || b->busy_ticks < a->busy_ticks || hz <= 0)
+		return 0;
+	return (b->busy_ticks - a->busy_ticks) * (1000000000ULL / (u64)hz);
+}
+
+static int utsnap_cmp(const void *a, const void *b)
+{
+	const struct utsnap *x = a, *y = b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static bool read_small(int dfd, const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+/* Every thread's CPU time now, sorted by thread id; NULL on failure. */
+static struct utsnap *utsnap_take(unsigned int *count)
+{
+	struct utsnap *v = NULL, *tmp;
+	unsigned int n = 0, cap = 0;
+	struct dirent *pd, *td;
+	DIR *proc, *tasks;
+	char path[64], buf[128];
+	pid_t pid, tid;
+	int tfd;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return NULL;
+	while ((pd = readdir(proc))) {
+		if (!isdigit((unsigned char)pd->d_name[0]))
+			continue;
+		pid = atoi(pd->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		tasks = opendir(path);
+		if (!tasks)
+			continue;	/* gone meanwhile */
+		tfd = dirfd(tasks);
+		while ((td = readdir(tasks))) {
+			if (!isdigit((unsigned char)td->d_name[0]))
+				continue;
+			tid = atoi(td->d_name);
+			snprintf(path, sizeof(path), "%d/schedstat", tid);
+			if (!read_small(tfd, path, buf, sizeof(buf)))
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 512;
+				tmp = realloc(v, cap * sizeof(*v));
+				if (!tmp) {
+					closedir(tasks);
+					goto out;
+				}
+				v = tmp;
+			}
+			v[n].tid = tid;
+			v[n].pid = pid;
+			v[n].runtime_ns = strtoull(buf, NULL, 10);
+			n++;
+		}
+		closedir(tasks);
+	}
+	qsort(v, n, sizeof(*v), utsnap_cmp);
+out:
+	closedir(proc);
+	*count = n;
+	return v;
+}
+
+static bool ujob_is_worker(const struct ujob *job, pid_t tid)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->threads; i++) {
+		if (job->workers[i].tid == tid)
+			return true;
+	}
+	return false;
+}
+
+/* Name and kind of thread @t, for the list of top threads. */
+static void utop_describe(const struct utsnap *t, struct thread_cpu *tc)
+{
+	char path[64], buf[512], *p;
+	unsigned long flags;
+	size_t len;
+
+	tc->pid = t->tid;
+	snprintf(tc->name, sizeof(tc->name), "?");
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", t->pid, t->tid);
+	if (read_small(AT_FDCWD, path, buf, sizeof(buf))) {
+		len = strcspn(buf, "\n");
+		len = min(len, sizeof(tc->name) - 1);
+		memcpy(tc->name, buf, len);
+		tc->name[len] = '\0';
+	}
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", t->pid, t->tid);
+	if (!read_small(AT_FDCWD, path, buf, sizeof(buf)))
+		return;
+	/* After "pid (comm)": state ppid pgrp session tty tpgid flags */
+	p = strrchr(buf, ')');
+	if (p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1)
+		tc->kernel = flags & PF_KTHREAD_FLAG;
+}
+
+/*
+ * The threads other than the engine's that used most CPU since
+ * job->threads0; as the kernel's fsload_threads_top().
+ */
+static unsigned int utop_threads(struct ujob *job, struct thread_cpu *top)
+{
+	struct utsnap *now, *old, tops[UENGINE_TOP_THREADS];
+	unsigned int n = 0, nnow = 0, i, j;
+	u64 d;
+
+	now = utsnap_take(&nnow);
+	if (!now)
+		return 0;
+	for (i = 0; i < nnow; i++) {
+		old = bsearch(&now[i], job->threads0, job->nthreads0,
+			      sizeof(*old), utsnap_cmp);
+		d = now[i].runtime_ns;
+		d = old && d >= old->runtime_ns ? d - old->runtime_ns :
+			old ? 0 : d;
+		if (!d || ujob_is_worker(job, now[i].tid))
+			continue;
+		if (n == UENGINE_TOP_THREADS && d <= tops[n - 1].runtime_ns)
+			continue;
+		j = n < UENGINE_TOP_THREADS ? n++ : n - 1;
+		while (j && tops[j - 1].runtime_ns < d) {
+			tops[j] = tops[j - 1];
+			j--;
+		}
+		tops[j] = now[i];
+		tops[j].runtime_ns = d;
+	}
+	free(now);
+	for (i = 0; i < n; i++) {
+		memset(&top[i], 0, sizeof(top[i]));
+		utop_describe(&tops[i], &top[i]);
+		top[i].cpu_ns = tops[i].runtime_ns;
+	}
+	return n;
+}
+
+/* The job */
+
+static void ujob_stop(struct ujob *job)
+{
+	WRITE_ONCE(job->stop, true);
+	pthread_mutex_lock(&job->lock);
+	pthread_cond_broadcast(&job->cond);
+	pthread_mutex_unlock(&job->lock);
+}
+
+/* Record the first failure of the job and stop it. */
+static void ujob_fail(struct fsload_worker *w, const char *phase,
+		      const char *what, int err)
+{
+	struct ujob *job = w->job;
+
+	pthread_mutex_lock(&job->lock);
+	if (!job->err) {
+		job->err = err;
+		snprintf(job->errmsg, sizeof(job->errmsg),
+			 "phase %s, thread %u: %s %s: error %d", phase,
+			 w->index, what, w->e.name, err);
+	}
+	pthread_mutex_unlock(&job->lock);
+	ujob_stop(job);
+}
+
+/*
+ * Before the first phase, with every other thread waiting: the machine's
+ * idle baseline, then the cost of the phase loop itself, from running
+ * null operations through it; as the kernel's fsload_calibrate().
+ */
+static void ujob_calibrate(struct fsload_worker *w)
+{
+	struct ujob *job = w->job;
+	struct fsload_phase *ph;
+	struct usys a, b;
+	struct timespec ts;
+	u64 ns;
+
+	if (job->idle_ms) {
+		usys_snap(&a);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += job->idle_ms / 1000;
+		ts.tv_nsec += (long)(job->idle_ms % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_mutex_lock(&job->lock);
+		while (!READ_ONCE(job->stop) &&
+		       pthread_cond_timedwait(&job->cond, &job->lock, &ts) !=
+		       ETIMEDOUT)
+			;
+		pthread_mutex_unlock(&job->lock);
+		usys_snap(&b);
+		pthread_mutex_lock(&job->lock);
+		job->idle_ns = b.wall_ns - a.wall_ns;
+		job->idle_busy_ns = usys_busy(&a, &b);
+		pthread_mutex_unlock(&job->lock);
+	}
+	ph = calloc(1, sizeof(*ph));
+	if (!ph)
+		return;
+	ns = fsload_engine_overhead(w, &w->e, ph);
+	free(ph);
+	if (!ns)
+		return;
+	pthread_mutex_lock(&job->lock);
+	job->overhead_ops = FSLOAD_OVERHEAD_OPS;
+	job->overhead_ns = ns;
+	pthread_mutex_unlock(&job->lock);
+}
+
+/* The last thread to arrive opens phase @p. */
+static void ujob_phase_open(struct fsload_worker *w, unsigned int p)
+{
+	struct ujob *job = w->job;
+
+	if (p == 0)
+		ujob_calibrate(w);
+	free(job->threads0);
+	job->threads0 = utsnap_take(&job->nthreads0);
+	usys_snap(&job->sys0);
+	pthread_mutex_lock(&job->lock);
+	job->res[p].started = true;
+	job->res[p].start_ns = job->sys0.wall_ns;
+	job->cur_phase = p;
+	pthread_mutex_unlock(&job->lock);
+}
+
+/*
+ * The last thread to finish phase @p closes it: the machine's CPU over
+ * the phase, the sync tail, the threads that used most CPU.
+ */
+static void ujob_phase_close(struct fsload_worker *w, unsigned int p)
+{
+	struct ujob *job = w->job;
+	const struct fsload_phase *ph = &job->phases[p];
+	struct ures *res = &job->res[p];
+	struct thread_cpu top[UENGINE_TOP_THREADS];
+	struct usys s1, s2;
+	unsigned int ntop = 0;
+	bool tail = false;
+	int err = 0;
+
+	usys_snap(&s1);
+	s2 = s1;
+	if ((ph->flags & FSLOAD_PHASE_F_SYNC) && !READ_ONCE(job->stop)) {
+		err = uop_syncfs(job);
+		usys_snap(&s2);
+		tail = true;
+	}
+	if (job->threads0)
+		ntop = utop_threads(job, top);
+	free(job->threads0);
+	job->threads0 = NULL;
+
+	pthread_mutex_lock(&job->lock);
+	if (!READ_ONCE(job->stop) || tail) {
+		res->measured = true;
+		res->sys_busy_ns = usys_busy(&job->sys0, &s1);
+		res->tail = tail;
+		res->tail_ns = s2.wall_ns - s1.wall_ns;
+		res->tail_busy_ns = usys_busy(&s1, &s2);
+		res->ntop = ntop;
+		memcpy(res->top, top, ntop * sizeof(*top));
+	}
+	pthread_mutex_unlock(&job->lock);
+	if (err) {
+		w->e.name[0] = '\0';
+		ujob_fail(w, ph->name, "syncfs", err);
+	}
+}
+
+/*
+ * Barrier @gen: wait until every thread has arrived.  The last to arrive
+ * opens phase @gen / 2 (even @gen) or closes it (odd) while the others
+ * wait.  Returns false when the job is stopping.
+ */
+/*
+ * Before phase @p, with every other thread waiting: a phase with
+ * FSLOAD_PHASE_F_HOLD has the caches dropped first, as fsloadctl does for
+ * the kernel's job (run.c); a failure stops the job.
+ */
+static void ujob_hold(struct fsload_worker *w, unsigned int p)
+{
+	struct ujob *job = w->job;
+	u64 ns = 0;
+	int err;
+
+	if (!(job->phases[p].flags & FSLOAD_PHASE_F_HOLD) ||
+	    READ_ONCE(job->stop))
+		return;
+	err = sync_drop_caches(&ns);
+	if (err) {
+		w->e.name[0] = '\0';
+		ujob_fail(w, job->phases[p].name,
+			  "sync; echo 3 > /proc/sys/vm/drop_caches", err);
+		return;
+	}
+	job->holds++;
+	job->hold_ns += ns;
+}
+
+static bool ujob_barrier(struct fsload_worker *w, unsigned int gen)
+{
+	struct ujob *job = w->job;
+	bool last, passed;
+
+	pthread_mutex_lock(&job->lock);
+	last = ++job->arrived == job->threads * (gen + 1);
+	pthread_mutex_unlock(&job->lock);
+	if (last) {
+		if (!(gen & 1))
+			ujob_hold(w, gen / 2);
+		/* A stopping job opens no phase. */
+		if (!(gen & 1) && READ_ONCE(job->stop))
+			return false;
+		if (gen & 1)
+			ujob_phase_close(w, gen / 2);
+		else
+			ujob_phase_open(w, gen / 2);
+		pthread_mutex_lock(&job->lock);
+		job->barrier_gen = gen + 1;
+		pthread_cond_broadcast(&job->cond);
+	} else {
+		pthread_mutex_lock(&job->lock);
+		while (job->barrier_gen <= gen && !READ_ONCE(job->stop))
+			pthread_cond_wait(&job->cond, &job->lock);
+	}
+	passed = job->barrier_gen > gen;
+	pthread_mutex_unlock(&job->lock);
+	return passed && !READ_ONCE(job->stop);
+}
+
+static void ujob_merge(struct fsload_worker *w, unsigned int p,
+		       enum fsload_run_end end, u64 end_ns, u64 cpu_ns)
+{
+	struct ujob *job = w->job;
+	struct ures *res = &job->res[p];
+	unsigned int t, i;
+
+	pthread_mutex_lock(&job->lock);
+	res->threads++;
+	if (end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED)
+		res->complete++;
+	if (end == FSLOAD_RUN_STONEWALLED)
+		res->stonewalled++;
+	res->end_ns = max(res->end_ns, end_ns);
+	res->worker_cpu_ns += cpu_ns;
+	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
+		if (w->e.st[t].ops || w->e.st[t].errors)
+			fsload_opstat_add(&res->op[t], &w->e.st[t]);
+	}
+	for (i = 0; i < fsload_hist_words(&job->slots); i++)
+		res->hist[i] += w->e.hist[i];
+	fsload_progress_add(res->progress, &w->e);
+	pthread_mutex_unlock(&job->lock);
+}
+
+static bool ujob_run_phase(struct fsload_worker *w, unsigned int p)
+{
+	struct ujob *job = w->job;
+	const struct fsload_phase *ph = &job->phases[p];
+	enum fsload_run_end end;
+	u64 end_ns, c0, c1, start_ns;
+
+	pthread_mutex_lock(&job->lock);
+	start_ns = job->res[p].start_ns;
+	pthread_mutex_unlock(&job->lock);
+	c0 = thread_cpu_ns();
+	end = fsload_engine_run(w, &w->e, ph, p, start_ns, &end_ns);
+	c1 = thread_cpu_ns();
+	ujob_merge(w, p, end, end_ns, c1 - c0);
+	if (end == FSLOAD_RUN_FAILED)
+		ujob_fail(w, ph->name, op_name(w->e.failed_op->type),
+			  w->e.err);
+	return end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED;
+}
+
+/*
+ * Make directory @k of the worker's tree (e->name), and in a shared tree
+ * its parent first when another thread has not made that yet.  As the
+ * kernel's fsload_make_dir().
+ */
+static int umake_dir(struct fsload_worker *w, u32 k, bool shared,
+		     unsigned int levels)
+{
+	int dfd = w->job->dir_fd, err;
+
+	fsload_name_set_dir(&w->e, k);
+	if (!mkdirat(dfd, w->e.name, 0755) || (errno == EEXIST && shared))
+		return 0;
+	if (errno != ENOENT || !shared || !w->e.branch || !k || !levels)
+		return neg_errno();
+	err = umake_dir(w, (k - 1) / w->e.branch, shared, levels - 1);
+	if (err)
+		return err;
+	fsload_name_set_dir(&w->e, k);
+	if (!mkdirat(dfd, w->e.name, 0755) || errno == EEXIST)
+		return 0;
+	return neg_errno();
+}
+
+/*
+ * The thread's tree root, t<index> (t000 when shared), and unless a phase
+ * makes them, the directories its files need, parents first (another
+ * thread may have made them first).  As the kernel's
+ * fsload_worker_prepare().
+ */
+static int uworker_prepare(struct fsload_worker *w)
+{
+	struct ujob *job = w->job;
+	bool shared = job->flags & FSLOAD_JOB_F_SHARED_DIR;
+	u32 fpd = job->files_per_dir;
+	u32 d = w->e.file_base / fpd;
+	u32 dend = (w->e.file_base + (u32)job->files - 1) / fpd;
+	int err = 0;
+
+	w->e.name[FSLOAD_NAME_TDIR_LEN] = '\0';
+	if (mkdirat(job->dir_fd, w->e.name, 0755) &&
+	    (errno != EEXIST || !shared)) {
+		w->e.name_len = FSLOAD_NAME_TDIR_LEN;	/* where it failed */
+		return neg_errno();
+	}
+	w->e.name[FSLOAD_NAME_TDIR_LEN] = '/';
+	if (fsload_phases_make_dirs(job->phases, job->nphases))
+		return 0;
+	for (; d <= dend && !err; d++) {
+		if (READ_ONCE(job->stop))
+			break;
+		err = umake_dir(w, d, shared, FSLOAD_TREE_DEPTH_MAX);
+	}
+	return err;
+}
+
+static void *uworker_fn(void *data)
+{
+	struct fsload_worker *w = data;
+	struct ujob *job = w->job;
+	unsigned int p;
+	bool ok = true;
+	int err;
+
+	w->tid = gettid();
+	err = uworker_prepare(w);
+	if (err)
+		ujob_fail(w, "prepare", "mkdir", err);	/* e.name: where */
+	for (p = 0; !err && ok && p < job->nphases; p++) {
+		if (!ujob_barrier(w, 2 * p))
+			break;
+		ok = ujob_run_phase(w, p);
+		ujob_barrier(w, 2 * p + 1);
+	}
+	pthread_mutex_lock(&job->lock);
+	job->running--;
+	pthread_cond_broadcast(&job->cond);
+	pthread_mutex_unlock(&job->lock);
+	return NULL;
+}
+
+/*
+ * Start worker @i's thread, bound to the i-th (mod n) CPU of @cpus
+ * (--cpus) from its first instruction, as the kernel binds its workers.
+ */
+static int uworker_start(struct fsload_worker *w, const char *cpus,
+			 unsigned int i)
+{
+	static uint32_t list[FSLOAD_THREADS_MAX];
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int n, err;
+
+	n = cpus ? cpulist_parse(cpus, list, FSLOAD_THREADS_MAX) : 0;
+	if (n <= 0)
+		return pthread_create(&w->thread, NULL, uworker_fn, w);
+	CPU_ZERO(&set);
+	CPU_SET(list[i % n], &set);
+	err = pthread_attr_init(&attr);
+	if (err)
+		return err;
+	err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (!err)
+		err = pthread_create(&w->thread, &attr, uworker_fn, w);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+/* The program, as the kernel's start request parser makes it */
+
+static bool op_takes_size(u8 type)
+{
+	return type == FSLOAD_OP_CREATE || type == FSLOAD_OP_APPEND ||
+	       type == FSLOAD_OP_WRITE_RANDOM || type == FSLOAD_OP_READ_RANDOM;
+}
+
+static bool op_does_io(u8 type)
+{
+	return op_takes_size(type) || type == FSLOAD_OP_READ;
+}
+
+/* Flags each op type takes (module/netlink.c's fsload_op_flags[]). */
+static u32 op_valid_flags(u8 type)
+{
+	switch (type) {
+	case FSLOAD_OP_CREATE:
+		return FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_FALLOCATE |
+		       FSLOAD_OP_F_DIRECT;
+	case FSLOAD_OP_APPEND:
+	case FSLOAD_OP_WRITE_RANDOM:
+		return FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_DIRECT;
+	case FSLOAD_OP_READ_RANDOM:
+	case FSLOAD_OP_READ:
+		return FSLOAD_OP_F_DIRECT;
+	}
+	return 0;
+}
+
+static int bad_program(const char *phase, const char *why)
+{
+	errmsg("user engine: phase %s: %s", phase, why);
+	return EXIT_USAGE;
+}
+
+/*
+ * Make @out[] from @prog as the module does from the request that
+ * put_program() builds: what the request leaves out gets the kernel's
+ * default (iterations: files; prefix 'f'; block 4096).  Also checks what
+ * the kernel would refuse.  @phase_flags are added to every phase.
+ */
+static int uprog_convert(const struct program *prog, u64 files,
+			 u32 phase_flags, struct fsload_phase *out,
+			 u32 *max_block)
+{
+	unsigned int i, j;
+
+	*max_block = 0;
+	for (i = 0; i < prog->nphases; i++) {
+		const struct prog_phase *pp = &prog->phases[i];
+		struct fsload_phase *ph = &out[i];
+
+		memset(ph, 0, sizeof(*ph));
+		snprintf(ph->name, sizeof(ph->name), "%s", pp->name);
+		ph->order = pp->order ? pp->order : FSLOAD_ORDER_SEQUENTIAL;
+		ph->prefix = pp->prefix ? pp->prefix : 'f';
+		ph->flags = pp->flags |
+			    program_phase_flags(prog, i, phase_flags);
+		ph->first = pp->first;
+		ph->duration_ns = pp->duration_ms * 1000000ULL;
+		ph->iterations = pp->iterations ? pp->iterations : files;
+		if (ph->order != FSLOAD_ORDER_SEQUENTIAL &&
+		    ph->order != FSLOAD_ORDER_RANDOM)
+			return bad_program(ph->name, "unknown order");
+		if (ph->prefix < 'a' || ph->prefix > 'z' ||
+		    ph->prefix == 'd' || ph->prefix == 't')
+			return bad_program(ph->name,
+					   "prefix: 'a'..'z' except 'd' and 't'");
+		if (ph->flags & ~FSLOAD_PHASE_F_ALL)
+			return bad_program(ph->name, "unknown phase flags");
+		if (!pp->nops || pp->nops > FSLOAD_PHASE_OPS_MAX)
+			return bad_program(ph->name, "1 to 16 ops per phase");
+		for (j = 0; j < pp->nops; j++) {
+			const struct prog_op *po = &pp->ops[j];
+			struct fsload_opdesc *od = &ph->ops[j];
+
+			od->type = po->type;
+			od->weight = po->weight;
+			od->size = op_takes_size(po->type) ? po->size : 0;
+			od->block = op_does_io(po->type) ? po->block : 4096;
+			od->flags = po->flags;
+			od->prefix = po->prefix;
+			if (!od->type || od->type > FSLOAD_OP_MAX)
+				return bad_program(ph->name, "unknown op type");
+			if (od->weight < 1 || od->weight > 1000000)
+				return bad_program(ph->name,
+						   "weight: 1 to 1000000");
+			if (od->block < 1 || od->block > FSLOAD_BLOCK_MAX)
+				return bad_program(ph->name,
+						   "block: 1 byte to 16 MiB");
+			if (od->flags & ~op_valid_flags(od->type))
+				return bad_program(ph->name,
+						   "flags not valid for the op");
+			if (od->type == FSLOAD_OP_RENAME &&
+			    (od->prefix < 'a' || od->prefix > 'z' ||
+			     od->prefix == 'd' || od->prefix == 't'))
+				return bad_program(ph->name,
+						   "rename: prefix 'a'..'z' except 'd' and 't'");
+			if (od->type != FSLOAD_OP_RENAME && od->prefix)
+				return bad_program(ph->name,
+						   "prefix: applies to rename only");
+			if ((od->type == FSLOAD_OP_WRITE_RANDOM ||
+			     od->type == FSLOAD_OP_READ_RANDOM) &&
+			    od->size < od->block)
+				return bad_program(ph->name,
+						   "random I/O: the file size, at least one block, is required");
+			if (od->type == FSLOAD_OP_APPEND && !od->size)
+				return bad_program(ph->name,
+						   "append: a size is required");
+			if ((od->flags & FSLOAD_OP_F_DIRECT) &&
+			    (od->block % 512 || od->size % od->block))
+				return bad_program(ph->name,
+						   "direct I/O needs 512-byte multiples and whole blocks");
+			od->group = po->group ? po->group - 1 :
+				    FSLOAD_GROUP_ALL;
+			if (od->group != FSLOAD_GROUP_ALL &&
+			    od->group >= (prog->ngroups ? prog->ngroups : 1))
+				return bad_program(ph->name, "no such group");
+			ph->weight_total += od->weight;
+			*max_block = max(*max_block, od->block);
+		}
+		ph->nops = pp->nops;
+		if (!fsload_phase_dirs_ok(ph))
+			return bad_program(ph->name,
+					   "dirs: only mkdir, rmdir and stat ops, one of each");
+		fsload_phase_groups(ph, prog->ngroups ? prog->ngroups : 1);
+	}
+	return 0;
+}
+
+int uengine_check(const struct program *prog, uint32_t threads,
+		  uint64_t files, uint32_t files_per_dir, uint32_t branch,
+		  uint32_t flags)
+{
+	static struct fsload_phase phases[FSLOAD_PHASES_MAX];
+	u64 tree_files = files;
+	u32 max_block;
+
+	if (!threads || threads > FSLOAD_THREADS_MAX) {
+		errmsg("user engine: threads: 1 to %d", FSLOAD_THREADS_MAX);
+		return EXIT_USAGE;
+	}
+	if (!files || files > FSLOAD_FILES_MAX) {
+		errmsg("user engine: files: 1 to 100000000 per thread");
+		return EXIT_USAGE;
+	}
+	if (flags & FSLOAD_JOB_F_SHARED_DIR)
+		tree_files *= threads;
+	if (!files_per_dir || tree_files > FSLOAD_FILES_MAX ||
+	    (tree_files + files_per_dir - 1) / files_per_dir > FSLOAD_DIRS_MAX) {
+		errmsg("user engine: files and files per directory make more than 100000000 files or 100000 directories");
+		return EXIT_USAGE;
+	}
+	if (branch > FSLOAD_DIRS_MAX ||
+	    fsload_dir_depth(branch, (tree_files - 1) / files_per_dir) >
+	    FSLOAD_TREE_DEPTH_MAX) {
+		errmsg("user engine: tree branch: the files need a tree more than %d levels deep",
+		       FSLOAD_TREE_DEPTH_MAX);
+		return EXIT_USAGE;
+	}
+	if (!prog->nphases || prog->nphases > FSLOAD_PHASES_MAX) {
+		errmsg("user engine: 1 to %d phases", FSLOAD_PHASES_MAX);
+		return EXIT_USAGE;
+	}
+	return uprog_convert(prog, files, 0, phases, &max_block);
+}
+
+/* Running it */
+
+static volatile sig_atomic_t usignals;
+
+static void uengine_on_signal(int sig)
+{
+	if (++usignals >= 2) {
+		/* second Ctrl-C: die, leaving the job directory */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+}
+
+static u64 ujob_ops_done(const struct ujob *job, u64 *bytes)
+{
+	u64 ops = 0;
+	unsigned int i;
+
+	*bytes = 0;
+	for (i = 0; i < job->threads; i++) {
+		ops += READ_ONCE(job->workers[i].e.ops_done);
+		*bytes += READ_ONCE(job->workers[i].e.bytes_done);
+	}
+	return ops;
+}
+
+static void uprogress_draw(struct ujob *job, const struct program *prog,
+			   u64 start_ns)
+{
+	int p;
+	u64 ops, bytes;
+
+	pthread_mutex_lock(&job->lock);
+	p = job->cur_phase;
+	pthread_mutex_unlock(&job->lock);
+	ops = ujob_ops_done(job, &bytes);
+	if (p < 0)
+		fprintf(stderr, "\ruser engine: running, phase -, %" PRIu64
+			" ops, %.1f s\033[K", ops, (mono_ns() - start_ns) / 1e9);
+	else
+		fprintf(stderr, "\ruser engine: running, phase %d/%u (%s), %"
+			PRIu64 " ops, %.1f s\033[K", p + 1, job->nphases,
+			prog->phases[p].name, ops,
+			(mono_ns() - start_ns) / 1e9);
+	fflush(stderr);
+}
+
+#define JS_SET(js, attr)	((js)->have |= 1ULL << (attr))
+
+/* The job's end as its status, as the kernel reports it. */
+static int ujob_status(const struct ujob *job, const struct job_req *req,
+		       const char *dir, u64 elapsed_ns, struct job_status *js)
+{
+	struct stat st;
+	unsigned int i;
+	bool complete = true;
+	u64 bytes;
+
+	memset(js, 0, sizeof(*js));
+	js->dir = strdup(dir);
+	js->pids = calloc(job->threads, sizeof(*js->pids));
+	if (!js->dir || !js->pids)
+		return -ENOMEM;
+	JS_SET(js, FSLOAD_A_JOB_DIR);
+	if (!fstat(job->dir_fd, &st)) {
+		js->dir_ino = st.st_ino;
+		JS_SET(js, FSLOAD_A_JOB_DIR_INO);
+	}
+	js->flags = job->flags;
+	JS_SET(js, FSLOAD_A_JOB_FLAGS);
+	js->threads = job->threads;
+	JS_SET(js, FSLOAD_A_JOB_THREADS);
+	js->files = job->files;
+	JS_SET(js, FSLOAD_A_JOB_FILES);
+	js->files_per_dir = job->files_per_dir;
+	JS_SET(js, FSLOAD_A_JOB_FILES_PER_DIR);
+	if (job->branch) {
+		js->tree_branch = job->branch;
+		JS_SET(js, FSLOAD_A_JOB_TREE_BRANCH);
+	}
+	js->seed = job->seed;
+	JS_SET(js, FSLOAD_A_JOB_SEED);
+	snprintf(js->profile, sizeof(js->profile), "%s", req->prog->profile);
+	JS_SET(js, FSLOAD_A_JOB_PROFILE);
+	js->user_engine = true;
+	js->progress_ms = req->p->progress_ms;
+	JS_SET(js, FSLOAD_A_JOB_PROGRESS_MS);
+
+	for (i = 0; i < job->nphases; i++) {
+		if (job->res[i].complete != job->threads)
+			complete = false;
+	}
+	js->state = job->err ? FSLOAD_JOB_FAILED : complete ?
+		    FSLOAD_JOB_DONE : FSLOAD_JOB_STOPPED;
+	JS_SET(js, FSLOAD_A_JOB_STATE);
+	if (job->err) {
+		js->err = -job->err;
+		JS_SET(js, FSLOAD_A_JOB_ERRNO);
+		js->error_msg = strdup(job->errmsg);
+		if (js->error_msg)
+			JS_SET(js, FSLOAD_A_JOB_ERROR_MSG);
+	}
+	if (job->cur_phase >= 0) {
+		js->phase_index = job->cur_phase;
+		JS_SET(js, FSLOAD_A_JOB_PHASE_INDEX);
+	}
+	js->phases = job->nphases;
+	JS_SET(js, FSLOAD_A_JOB_PHASES);
+	js->elapsed_ns = elapsed_ns;
+	JS_SET(js, FSLOAD_A_JOB_ELAPSED_NS);
+	js->ops = ujob_ops_done(job, &bytes);
+	JS_SET(js, FSLOAD_A_JOB_OPS);
+	js->bytes = bytes;
+	JS_SET(js, FSLOAD_A_JOB_BYTES);
+	for (i = 0; i < job->threads; i++)
+		js->pids[i] = job->workers[i].tid;
+	js->npids = job->threads;
+	JS_SET(js, FSLOAD_A_JOB_WORKER_PID);
+	js->cpus = job->sys0.cpus ? job->sys0.cpus :
+		   (u32)sysconf(_SC_NPROCESSORS_ONLN);
+	JS_SET(js, FSLOAD_A_JOB_CPUS);
+	js->pmu = 0;
+	JS_SET(js, FSLOAD_A_JOB_PMU);
+	if (job->idle_ms) {
+		js->idle_ms = job->idle_ms;
+		JS_SET(js, FSLOAD_A_JOB_IDLE_MS);
+	}
+	if (job->idle_ns) {
+		js->idle_ns = job->idle_ns;
+		js->idle_busy_ns = job->idle_busy_ns;
+		JS_SET(js, FSLOAD_A_JOB_IDLE_NS);
+		JS_SET(js, FSLOAD_A_JOB_IDLE_BUSY_NS);
+	}
+	if (job->overhead_ops) {
+		js->overhead_ops = job->overhead_ops;
+		js->overhead_ns = job->overhead_ns;
+		JS_SET(js, FSLOAD_A_JOB_OVERHEAD_OPS);
+		JS_SET(js, FSLOAD_A_JOB_OVERHEAD_NS);
+	}
+	return 0;
+}
+
+#define RES_SET(pr, attr)	((pr)->have |= 1ULL << (attr))
+
+/* Op type @t's histogram in phase result @res as buckets. */
+static int uhist_buckets(const struct ujob *job, const struct ures *res,
+			 unsigned int t, struct opstat *os)
+{
+	unsigned int slot = job->slots.slot[t], b, n = 0;
+	const u64 *h;
+
+	if (!slot)
+		return 0;
+	h = res->hist + (slot - 1) * FSLOAD_HIST_BUCKETS;
+	for (b = 0; b < FSLOAD_HIST_BUCKETS; b++)
+		n += !!h[b];
+	if (!n)
+		return 0;
+	os->buckets = calloc(n, sizeof(*os->buckets));
+	if (!os->buckets)
+		return -ENOMEM;
+	for (b = 0; b < FSLOAD_HIST_BUCKETS; b++) {
+		if (!h[b])
+			continue;
+		os->buckets[os->nbuckets].low_ns = fsload_hist_low(b);
+		os->buckets[os->nbuckets].high_ns = fsload_hist_high(b);
+		os->buckets[os->nbuckets].count = h[b];
+		os->nbuckets++;
+	}
+	RES_SET(os, FSLOAD_A_OPSTAT_BUCKET);
+	return 0;
+}
+
+/* Phase @p's result, as the kernel reports it. */
+static int ujob_result(const struct ujob *job, unsigned int p,
+		       struct phase_result *pr)
+{
+	const struct ures *res = &job->res[p];
+	unsigned int t, n = 0;
+	int err;
+
+	memset(pr, 0, sizeof(*pr));
+	pr->index = p;
+	RES_SET(pr, FSLOAD_A_RES_PHASE_INDEX);
+	snprintf(pr->name, sizeof(pr->name), "%s", job->phases[p].name);
+	RES_SET(pr, FSLOAD_A_RES_PHASE_NAME);
+	pr->threads = res->threads;
+	RES_SET(pr, FSLOAD_A_RES_THREADS);
+	pr->complete = res->complete == job->threads;
+	RES_SET(pr, FSLOAD_A_RES_COMPLETE);
+	pr->stonewalled = !!res->stonewalled;
+	RES_SET(pr, FSLOAD_A_RES_STONEWALLED);
+	pr->elapsed_ns = res->end_ns > res->start_ns ?
+			 res->end_ns - res->start_ns : 0;
+	RES_SET(pr, FSLOAD_A_RES_ELAPSED_NS);
+	/* the phase's course, as the kernel reports it */
+	for (t = 0; t < FSLOAD_PROGRESS_MARKS && res->progress[t].workers;
+	     t++) {
+		struct progress_mark *m = &pr->progress[pr->nprogress++];
+
+		m->pct = (t + 1) * 100 / FSLOAD_PROGRESS_MARKS;
+		m->workers = res->progress[t].workers;
+		m->items = res->progress[t].items;
+		m->elapsed_ns = res->progress[t].end_ns > res->start_ns ?
+				res->progress[t].end_ns - res->start_ns : 0;
+		RES_SET(pr, FSLOAD_A_RES_PROGRESS);
+	}
+	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
+		pr->ops += res->op[t].ops;
+		pr->errors += res->op[t].errors;
+		pr->bytes += res->op[t].bytes;
+		n += res->op[t].ops || res->op[t].errors;
+	}
+	RES_SET(pr, FSLOAD_A_RES_OPS);
+	RES_SET(pr, FSLOAD_A_RES_ERRORS);
+	RES_SET(pr, FSLOAD_A_RES_BYTES);
+	pr->worker_cpu_ns = res->worker_cpu_ns;
+	RES_SET(pr, FSLOAD_A_RES_WORKER_CPU_NS);
+	if (res->measured) {
+		pr->system_cpu_ns = res->sys_busy_ns;
+		RES_SET(pr, FSLOAD_A_RES_SYSTEM_CPU_NS);
+		if (res->tail) {
+			pr->tail_ns = res->tail_ns;
+			pr->tail_cpu_ns = res->tail_busy_ns;
+			RES_SET(pr, FSLOAD_A_RES_TAIL_NS);
+			RES_SET(pr, FSLOAD_A_RES_TAIL_CPU_NS);
+		}
+		if (res->ntop) {
+			pr->top = calloc(res->ntop, sizeof(*pr->top));
+			if (!pr->top)
+				return -ENOMEM;
+			memcpy(pr->top, res->top, res->ntop * sizeof(*pr->top));
+			pr->ntop = res->ntop;
+			RES_SET(pr, FSLOAD_A_RES_THREAD);
+		}
+	}
+	if (!n)
+		return 0;
+	pr->opstats = calloc(n, sizeof(*pr->opstats));
+	if (!pr->opstats)
+		return -ENOMEM;
+	RES_SET(pr, FSLOAD_A_RES_OPSTAT);
+	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
+		const struct fsload_opstat *s = &res->op[t];
+		struct opstat *os;
+
+		if (!s->ops && !s->errors)
+			continue;
+		os = &pr->opstats[pr->nopstats++];
+		os->type = t;
+		os->ops = s->ops;
+		os->errors = s->errors;
+		os->bytes = s->bytes;
+		os->lat_sum_ns = s->lat_sum;
+		os->lat_min_ns = s->ops ? s->lat_min : 0;
+		os->lat_max_ns = s->lat_max;
+		os->have |= 1ULL << FSLOAD_A_OPSTAT_TYPE |
+			    1ULL << FSLOAD_A_OPSTAT_OPS |
+			    1ULL << FSLOAD_A_OPSTAT_ERRORS |
+			    1ULL << FSLOAD_A_OPSTAT_BYTES |
+			    1ULL << FSLOAD_A_OPSTAT_LAT_SUM_NS |
+			    1ULL << FSLOAD_A_OPSTAT_LAT_MIN_NS |
+			    1ULL << FSLOAD_A_OPSTAT_LAT_MAX_NS;
+		err = uhist_buckets(job, res, t, os);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int ujob_results(const struct ujob *job, struct results *r)
+{
+	unsigned int p, n = 0;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	for (p = 0; p < job->nphases; p++)
+		n += job->res[p].started;
+	if (!n)
+		return 0;
+	r->phases = calloc(n, sizeof(*r->phases));
+	if (!r->phases)
+		return -ENOMEM;
+	for (p = 0; p < job->nphases; p++) {
+		if (!job->res[p].started)
+			continue;
+		err = ujob_result(job, p, &r->phases[r->nphases++]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void ujob_free(struct ujob *job)
+{
+	unsigned int i;
+
+	if (job->workers) {
+		for (i = 0; i < job->threads; i++) {
+			free(job->workers[i].buf);
+			free(job->workers[i].e.hist);
+		}
+	}
+	free(job->workers);
+	if (job->res) {
+		for (i = 0; i < job->nphases; i++)
+			free(job->res[i].hist);
+	}
+	free(job->res);
+	free(job->phases);
+	free(job->threads0);
+	if (job->dir_fd >= 0)
+		close(job->dir_fd);
+	if (job->sync_fd >= 0)
+		close(job->sync_fd);
+	pthread_mutex_destroy(&job->lock);
+	pthread_cond_destroy(&job->cond);
+}
+
+/* A thread's I/O buffer: aligned for O_DIRECT, incompressible data. */
+static void *ubuf_alloc(u32 bytes)
+{
+	size_t len = ((size_t)bytes + 4095) & ~(size_t)4095;
+	size_t done = 0;
+	ssize_t n;
+	void *buf;
+
+	if (posix_memalign(&buf, 4096, len))
+		return NULL;
+	while (done < len) {
+		n = getrandom((char *)buf + done, len - done, 0);
+		if (n <= 0 && errno != EINTR) {
+			free(buf);
+			return NULL;
+		}
+		if (n > 0)
+			done += n;
+	}
+	return buf;
+}
+
+static int ujob_alloc(struct ujob *job)
+{
+	size_t hist = fsload_hist_words(&job->slots);
+	unsigned int i, g = 0;
+	u32 gend = job->group_threads[0];
+
+	job->res = calloc(job->nphases, sizeof(*job->res));
+	job->workers = calloc(job->threads, sizeof(*job->workers));
+	if (!job->res || !job->workers)
+		return -ENOMEM;
+	for (i = 0; i < job->nphases; i++) {
+		job->res[i].hist = calloc(hist, sizeof(u64));
+		if (!job->res[i].hist)
+			return -ENOMEM;
+	}
+	for (i = 0; i < job->threads; i++) {
+		struct fsload_worker *w = &job->workers[i];
+
+		w->job = job;
+		w->index = i;
+		fsload_engine_init(&w->e, i, job->threads, job->files,
+				   job->files_per_dir, job->branch, job->seed,
+				   job->flags & FSLOAD_JOB_F_SHARED_DIR,
+				   &job->slots);
+		/* the workers, group by group, as the kernel numbers them */
+		while (i >= gend && g + 1 < job->ngroups)
+			gend += job->group_threads[++g];
+		w->e.group = g;
+		w->e.hist = calloc(hist, sizeof(u64));
+		w->buf = ubuf_alloc(job->max_block);
+		if (!w->e.hist || !w->buf)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* mkdir DIR/fsload-user-<pid>-<n>, a name no other run has taken. */
+static int ujob_mkdir(int parent_fd, char *name, size_t len)
+{
+	static unsigned int seq;
+	unsigned int tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		snprintf(name, len, "fsload-user-%d-%u", (int)getpid(), seq++);
+		if (!mkdirat(parent_fd, name, 0755))
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+int uengine_run(const struct job_req *req, struct run *run)
+{
+	const struct params *p = req->p;
+	struct ujob job = {
+		.dir_fd = -1,
+		.sync_fd = -1,
+		.cur_phase = -1,
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.cond = PTHREAD_COND_INITIALIZER,
+	};
+	struct sigaction sa, old_int, old_term;
+	sigset_t block, old_mask;
+	char name[64], *resolved = NULL;
+	bool progress = !p->quiet && progress_wanted() && p->progress_ms;
+	u64 start_ns, end_ns, last_draw = 0, last_tick;
+	unsigned int i, poll_ms = UENGINE_POLL_MS;
+	int parent_fd = -1, err, ret = EXIT_SYSERR;
+
+	memset(run, 0, sizeof(*run));
+	run->threads = req->threads;
+	ret = uengine_check(req->prog, req->threads, req->files,
+			    p->files_per_dir, p->tree_branch, req->flags);
+	if (ret)
+		return ret;
+	ret = EXIT_SYSERR;
+	job.threads = req->threads;
+	job.ngroups = req->prog->ngroups ? req->prog->ngroups : 1;
+	for (i = 0; i < req->prog->ngroups; i++)
+		job.group_threads[i] = req->prog->groups[i].threads;
+	if (!req->prog->ngroups)
+		job.group_threads[0] = req->threads;
+	job.files = req->files;
+	job.files_per_dir = p->files_per_dir;
+	job.branch = p->tree_branch;
+	job.seed = p->seed;
+	job.flags = req->flags;
+	job.idle_ms = p->idle_ms;
+	job.nphases = req->prog->nphases;
+	job.phases = calloc(job.nphases, sizeof(*job.phases));
+	if (!job.phases)
+		goto oom;
+	if (uprog_convert(req->prog, job.files,
+			  p->no_sync_tail ? 0 : FSLOAD_PHASE_F_SYNC,
+			  job.phases, &job.max_block)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	fsload_slots_init(&job.slots, job.phases, job.nphases);
+	if (ujob_alloc(&job))
+		goto oom;
+
+	/* As the kernel: the target directory must exist; the job's is new. */
+	resolved = realpath(p->dir, NULL);
+	parent_fd = open(p->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (parent_fd < 0 || !resolved) {
+		errsys("%s", p->dir);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	start_ns = mono_ns();
+	err = ujob_mkdir(parent_fd, name, sizeof(name));
+	if (err) {
+		errno = -err;
+		errsys("cannot make a job directory in %s", p->dir);
+		goto out;
+	}
+	if (asprintf(&run->job_dir, "%s/%s", resolved, name) < 0) {
+		run->job_dir = NULL;
+		unlinkat(parent_fd, name, AT_REMOVEDIR);
+		goto oom;
+	}
+	job.dir_fd = openat(parent_fd, name,
+			    O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	job.sync_fd = openat(parent_fd, name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (job.dir_fd < 0 || job.sync_fd < 0) {
+		errsys("%s", run->job_dir);
+		goto out_rm;
+	}
+
+	/* Signals go to this thread, which stops the job. */
+	usignals = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = uengine_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old_mask);
+	for (i = 0; i < job.threads; i++) {
+		struct fsload_worker *w = &job.workers[i];
+
+		pthread_mutex_lock(&job.lock);
+		job.running++;
+		pthread_mutex_unlock(&job.lock);
+		err = uworker_start(w, req->p->cpus, i);
+		if (err) {
+			pthread_mutex_lock(&job.lock);
+			job.running--;
+			/* As a failed start: no thread runs a phase. */
+			job.err = -err;
+			snprintf(job.errmsg, sizeof(job.errmsg),
+				 "thread %u: cannot create it", i);
+			pthread_mutex_unlock(&job.lock);
+			ujob_stop(&job);
+			break;
+		}
+		w->created = true;
+	}
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+	if (!p->quiet)
+		fprintf(stderr, "fsloadctl: user engine started (%s, %" PRIu32
+			" thread%s, in %s)\n", req->prog->profile,
+			req->threads, req->threads == 1 ? "" : "s", p->dir);
+
+	if (req->tick && req->tick_ms)
+		poll_ms = min(poll_ms, req->tick_ms);
+	if (progress)
+		poll_ms = min(poll_ms, p->progress_ms);
+	last_tick = mono_ns();
+	pthread_mutex_lock(&job.lock);
+	while (job.running) {
+		struct timespec ts;
+		u64 now;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += poll_ms / 1000;
+		ts.tv_nsec += (long)(poll_ms % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&job.cond, &job.lock, &ts);
+		if (!job.running)
+			break;
+		pthread_mutex_unlock(&job.lock);
+		now = mono_ns();
+		if (usignals && !READ_ONCE(job.stop))
+			ujob_stop(&job);
+		if (req->tick && !run->stopped_by_us &&
+		    now - last_tick >= req->tick_ms * 1000000ULL) {
+			last_tick = now;
+			if (req->tick(req->tick_arg)) {
+				run->stopped_by_us = true;
+				ujob_stop(&job);
+			}
+		}
+		if (progress && now - last_draw >= p->progress_ms * 1000000ULL) {
+			last_draw = now;
+			uprogress_draw(&job, req->prog, start_ns);
+		}
+		pthread_mutex_lock(&job.lock);
+	}
+	pthread_mutex_unlock(&job.lock);
+	for (i = 0; i < job.threads; i++) {
+		if (job.workers[i].created)
+			pthread_join(job.workers[i].thread, NULL);
+	}
+	end_ns = mono_ns();
+	if (progress && last_draw) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+	if (usignals)
+		run->interrupted = true;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+
+	if (ujob_status(&job, req, resolved, end_ns - start_ns, &run->js) ||
+	    ujob_results(&job, &run->r)) {
+		job_status_free(&run->js);
+		results_free(&run->r);
+		errmsg("out of memory");
+	} else {
+		run->ok = true;
+		run->holds = job.holds;
+		run->hold_ns = job.hold_ns;
+		run->ret = state_exit_code(run->js.state);
+		if (run->stopped_by_us && run->js.state == FSLOAD_JOB_STOPPED)
+			run->ret = EXIT_OK;
+		if (run->js.state != FSLOAD_JOB_STOPPED)
+			run->interrupted = false;
+		ret = 0;
+	}
+
+out_rm:
+	/* From the directory it holds: never what took its name. */
+	if (!(req->flags & FSLOAD_JOB_F_KEEP) && job.dir_fd >= 0)
+		tree_remove_fd(job.dir_fd, run->job_dir);
+	if (job.dir_fd >= 0)
+		close(job.dir_fd);
+	if (job.sync_fd >= 0)
+		close(job.sync_fd);
+	job.dir_fd = job.sync_fd = -1;
+	goto out;
+oom:
+	errmsg("out of memory");
+out:
+	if (parent_fd >= 0)
+		close(parent_fd);
+	free(resolved);
+	ujob_free(&job);
+	return ret;
+}

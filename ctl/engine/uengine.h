@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsloadctl: the userspace engine (start --engine user).
+ *
+ * It runs a program's identical operation sequence -- the same names,
+ * sizes, order, threads and seed as the kernel's workers -- from
+ * fsloadctl's own threads through system calls, with the phase loop of
+ * module/engine-loop.h compiled for userspace, and reports it in the
+ * structures the kernel's status and results are parsed into.  Comparing
+ * the two shows what the system-call boundary costs.
+ */
+#ifndef FSLOADCTL_UENGINE_H
+#define FSLOADCTL_UENGINE_H
+
+#include <stdint.h>
+
+#include "engine/run.h"
+
+struct job_extra;
+struct job_req;
+struct profile;
+struct program;
+
+/*
+ * Check that @prog, for @threads threads of @files files each in
+ * directories of @files_per_dir (a tree of @branch, 0 flat), is a program
+ * the engine runs (as the kernel validates a start request).  Returns 0,
+ * or EXIT_USAGE after printing why not.
+ */
+int uengine_check(const struct program *prog, uint32_t threads,
+		  uint64_t files, uint32_t files_per_dir, uint32_t branch,
+		  uint32_t flags);
+
+/*
+ * Run @req in DIR/fsload-user-<pid>-<n>/ (run->job_dir), following it
+ * with a progress line on stderr unless quiet, and fill run->js and
+ * run->r as the kernel's status and results would be.  SIGINT/SIGTERM
+ * stop it (a second one kills the process).  Returns 0 when the job ran
+ * (whatever its end: run->ret), else an exit code.
+ */
+int uengine_run(const struct job_req *req, struct run *run);
+
+/* "kernel", "user" or "both" (start --engine); EXIT_USAGE if neither. */
+int parse_engine(const char *s, enum engine *engine);
+
+/*
+ * --engine both: each of the runs (the kernel's, then the user's) in
+ * full, then per phase the ratio user/kernel of worker CPU per op and of
+ * mean latency (JSON: "kernel", "user", "comparison", "summary").
+ */
+void report_both(const struct run *runs, unsigned int n,
+		 const struct job_extra *x, const struct profile *pf);
+
+#endif /* FSLOADCTL_UENGINE_H */

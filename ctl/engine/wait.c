@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl: waiting for the end of a job.
+ *
+ * The waiter's socket is subscribed to "events" before anything tells it
+ * the job's state, so the DONE notification cannot be missed: it is
+ * either seen, or the job's state was already final when asked.  If the
+ * socket overruns (ENOBUFS) notifications may be lost; the waiter then
+ * polls JOB_GET until the job ends.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+
+#include "lib/fsloadctl.h"
+#include "nl/nl.h"
+#include "nl/results.h"
+#include "nl/job.h"
+#include "engine/wait.h"
+
+/* JOB_GET interval after an overrun. */
+#define POLL_MS		500
+
+static volatile sig_atomic_t signals;
+
+static void on_signal(int sig)
+{
+	if (++signals >= 2) {
+		/* second Ctrl-C: die; the kernel stops the job we own */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+}
+
+void wait_signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;	/* no SA_RESTART: poll() returns EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static void progress_clear(struct waiter *w)
+{
+	if (w->drawn) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		w->drawn = false;
+	}
+}
+
+static void progress_draw(struct waiter *w, const struct job_status *js)
+{
+	char pbuf[32];
+	const char *name = NULL;
+
+	if (!w->progress)
+		return;
+	if (w->x && JS_HAS(js, FSLOAD_A_JOB_PHASE_INDEX) &&
+	    js->phase_index < w->x->nphases)
+		name = w->x->phase_names[js->phase_index];
+	fprintf(stderr, "\rjob %" PRIu32 ": %s, phase %s%s%s%s, %" PRIu64
+		" ops, %.1f s\033[K", w->id,
+		JS_HAS(js, FSLOAD_A_JOB_STATE) ? state_name(js->state) : "?",
+		job_phase_str(js, pbuf, sizeof(pbuf)),
+		name ? " (" : "", name ? name : "", name ? ")" : "",
+		js->ops, js->elapsed_ns / 1e9);
+	fflush(stderr);
+	w->drawn = true;
+}
+
+/* The job says it holds before phase js->held, if it does. */
+static void waiter_held(struct waiter *w, const struct job_status *js)
+{
+	if (JS_HAS(js, FSLOAD_A_JOB_HELD) && js->held + 1 > w->held_done)
+		w->held = js->held + 1;
+}
+
+void waiter_status(struct waiter *w, struct job_status *js)
+{
+	waiter_held(w, js);
+	if (JS_HAS(js, FSLOAD_A_JOB_STATE) && state_is_final(js->state)) {
+		w->done = true;
+		job_status_move(&w->final, js);
+		return;
+	}
+	progress_draw(w, js);
+}
+
+static int waiter_ntf(const struct nlmsghdr *nlh, void *data)
+{
+	struct waiter *w = data;
+	struct job_status js = { 0 };
+	int cmd;
+
+	if (nl_family_removed(w->nl, nlh)) {
+		w->family_gone = true;
+		return 0;
+	}
+	cmd = nl_fsload_cmd(w->nl, nlh);
+	if (cmd != FSLOAD_CMD_JOB_DONE_NTF && cmd != FSLOAD_CMD_JOB_PROGRESS_NTF &&
+	    cmd != FSLOAD_CMD_JOB_STALL_NTF && cmd != FSLOAD_CMD_JOB_HELD_NTF)
+		return 0;
+	if (job_status_parse(nlh, &js) || !JS_HAS(&js, FSLOAD_A_JOB_ID))
+		goto out;
+	if (cmd == FSLOAD_CMD_JOB_STALL_NTF) {
+		if (w->id_known && js.id == w->id && w->on_stall) {
+			progress_clear(w);
+			w->on_stall(w->stall_arg, &js);
+		}
+		goto out;
+	}
+	if (!w->id_known) {
+		/* our job's id is not known yet: remember which ended */
+		if (cmd == FSLOAD_CMD_JOB_DONE_NTF && w->nearly < WAIT_EARLY_MAX)
+			w->early[w->nearly++] = js.id;
+		goto out;
+	}
+	if (js.id != w->id || w->done)
+		goto out;
+	if (cmd == FSLOAD_CMD_JOB_HELD_NTF) {
+		waiter_held(w, &js);
+	} else if (cmd == FSLOAD_CMD_JOB_DONE_NTF) {
+		w->done = true;
+		job_status_move(&w->final, &js);
+	} else {
+		progress_draw(w, &js);
+	}
+out:
+	job_status_free(&js);
+	return 0;
+}
+
+void waiter_init(struct waiter *w, struct nl_ctx *nl, bool progress,
+		 const struct job_extra *x)
+{
+	memset(w, 0, sizeof(*w));
+	w->nl = nl;
+	w->progress = progress;
+	w->x = x;
+	nl->ntf_cb = waiter_ntf;
+	nl->ntf_data = w;
+}
+
+void waiter_set_id(struct waiter *w, uint32_t id)
+{
+	unsigned int i;
+
+	w->id = id;
+	w->id_known = true;
+	for (i = 0; i < w->nearly; i++)
+		if (w->early[i] == id)
+			w->done = true;	/* final status: ask JOB_GET */
+}
+
+void waiter_fini(struct waiter *w)
+{
+	progress_clear(w);
+	job_status_free(&w->final);
+	w->nl->ntf_cb = NULL;
+	w->nl->ntf_data = NULL;
+}
+
+int job_resume(struct nl_ctx *nl, uint32_t id, uint32_t phase)
+{
+	nl_msg_new(nl, FSLOAD_CMD_JOB_RESUME, false);
+	nl_put_u32(nl, FSLOAD_A_JOB_ID, id);
+	nl_put_u32(nl, FSLOAD_A_JOB_HELD, phase);
+	return nl_request(nl, NULL, NULL, 0);
+}
+
+int job_stop(struct nl_ctx *nl, uint32_t id, unsigned int flags)
+{
+	nl_msg_new(nl, FSLOAD_CMD_JOB_STOP, false);
+	nl_put_u32(nl, FSLOAD_A_JOB_ID, id);
+	return nl_request(nl, NULL, NULL, flags);
+}
+
+static int waiter_poll(struct waiter *w)
+{
+	struct job_status js = { 0 };
+	int ret;
+
+	ret = job_get(w->nl, w->id, &js, NL_POLL);
+	/* a reply lost to the overrun: try again at the next tick */
+	if (ret == -ETIMEDOUT || (!ret && !JS_HAS(&js, FSLOAD_A_JOB_ID)))
+		ret = 0;
+	else if (!ret)
+		waiter_status(w, &js);
+	job_status_free(&js);
+	return ret;
+}
+
+int waiter_run(struct waiter *w, double timeout_s, bool stop_on_signal)
+{
+	uint64_t deadline = 0, next_poll = 0, now;
+	bool polling = false, stop_sent = false;
+	int ret, tmo;
+
+	if (timeout_s >= 0)
+		deadline = now_ns() + (uint64_t)(timeout_s * 1e9);
+	while (!w->done) {
+		if (w->family_gone) {
+			progress_clear(w);
+			errmsg("the fsload module was unloaded");
+			return EXIT_SYSERR;
+		}
+		if (stop_on_signal && signals && !stop_sent) {
+			stop_sent = true;
+			progress_clear(w);
+			fprintf(stderr, "fsloadctl: stopping job %" PRIu32
+				" (interrupt again to quit at once)\n", w->id);
+			ret = job_stop(w->nl, w->id, NL_QUIET);
+			/* a job that just ended cannot be stopped: fine */
+			if (ret && ret != EXIT_KERNEL)
+				return ret;
+			continue;
+		}
+		if (w->held && w->on_held && !stop_sent) {
+			uint32_t phase = w->held - 1;
+
+			w->held_done = w->held;
+			w->held = 0;
+			progress_clear(w);
+			ret = w->on_held(w->held_arg, w->nl, w->id, phase);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (w->nl->overrun) {
+			w->nl->overrun = false;
+			if (!polling)
+				warnmsg("notifications lost (receive buffer overrun): polling the job's status");
+			polling = true;
+			next_poll = 0;
+		}
+		now = now_ns();
+		if (polling && now >= next_poll) {
+			ret = waiter_poll(w);
+			if (ret)
+				return ret;
+			next_poll = now + POLL_MS * 1000000ULL;
+			continue;
+		}
+		if (deadline && now >= deadline) {
+			progress_clear(w);
+			return EXIT_TIMEOUT;
+		}
+		tmo = -1;
+		if (polling)
+			tmo = (int)((next_poll - now) / 1000000) + 1;
+		if (deadline) {
+			uint64_t left_ms = (deadline - now) / 1000000 + 1;
+			int left = left_ms > 60000 ? 60000 : (int)left_ms;
+
+			if (tmo < 0 || left < tmo)
+				tmo = left;
+		}
+		ret = nl_wait(w->nl, tmo);
+		if (ret > 0)
+			return ret;
+	}
+	progress_clear(w);
+	return 0;
+}

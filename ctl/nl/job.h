@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsloadctl: job status (JOB_GET replies, the JOB_START reply and
+ * notifications): parsing and printing.
+ */
+#ifndef FSLOADCTL_STATUS_H
+#define FSLOADCTL_STATUS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/fsloadctl.h"
+
+struct nlmsghdr;
+
+/* A worker without progress (FSLOAD_A_STALL_*). */
+struct job_stall {
+	uint32_t thread;
+	uint32_t pid;
+	uint32_t phase;
+	uint8_t op;
+	uint64_t start_ns;
+	uint64_t duration_ns;
+	bool ended;
+};
+
+/**
+ * struct job_status - status attributes of one job
+ * @have: bit (1 << FSLOAD_A_JOB_x) set for each attribute present
+ * @pids: worker thread ids, in thread order (@npids of them), from
+ *	WORKER_GET (job_workers_get()), not the status
+ * Other members mirror the FSLOAD_A_JOB_* attributes of the same names.
+ */
+struct job_status {
+	uint64_t have;
+	uint32_t id;
+	char *dir;
+	uint64_t dir_ino;	/* the job directory's st_ino */
+	char *device;		/* a block job's, instead of @dir */
+	uint64_t device_bytes;
+	uint32_t flags;
+	uint32_t threads;
+	uint64_t files;
+	uint32_t files_per_dir;
+	uint32_t tree_branch;
+	uint32_t held;		/* the phase a held job holds before */
+	uint64_t seed;
+	char profile[FSLOAD_NAME_MAX];
+	uint32_t progress_ms;
+	uint8_t state;
+	uint32_t err;
+	char *error_msg;
+	uint32_t phase_index;
+	uint32_t phases;
+	uint64_t elapsed_ns;
+	uint64_t ops;
+	uint64_t bytes;
+	uint32_t *pids;
+	unsigned int npids;
+	uint32_t *worker_cpus;	/* pinned: each worker's CPU (@nworker_cpus) */
+	unsigned int nworker_cpus;
+	unsigned int ngroups;	/* thread groups (FSLOAD_A_JOB_GROUP) */
+	struct {
+		char name[FSLOAD_NAME_MAX];
+		uint32_t threads;
+	} groups[FSLOAD_GROUPS_MAX];
+	uint32_t owner_portid;
+	uint32_t idle_ms;
+	uint32_t cpus;
+	uint8_t pmu;
+	uint64_t idle_ns;
+	uint64_t idle_busy_ns;
+	uint64_t overhead_ops;
+	uint64_t overhead_ns;
+	bool user_engine;	/* run by fsloadctl's userspace engine */
+	uint32_t sample_ms;
+	uint32_t stall_ms;
+	struct job_stall *stalls;
+	unsigned int nstalls;
+};
+
+#define JS_HAS(js, attr)	(!!((js)->have & (1ULL << (attr))))
+
+/*
+ * What the starter of a job knows that status does not carry: the
+ * program's parameters.
+ */
+struct job_extra {
+	bool has_size;		/* the program writes files */
+	uint64_t size;		/* bytes per file */
+	uint32_t block;		/* bytes per I/O call */
+	bool fsync;		/* fsync after writing */
+	const char *const *phase_names;	/* by index, for progress */
+	unsigned int nphases;
+};
+
+/* Parse a status message into @js (zeroed or freed first by the caller). */
+int job_status_parse(const struct nlmsghdr *nlh, struct job_status *js);
+/*
+ * Parse a WORKER_GET message into @js: the workers' thread ids (@pids)
+ * and, for a pinned job, CPUs (@worker_cpus), by thread index.
+ */
+int job_workers_parse(const struct nlmsghdr *nlh, struct job_status *js);
+void job_status_free(struct job_status *js);
+/* Move @src into @dst (freeing what @dst held). */
+void job_status_move(struct job_status *dst, struct job_status *src);
+
+enum job_view {
+	JOB_VIEW_HEADER,	/* results header (start, wait, results) */
+	JOB_VIEW_DETAIL,	/* status ID */
+	JOB_VIEW_ROW,		/* one line of list */
+};
+
+/* Print the job: a JSON object (named @key, or an array member when
+ * NULL) and, in text mode, the lines of @view. */
+void print_job(const char *key, const struct job_status *js,
+	       const struct job_extra *x, enum job_view view);
+/* Column titles of JOB_VIEW_ROW (text only). */
+void print_job_row_titles(void);
+
+/* "i/n" of a status's current phase (1-based), into @buf. */
+const char *job_phase_str(const struct job_status *js, char *buf,
+			  size_t len);
+
+#endif /* FSLOADCTL_STATUS_H */

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl: names of states, operations, errnos and attributes; checked
+ * attribute getters.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libmnl/libmnl.h>
+
+#include "lib/fsloadctl.h"
+#include "nl/attrs.h"
+#include "lib/kshim.h"
+#include "engine.h"
+
+static const char *const state_names[] = {
+	[FSLOAD_JOB_RUNNING]	= "running",
+	[FSLOAD_JOB_STOPPING]	= "stopping",
+	[FSLOAD_JOB_DONE]	= "done",
+	[FSLOAD_JOB_STOPPED]	= "stopped",
+	[FSLOAD_JOB_FAILED]	= "failed",
+};
+
+const char *state_name(unsigned int state)
+{
+	if (state < ARRAY_SIZE(state_names) && state_names[state])
+		return state_names[state];
+	return "unknown";
+}
+
+bool state_is_final(unsigned int state)
+{
+	return state == FSLOAD_JOB_DONE || state == FSLOAD_JOB_STOPPED ||
+	       state == FSLOAD_JOB_FAILED;
+}
+
+int state_exit_code(unsigned int state)
+{
+	return state == FSLOAD_JOB_DONE ? EXIT_OK : EXIT_JOB;
+}
+
+const char *op_name(unsigned int op)
+{
+	return fsload_op_name(op);
+}
+
+const char *errno_name(int err, char *buf, size_t len)
+{
+	const char *name = strerrorname_np(err);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "errno %d", err);
+	return buf;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Attribute sets.  Names follow the command line where there is one. */
+
+static const char *const op_attr_names[FSLOAD_A_OP_MAX + 1] = {
+	[FSLOAD_A_OP_TYPE]		= "type",
+	[FSLOAD_A_OP_WEIGHT]		= "weight",
+	[FSLOAD_A_OP_SIZE_BYTES]	= "size",
+	[FSLOAD_A_OP_BLOCK_BYTES]	= "block",
+	[FSLOAD_A_OP_FLAGS]		= "flags",
+	[FSLOAD_A_OP_PAD]		= "pad",
+	[FSLOAD_A_OP_PREFIX]		= "prefix",
+	[FSLOAD_A_OP_DEPTH]		= "depth",
+	[FSLOAD_A_OP_GROUP]		= "group",
+};
+
+const struct attr_set op_attrs = {
+	.name = "op",
+	.max = FSLOAD_A_OP_MAX,
+	.names = op_attr_names,
+};
+
+static const char *const phase_attr_names[FSLOAD_A_PHASE_MAX + 1] = {
+	[FSLOAD_A_PHASE_NAME]		= "name",
+	[FSLOAD_A_PHASE_ORDER]		= "order",
+	[FSLOAD_A_PHASE_ITERATIONS]	= "iterations",
+	[FSLOAD_A_PHASE_OP]		= "op",
+	[FSLOAD_A_PHASE_PAD]		= "pad",
+	[FSLOAD_A_PHASE_DURATION_MS]	= "duration-ms",
+	[FSLOAD_A_PHASE_FLAGS]		= "flags",
+	[FSLOAD_A_PHASE_PREFIX]		= "prefix",
+	[FSLOAD_A_PHASE_FIRST]		= "first",
+};
+
+static const struct attr_set *const phase_nested[FSLOAD_A_PHASE_MAX + 1] = {
+	[FSLOAD_A_PHASE_OP]		= &op_attrs,
+};
+
+const struct attr_set phase_attrs = {
+	.name = "phase",
+	.max = FSLOAD_A_PHASE_MAX,
+	.names = phase_attr_names,
+	.nested = phase_nested,
+	.label_attr = FSLOAD_A_PHASE_NAME,
+};
+
+static const char *const opstat_attr_names[FSLOAD_A_OPSTAT_MAX + 1] = {
+	[FSLOAD_A_OPSTAT_TYPE]		= "type",
+	[FSLOAD_A_OPSTAT_OPS]		= "ops",
+	[FSLOAD_A_OPSTAT_ERRORS]	= "errors",
+	[FSLOAD_A_OPSTAT_BYTES]		= "bytes",
+	[FSLOAD_A_OPSTAT_LAT_SUM_NS]	= "lat-sum-ns",
+	[FSLOAD_A_OPSTAT_LAT_MIN_NS]	= "lat-min-ns",
+	[FSLOAD_A_OPSTAT_LAT_MAX_NS]	= "lat-max-ns",
+	[FSLOAD_A_OPSTAT_PAD]		= "pad",
+	[FSLOAD_A_OPSTAT_BUCKET]	= "bucket",
+};
+
+static const char *const bucket_attr_names[FSLOAD_A_BUCKET_MAX + 1] = {
+	[FSLOAD_A_BUCKET_LOW_NS]	= "low-ns",
+	[FSLOAD_A_BUCKET_HIGH_NS]	= "high-ns",
+	[FSLOAD_A_BUCKET_COUNT]		= "count",
+	[FSLOAD_A_BUCKET_PAD]		= "pad",
+};
+
+const struct attr_set bucket_attrs = {
+	.name = "bucket",
+	.max = FSLOAD_A_BUCKET_MAX,
+	.names = bucket_attr_names,
+};
+
+static const struct attr_set *const opstat_nested[FSLOAD_A_OPSTAT_MAX + 1] = {
+	[FSLOAD_A_OPSTAT_BUCKET]	= &bucket_attrs,
+};
+
+const struct attr_set opstat_attrs = {
+	.name = "opstat",
+	.max = FSLOAD_A_OPSTAT_MAX,
+	.names = opstat_attr_names,
+	.nested = opstat_nested,
+};
+
+static const char *const thread_attr_names[FSLOAD_A_THREAD_MAX + 1] = {
+	[FSLOAD_A_THREAD_NAME]		= "name",
+	[FSLOAD_A_THREAD_PID]		= "pid",
+	[FSLOAD_A_THREAD_CPU_NS]	= "cpu-ns",
+	[FSLOAD_A_THREAD_PAD]		= "pad",
+	[FSLOAD_A_THREAD_KERNEL]	= "kernel",
+};
+
+static const char *const group_attr_names[FSLOAD_A_GROUP_MAX + 1] = {
+	[FSLOAD_A_GROUP_NAME]		= "name",
+	[FSLOAD_A_GROUP_THREADS]	= "threads",
+};
+
+const struct attr_set group_attrs = {
+	.name = "group",
+	.max = FSLOAD_A_GROUP_MAX,
+	.names = group_attr_names,
+	.label_attr = FSLOAD_A_GROUP_NAME,
+};
+
+static const char *const progress_attr_names[FSLOAD_A_PROGRESS_MAX + 1] = {
+	[FSLOAD_A_PROGRESS_PCT]		= "pct",
+	[FSLOAD_A_PROGRESS_WORKERS]	= "workers",
+	[FSLOAD_A_PROGRESS_ITEMS]	= "items",
+	[FSLOAD_A_PROGRESS_ELAPSED_NS]	= "elapsed-ns",
+	[FSLOAD_A_PROGRESS_PAD]		= "pad",
+};
+
+const struct attr_set progress_attrs = {
+	.name = "progress",
+	.max = FSLOAD_A_PROGRESS_MAX,
+	.names = progress_attr_names,
+};
+
+const struct attr_set thread_attrs = {
+	.name = "thread",
+	.max = FSLOAD_A_THREAD_MAX,
+	.names = thread_attr_names,
+	.label_attr = FSLOAD_A_THREAD_NAME,
+};
+
+static const char *const sample_op_attr_names[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
+	[FSLOAD_A_SAMPLE_OP_TYPE]	= "type",
+	[FSLOAD_A_SAMPLE_OP_OPS]	= "ops",
+	[FSLOAD_A_SAMPLE_OP_BYTES]	= "bytes",
+	[FSLOAD_A_SAMPLE_OP_PAD]	= "pad",
+	[FSLOAD_A_SAMPLE_OP_LAT_SUM_NS]	= "lat-sum-ns",
+	[FSLOAD_A_SAMPLE_OP_LAT_P50_NS]	= "lat-p50-ns",
+	[FSLOAD_A_SAMPLE_OP_LAT_P99_NS]	= "lat-p99-ns",
+};
+
+const struct attr_set sample_op_attrs = {
+	.name = "sample-op",
+	.max = FSLOAD_A_SAMPLE_OP_MAX,
+	.names = sample_op_attr_names,
+};
+
+static const char *const sample_attr_names[FSLOAD_A_SAMPLE_MAX + 1] = {
+	[FSLOAD_A_SAMPLE_SEQ]		= "seq",
+	[FSLOAD_A_SAMPLE_TIME_NS]	= "time-ns",
+	[FSLOAD_A_SAMPLE_PHASE_INDEX]	= "phase-index",
+	[FSLOAD_A_SAMPLE_OP]		= "op",
+	[FSLOAD_A_SAMPLE_PAD]		= "pad",
+	[FSLOAD_A_SAMPLE_IO_BYTES]	= "io-bytes",
+};
+
+static const struct attr_set *const sample_nested[FSLOAD_A_SAMPLE_MAX + 1] = {
+	[FSLOAD_A_SAMPLE_OP]		= &sample_op_attrs,
+};
+
+const struct attr_set sample_attrs = {
+	.name = "sample",
+	.max = FSLOAD_A_SAMPLE_MAX,
+	.names = sample_attr_names,
+	.nested = sample_nested,
+};
+
+static const char *const stall_attr_names[FSLOAD_A_STALL_MAX + 1] = {
+	[FSLOAD_A_STALL_THREAD]		= "thread",
+	[FSLOAD_A_STALL_PID]		= "pid",
+	[FSLOAD_A_STALL_PHASE_INDEX]	= "phase-index",
+	[FSLOAD_A_STALL_OP]		= "op",
+	[FSLOAD_A_STALL_START_NS]	= "start-ns",
+	[FSLOAD_A_STALL_DURATION_NS]	= "duration-ns",
+	[FSLOAD_A_STALL_ENDED]		= "ended",
+	[FSLOAD_A_STALL_PAD]		= "pad",
+};
+
+const struct attr_set stall_attrs = {
+	.name = "stall",
+	.max = FSLOAD_A_STALL_MAX,
+	.names = stall_attr_names,
+};
+
+static const char *const worker_attr_names[FSLOAD_A_WORKER_MAX + 1] = {
+	[FSLOAD_A_WORKER_INDEX]		= "index",
+	[FSLOAD_A_WORKER_PID]		= "pid",
+	[FSLOAD_A_WORKER_CPU]		= "cpu",
+};
+
+const struct attr_set worker_attrs = {
+	.name = "worker",
+	.max = FSLOAD_A_WORKER_MAX,
+	.names = worker_attr_names,
+};
+
+static const char *const res_attr_names[FSLOAD_A_RES_MAX + 1] = {
+	[FSLOAD_A_RES_PHASE_INDEX]	= "phase-index",
+	[FSLOAD_A_RES_PHASE_NAME]	= "phase-name",
+	[FSLOAD_A_RES_THREADS]		= "threads",
+	[FSLOAD_A_RES_COMPLETE]		= "complete",
+	[FSLOAD_A_RES_ELAPSED_NS]	= "elapsed-ns",
+	[FSLOAD_A_RES_OPS]		= "ops",
+	[FSLOAD_A_RES_ERRORS]		= "errors",
+	[FSLOAD_A_RES_BYTES]		= "bytes",
+	[FSLOAD_A_RES_OPSTAT]		= "opstat",
+	[FSLOAD_A_RES_PAD]		= "pad",
+	[FSLOAD_A_RES_STONEWALLED]	= "stonewalled",
+	[FSLOAD_A_RES_WORKER_CPU_NS]	= "worker-cpu-ns",
+	[FSLOAD_A_RES_INSTRUCTIONS]	= "instructions",
+	[FSLOAD_A_RES_CYCLES]		= "cycles",
+	[FSLOAD_A_RES_SYSTEM_CPU_NS]	= "system-cpu-ns",
+	[FSLOAD_A_RES_TAIL_NS]		= "tail-ns",
+	[FSLOAD_A_RES_TAIL_CPU_NS]	= "tail-cpu-ns",
+	[FSLOAD_A_RES_THREAD]		= "thread",
+	[FSLOAD_A_RES_PROGRESS]		= "progress",
+	[FSLOAD_A_RES_START_NS]		= "start-ns",
+};
+
+static const struct attr_set *const res_nested[FSLOAD_A_RES_MAX + 1] = {
+	[FSLOAD_A_RES_OPSTAT]		= &opstat_attrs,
+	[FSLOAD_A_RES_THREAD]		= &thread_attrs,
+	[FSLOAD_A_RES_PROGRESS]		= &progress_attrs,
+};
+
+const struct attr_set res_attrs = {
+	.name = "result",
+	.max = FSLOAD_A_RES_MAX,
+	.names = res_attr_names,
+	.nested = res_nested,
+};
+
+static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_ID]		= "id",
+	[FSLOAD_A_JOB_DIR]		= "dir",
+	[FSLOAD_A_JOB_FLAGS]		= "flags",
+	[FSLOAD_A_JOB_THREADS]		= "threads",
+	[FSLOAD_A_JOB_FILES]		= "files",
+	[FSLOAD_A_JOB_FILES_PER_DIR]	= "files-per-dir",
+	[FSLOAD_A_JOB_SEED]		= "seed",
+	[FSLOAD_A_JOB_PROFILE]		= "profile",
+	[FSLOAD_A_JOB_PROGRESS_MS]	= "progress-ms",
+	[FSLOAD_A_JOB_PHASE]		= "phase",
+	[FSLOAD_A_JOB_STATE]		= "state",
+	[FSLOAD_A_JOB_ERRNO]		= "errno",
+	[FSLOAD_A_JOB_ERROR_MSG]	= "error-msg",
+	[FSLOAD_A_JOB_PHASE_INDEX]	= "phase-index",
+	[FSLOAD_A_JOB_PHASES]		= "phases",
+	[FSLOAD_A_JOB_ELAPSED_NS]	= "elapsed-ns",
+	[FSLOAD_A_JOB_OPS]		= "ops",
+	[FSLOAD_A_JOB_BYTES]		= "bytes",
+	[FSLOAD_A_JOB_WORKER_PID]	= "worker-pid",
+	[FSLOAD_A_JOB_OWNER_PORTID]	= "owner-portid",
+	[FSLOAD_A_JOB_RESULT]		= "result",
+	[FSLOAD_A_JOB_PAD]		= "pad",
+	[FSLOAD_A_JOB_IDLE_MS]		= "idle-ms",
+	[FSLOAD_A_JOB_CPUS]		= "cpus",
+	[FSLOAD_A_JOB_PMU]		= "pmu",
+	[FSLOAD_A_JOB_IDLE_NS]		= "idle-ns",
+	[FSLOAD_A_JOB_IDLE_BUSY_NS]	= "idle-busy-ns",
+	[FSLOAD_A_JOB_OVERHEAD_OPS]	= "overhead-ops",
+	[FSLOAD_A_JOB_OVERHEAD_NS]	= "overhead-ns",
+	[FSLOAD_A_JOB_SAMPLE_MS]	= "sample-ms",
+	[FSLOAD_A_JOB_STALL_MS]		= "stall-ms",
+	[FSLOAD_A_JOB_STALL]		= "stall",
+	[FSLOAD_A_JOB_SERIES_FROM]	= "series-from",
+	[FSLOAD_A_JOB_SAMPLE]		= "sample",
+	[FSLOAD_A_JOB_DEVICE]		= "device",
+	[FSLOAD_A_JOB_DEVICE_BYTES]	= "device-bytes",
+	[FSLOAD_A_JOB_WORKER_CPU]	= "worker-cpu",
+	[FSLOAD_A_JOB_GROUP]		= "group",
+	[FSLOAD_A_JOB_TREE_BRANCH]	= "tree-branch",
+	[FSLOAD_A_JOB_HELD]		= "held",
+	[FSLOAD_A_JOB_WORKER]		= "worker",
+	[FSLOAD_A_JOB_DIR_INO]		= "dir-ino",
+};
+
+static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_PHASE]		= &phase_attrs,
+	[FSLOAD_A_JOB_RESULT]		= &res_attrs,
+	[FSLOAD_A_JOB_GROUP]		= &group_attrs,
+	[FSLOAD_A_JOB_STALL]		= &stall_attrs,
+	[FSLOAD_A_JOB_SAMPLE]		= &sample_attrs,
+	[FSLOAD_A_JOB_WORKER]		= &worker_attrs,
+};
+
+const struct attr_set job_attrs = {
+	.name = "job",
+	.max = FSLOAD_A_JOB_MAX,
+	.names = job_attr_names,
+	.nested = job_nested,
+};
+
+const char *attr_name(const struct attr_set *set, unsigned int type,
+		      char *buf, size_t len)
+{
+	if (type <= set->max && set->names[type])
+		return set->names[type];
+	snprintf(buf, len, "%s attribute %u", set->name, type);
+	return buf;
+}
+
+/* Malformed attributes are reported, a few times at most, and ignored. */
+static bool attr_bad(const struct nlattr *a, const struct attr_set *set)
+{
+	static unsigned int warned;
+	char buf[48];
+
+	if (warned++ < 8)
+		warnmsg("ignoring malformed %s attribute %s (%u bytes)",
+			set->name,
+			attr_name(set, mnl_attr_get_type(a), buf, sizeof(buf)),
+			mnl_attr_get_payload_len(a));
+	return false;
+}
+
+bool attr_get_u8(const struct nlattr *a, const struct attr_set *set,
+		 uint8_t *v)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
+		return attr_bad(a, set);
+	*v = mnl_attr_get_u8(a);
+	return true;
+}
+
+bool attr_get_u32(const struct nlattr *a, const struct attr_set *set,
+		  uint32_t *v)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+		return attr_bad(a, set);
+	*v = mnl_attr_get_u32(a);
+	return true;
+}
+
+bool attr_get_u64(const struct nlattr *a, const struct attr_set *set,
+		  uint64_t *v)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+		return attr_bad(a, set);
+	*v = mnl_attr_get_u64(a);
+	return true;
+}
+
+/* A string attribute: non-empty payload; the NUL, if any, ends it. */
+static bool attr_str_span(const struct nlattr *a, const struct attr_set *set,
+			  const char **s, size_t *n)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_STRING) < 0)
+		return attr_bad(a, set);
+	*s = mnl_attr_get_payload(a);
+	*n = strnlen(*s, mnl_attr_get_payload_len(a));
+	return true;
+}
+
+bool attr_get_str(const struct nlattr *a, const struct attr_set *set,
+		  char *buf, size_t len)
+{
+	const char *s;
+	size_t n;
+
+	if (!len || !attr_str_span(a, set, &s, &n))
+		return false;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return true;
+}
+
+char *attr_dup_str(const struct nlattr *a, const struct attr_set *set)
+{
+	const char *s;
+	size_t n;
+
+	if (!attr_str_span(a, set, &s, &n))
+		return NULL;
+	return strndup(s, n);
+}
+
+bool attr_is_nest(const struct nlattr *a, const struct attr_set *set)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+		return attr_bad(a, set);
+	return true;
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsloadctl: phase results (FSLOAD_CMD_RESULT_GET).
+ */
+#ifndef FSLOADCTL_RESULTS_H
+#define FSLOADCTL_RESULTS_H
+
+#include <stdint.h>
+
+#include "lib/fsloadctl.h"
+#include "nl/job.h"
+
+struct nl_ctx;
+
+/* A latency histogram bucket (FSLOAD_A_BUCKET_*). */
+struct hist_bucket {
+	uint64_t low_ns;
+	uint64_t high_ns;	/* exclusive */
+	uint64_t count;
+};
+
+/* Statistics of one operation type in a phase (FSLOAD_A_OPSTAT_*). */
+struct opstat {
+	uint64_t have;
+	uint8_t type;
+	uint64_t ops;
+	uint64_t errors;
+	uint64_t bytes;
+	uint64_t lat_sum_ns;	/* over the successful ops only */
+	uint64_t lat_min_ns;
+	uint64_t lat_max_ns;
+	struct hist_bucket *buckets;	/* ascending, non-empty; malloc'd */
+	unsigned int nbuckets;
+};
+
+/* A thread other than the workers and its CPU time (FSLOAD_A_THREAD_*). */
+struct thread_cpu {
+	char name[32];
+	uint32_t pid;
+	bool named;		/* name and pid given (a privileged reader) */
+	bool kernel;
+	uint64_t cpu_ns;
+};
+
+/* Result of one phase (FSLOAD_A_RES_*). */
+/* A mark of a phase's course (FSLOAD_A_PROGRESS_*). */
+struct progress_mark {
+	uint8_t pct;
+	uint32_t workers;
+	uint64_t items;
+	uint64_t elapsed_ns;
+};
+
+struct phase_result {
+	uint64_t have;
+	uint32_t index;
+	char name[FSLOAD_NAME_MAX];
+	uint32_t threads;
+	uint8_t complete;
+	uint8_t stonewalled;
+	uint64_t elapsed_ns;
+	uint64_t ops;
+	uint64_t errors;
+	uint64_t bytes;
+	uint64_t worker_cpu_ns;
+	uint64_t instructions;	/* with HAS(FSLOAD_A_RES_INSTRUCTIONS) */
+	uint64_t cycles;
+	uint64_t system_cpu_ns;	/* with HAS(FSLOAD_A_RES_SYSTEM_CPU_NS) */
+	uint64_t start_ns;	/* CLOCK_MONOTONIC, as the samples' */
+	uint64_t tail_ns;	/* with HAS(FSLOAD_A_RES_TAIL_NS) */
+	uint64_t tail_cpu_ns;
+	struct opstat *opstats;
+	unsigned int nopstats;
+	struct thread_cpu *top;	/* other threads, most CPU first; malloc'd */
+	unsigned int ntop;
+	struct progress_mark progress[FSLOAD_PROGRESS_MARKS];
+	unsigned int nprogress;	/* marks reached, in order */
+};
+
+/* A phase's "have" bit for attribute @attr. */
+#define RES_HAS(pr, attr)	(!!((pr)->have & (1ULL << (attr))))
+
+struct series;
+
+struct results {
+	struct phase_result *phases;
+	unsigned int nphases;
+	const struct series *series;	/* time series, or NULL; not owned */
+	bool series_table;		/* print it as tables too */
+};
+
+/*
+ * Percentile @q (0..1) of a histogram: interpolated within its bucket,
+ * clamped to [min, max].  NAN when empty.
+ */
+double opstat_percentile(const struct opstat *os, double q);
+
+/* Dump the results of job @id, sorted by phase.  Returns an exit code. */
+int results_get(struct nl_ctx *nl, uint32_t id, struct results *r);
+void results_free(struct results *r);
+
+/*
+ * How a phase ended, as the text table's complete column and JSON's
+ * "completion" say it: "yes" every worker ran every iteration, "time" a
+ * stonewall ended it (still complete), "no" it was stopped or failed.
+ */
+const char *phase_completion(const struct phase_result *pr);
+
+/*
+ * Print the per-phase table (text) or the "phases" array (JSON), inside
+ * a document opened with print_begin().
+ */
+void print_results(const struct results *r, const struct job_status *js);
+
+/*
+ * Fetch and print the status and results of job @id (one JSON document
+ * or the text header and table).  @final is used when the job is gone by
+ * now (may be NULL); @x adds what the starter knows (may be NULL).
+ * Returns EXIT_OK, EXIT_JOB when the job ended failed or stopped, or the
+ * error's exit code.
+ */
+int show_job_results(struct nl_ctx *nl, uint32_t id,
+		     const struct job_status *final,
+		     const struct job_extra *x);
+
+/*
+ * Fetch the status of job @id (JOB_GET do) into @js, and its workers
+ * (job_workers_get()) unless @flags has NL_POLL.
+ */
+int job_get(struct nl_ctx *nl, uint32_t id, struct job_status *js,
+	    unsigned int flags);
+/* Fetch the workers of @js's job (WORKER_GET dump) into @js. */
+int job_workers_get(struct nl_ctx *nl, struct job_status *js,
+		    unsigned int flags);
+
+#endif /* FSLOADCTL_RESULTS_H */

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsloadctl: a job's time series (FSLOAD_CMD_SERIES_GET), the block
+ * device's own counters sampled beside it, stall reports, and their
+ * output: JSON per phase, a compact table, SVG plots.
+ */
+#ifndef FSLOADCTL_SERIES_H
+#define FSLOADCTL_SERIES_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/fsloadctl.h"
+
+struct nl_ctx;
+struct results;
+struct phase_result;
+struct job_status;
+
+/* One kernel sample: cumulative per type within its phase. */
+struct sample {
+	uint64_t seq;
+	uint64_t t_ns;		/* CLOCK_MONOTONIC */
+	uint32_t phase;
+	uint64_t io_bytes;	/* all phases, as read/write calls return */
+	unsigned int nops;
+	struct {
+		uint8_t type;
+		uint64_t ops;
+		uint64_t bytes;
+		uint64_t lat_sum_ns;
+		uint64_t lat_p50_ns;	/* of the interval; 0: none */
+		uint64_t lat_p99_ns;
+	} op[FSLOAD_OP_MAX];
+};
+
+/* /sys/block/<dev>/stat at one moment (Documentation/block/stat.rst). */
+enum {
+	DEV_READS, DEV_READ_MERGES, DEV_READ_SECTORS, DEV_READ_TICKS,
+	DEV_WRITES, DEV_WRITE_MERGES, DEV_WRITE_SECTORS, DEV_WRITE_TICKS,
+	DEV_IN_FLIGHT, DEV_IO_TICKS, DEV_QUEUE_TICKS,
+	DEV_FIELDS
+};
+
+struct dev_sample {
+	uint64_t t_ns;		/* CLOCK_MONOTONIC */
+	uint64_t v[DEV_FIELDS];
+};
+
+/* What a stall notification showed: a worker and its kernel stack. */
+struct stall_report {
+	uint64_t t_ns;		/* when fsloadctl heard of it */
+	uint32_t pid;
+	uint32_t thread;
+	uint32_t phase;
+	uint64_t duration_ns;
+	char *stack;		/* /proc/<pid>/stack, or why not */
+};
+
+/* Everything above, for one job. */
+struct series {
+	uint32_t sample_ms;
+	struct sample *samples;
+	unsigned int nsamples;
+	uint64_t next;		/* SERIES_GET from here */
+	uint64_t lost;		/* samples the ring overwrote before we read */
+	char dev[64];		/* the device's sysfs name, "" if none */
+	struct dev_sample *devs;
+	unsigned int ndevs;
+	struct stall_report *stalls;
+	unsigned int nstalls;
+
+	/* The device sampler thread. */
+	pthread_t thread;
+	bool running;
+	pthread_mutex_t lock;	/* devs, ndevs */
+	volatile bool quit;
+};
+
+/* Read the samples the kernel has beyond s->next.  Returns an exit code. */
+int series_drain(struct nl_ctx *nl, uint32_t id, struct series *s);
+/*
+ * Sample the block device under @dir (or @dir itself, a block device)
+ * every @ms until series_dev_stop();
+ * nothing (and s->dev "") when it has none (tmpfs, btrfs's anonymous
+ * device).
+ */
+void series_dev_start(struct series *s, const char *dir, uint32_t ms);
+void series_dev_stop(struct series *s);
+/* Note the stalled workers of @js, with their stacks, on stderr too. */
+void series_stall_report(struct series *s, const struct job_status *js,
+			 bool quiet);
+void series_free(struct series *s);
+
+/* JSON: phase @pr's series (inside its object). */
+void print_series_json(const struct series *s, const struct phase_result *pr);
+/* Text: one compact table per phase. */
+void print_series_table(const struct series *s, const struct results *r);
+/* JSON: the stall reports (a "stall_reports" array). */
+void print_stall_reports(const struct series *s);
+/*
+ * One SVG per phase, PREFIX-<index>-<name>.svg: throughput, mean latency
+ * and device activity over time.  Returns 0 or -errno.
+ */
+int series_plot(const struct series *s, const struct results *r,
+		const char *prefix);
+
+#endif /* FSLOADCTL_SERIES_H */

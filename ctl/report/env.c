@@ -1,0 +1,870 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl: the environment of a measurement, for result files.
+ *
+ * Everything comes from userspace: /proc, /sys, the filesystem's own tools
+ * (dumpe2fs -h, xfs_info, btrfs inspect-internal dump-super), so that a
+ * result says which kernel, configuration, CPU, mitigations, mount options,
+ * device queue and filesystem geometry produced it.  ctl/RESULTS.md
+ * documents each member.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/fsloadctl.h"
+#include "report/env.h"
+#include "gitrev.h"
+#include "lib/print.h"
+
+#define CAPTURE_MAX	(1 << 20)	/* a tool's output we keep */
+
+static long long taint_before = -1;
+static char started_at[32];
+
+/* The whole of a (small) file, trailing newlines cut; NULL if unreadable. */
+static char *read_text(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		if (cap - len < 4096) {
+			char *nb = realloc(buf, cap + 65536 + 1);
+
+			if (!nb)
+				break;
+			buf = nb;
+			cap += 65536;
+		}
+		r = read(fd, buf + len, cap - len);
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+		if (len > CAPTURE_MAX)
+			break;
+	}
+	close(fd);
+	if (!buf)
+		return NULL;
+	buf[len] = '\0';
+	n = strlen(buf);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return buf;
+}
+
+static long long read_ll(const char *path)
+{
+	char *s = read_text(path);
+	long long v = -1;
+
+	if (s) {
+		v = strtoll(s, NULL, 10);
+		free(s);
+	}
+	return v;
+}
+
+/*
+ * Run @argv (no shell), stdout and stderr together; the output, trailing
+ * newlines cut, or NULL when it could not run.  *@status: its exit status.
+ */
+static char *run_capture(char *const argv[], int *status)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int pfd[2], st = -1;
+	ssize_t r;
+	pid_t pid;
+
+	*status = -1;
+	if (pipe2(pfd, O_CLOEXEC))
+		return NULL;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return NULL;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		setenv("LC_ALL", "C", 1);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	for (;;) {
+		if (cap - len < 4096) {
+			char *nb = cap > CAPTURE_MAX ? NULL :
+				   realloc(buf, cap + 65536 + 1);
+
+			if (!nb) {
+				/* keep draining: the child must not block */
+				char sink[4096];
+
+				if (read(pfd[0], sink, sizeof(sink)) <= 0)
+					break;
+				continue;
+			}
+			buf = nb;
+			cap += 65536;
+		}
+		r = read(pfd[0], buf + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
+		free(buf);
+		return NULL;
+	}
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	if (!buf)
+		return strdup("");
+	buf[len] = '\0';
+	while (len && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	return buf;
+}
+
+/* First line of a command's output (a tool's version), or NULL. */
+static char *tool_version(char *const argv[])
+{
+	int st;
+	char *s = run_capture(argv, &st), *nl;
+
+	if (!s)
+		return NULL;
+	/* "dumpe2fs 1.47.0 (5-Feb-2023)" may follow a usage line */
+	nl = strchr(s, '\n');
+	if (nl)
+		*nl = '\0';
+	return s;
+}
+
+static void print_text(const char *key, const char *path)
+{
+	char *s = read_text(path);
+
+	print_string(PRINT_JSON, key, NULL, s);
+	free(s);
+}
+
+static void print_ll(const char *key, long long v)
+{
+	if (v < 0)
+		print_null(PRINT_JSON, key, NULL);
+	else
+		print_uint(PRINT_JSON, key, NULL, (uint64_t)v);
+}
+
+/* --- SHA-256 (FIPS 180-4) --------------------------------------------------- */
+
+static const uint32_t sha_k[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
+	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+#define ROR(x, n)	(((x) >> (n)) | ((x) << (32 - (n))))
+
+static void sha256_block(uint32_t h[8], const unsigned char *p)
+{
+	uint32_t w[64], a, b, c, d, e, f, g, hh, t1, t2;
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+	for (i = 16; i < 64; i++)
+		w[i] = w[i - 16] + (ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^
+				    (w[i - 15] >> 3)) +
+		       w[i - 7] + (ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^
+				   (w[i - 2] >> 10));
+	a = h[0]; b = h[1]; c = h[2]; d = h[3];
+	e = h[4]; f = h[5]; g = h[6]; hh = h[7];
+	for (i = 0; i < 64; i++) {
+		t1 = hh + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) +
+		     ((e & f) ^ (~e & g)) + sha_k[i] + w[i];
+		t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) +
+		     ((a & b) ^ (a & c) ^ (b & c));
+		hh = g; g = f; f = e; e = d + t1;
+		d = c; c = b; b = a; a = t1 + t2;
+	}
+	h[0] += a; h[1] += b; h[2] += c; h[3] += d;
+	h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+}
+
+void sha256_hex(const void *data, size_t len, char out[65])
+{
+	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+			  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+	const unsigned char *p = data;
+	unsigned char tail[128] = { 0 };
+	uint64_t bits = (uint64_t)len * 8;
+	size_t rest, tlen, i;
+
+	for (; len >= 64; len -= 64, p += 64)
+		sha256_block(h, p);
+	rest = len;
+	memcpy(tail, p, rest);
+	tail[rest] = 0x80;
+	tlen = rest + 1 + 8 <= 64 ? 64 : 128;
+	for (i = 0; i < 8; i++)
+		tail[tlen - 1 - i] = (unsigned char)(bits >> (8 * i));
+	sha256_block(h, tail);
+	if (tlen == 128)
+		sha256_block(h, tail + 64);
+	for (i = 0; i < 8; i++)
+		snprintf(out + 8 * i, 9, "%08" PRIx32, h[i]);
+}
+
+/* --- kernel ------------------------------------------------------------------ */
+
+/* The running kernel's config text and where it came from, or NULL. */
+static char *kernel_config(const char *release, char *src, size_t srclen)
+{
+	char *argv[] = { (char *)"gzip", (char *)"-dc",
+			 (char *)"/proc/config.gz", NULL };
+	char path[PATH_MAX];
+	char *s;
+	int st;
+
+	if (!access("/proc/config.gz", R_OK)) {
+		s = run_capture(argv, &st);
+		if (s && !st) {
+			snprintf(src, srclen, "/proc/config.gz");
+			return s;
+		}
+		free(s);
+	}
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	s = read_text(path);
+	if (s) {
+		snprintf(src, srclen, "%s", path);
+		return s;
+	}
+	return NULL;
+}
+
+/* Is CONFIG_@opt y or m in @config? */
+static bool config_on(const char *config, const char *opt)
+{
+	char key[96];
+	const char *p = config;
+	size_t n;
+
+	n = (size_t)snprintf(key, sizeof(key), "CONFIG_%s=", opt);
+	while ((p = strstr(p, key))) {
+		if ((p == config || p[-1] == '\n') &&
+		    (p[n] == 'y' || p[n] == 'm'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/* Options that make a kernel a debug kernel: slower, other costs. */
+static const char *const debug_options[] = {
+	"KASAN", "KCSAN", "KMSAN", "UBSAN", "PROVE_LOCKING", "LOCKDEP",
+	"DEBUG_LOCK_ALLOC", "LOCK_STAT", "DEBUG_ATOMIC_SLEEP",
+	"DEBUG_KMEMLEAK", "DEBUG_OBJECTS", "DEBUG_PAGEALLOC", "DEBUG_VM",
+	"SLUB_DEBUG_ON", "DEBUG_LIST", "FAULT_INJECTION", "KCOV",
+	"XFS_DEBUG", "BTRFS_DEBUG", "EXT4_DEBUG", "JBD2_DEBUG",
+	"PROVE_RCU", "DEBUG_SG", "DEBUG_NOTIFIERS",
+};
+
+static const char taint_letters[] = "PFSRMBUDAWCIOEXKLTN";
+
+static void print_taint(const char *key, long long t)
+{
+	char flags[sizeof(taint_letters)] = "";
+	unsigned int i, n = 0;
+
+	open_json_object(key);
+	print_ll("value", t);
+	for (i = 0; t > 0 && i < sizeof(taint_letters) - 1; i++)
+		if (t & (1LL << i))
+			flags[n++] = taint_letters[i];
+	flags[n] = '\0';
+	print_string(PRINT_JSON, "flags", NULL, t < 0 ? NULL : flags);
+	close_json_object();
+}
+
+static void print_kernel(void)
+{
+	char src[PATH_MAX] = "", hash[65];
+	struct utsname u;
+	char *config, *cmdline;
+	bool dbg = false, any;
+	unsigned int i;
+
+	uname(&u);
+	open_json_object("kernel");
+	print_string(PRINT_JSON, "release", NULL, u.release);
+	print_string(PRINT_JSON, "version", NULL, u.version);
+	print_string(PRINT_JSON, "machine", NULL, u.machine);
+	cmdline = read_text("/proc/cmdline");
+	print_string(PRINT_JSON, "cmdline", NULL, cmdline);
+	config = kernel_config(u.release, src, sizeof(src));
+	print_string(PRINT_JSON, "config_source", NULL, config ? src : NULL);
+	if (config) {
+		sha256_hex(config, strlen(config), hash);
+		print_string(PRINT_JSON, "config_sha256", NULL, hash);
+	} else {
+		print_null(PRINT_JSON, "config_sha256", NULL);
+	}
+	/* KASLR: configured and not disabled on the command line */
+	if (config)
+		print_bool(PRINT_JSON, "kaslr", NULL,
+			   config_on(config, "RANDOMIZE_BASE") &&
+			   !(cmdline && strstr(cmdline, "nokaslr")));
+	else
+		print_null(PRINT_JSON, "kaslr", NULL);
+
+	open_json_object("debug");
+	open_json_array("options");
+	for (i = 0; config && i < ARRAY_SIZE(debug_options); i++)
+		if (config_on(config, debug_options[i])) {
+			print_string(PRINT_JSON, NULL, NULL, debug_options[i]);
+			dbg = true;
+		}
+	close_json_array();
+	/* without a config: what debug kernels show at run time */
+	any = !access("/proc/lockdep", F_OK) ||
+	      !access("/sys/kernel/debug/kmemleak", F_OK) ||
+	      !access("/sys/kernel/debug/kcsan", F_OK);
+	print_bool(PRINT_JSON, "lockdep_or_kmemleak_present", NULL, any);
+	print_bool(PRINT_JSON, "debug_kernel", NULL, dbg || any);
+	print_string(PRINT_JSON, "from", NULL,
+		     config ? "config" : "runtime files only");
+	close_json_object();
+
+	print_taint("taint_before", taint_before);
+	print_taint("taint_after", read_ll("/proc/sys/kernel/tainted"));
+	print_string(PRINT_JSON, "config", NULL, config);
+	close_json_object();
+	free(config);
+	free(cmdline);
+}
+
+/* --- CPU, memory, mitigations ---------------------------------------------------- */
+
+static void print_cpu(void)
+{
+	char *info = read_text("/proc/cpuinfo"), *p, *e, model[256] = "";
+
+	open_json_object("cpu");
+	if (info && (p = strstr(info, "model name"))) {
+		p = strchr(p, ':');
+		if (p) {
+			p += 1 + (p[1] == ' ');
+			e = strchrnul(p, '\n');
+			snprintf(model, sizeof(model), "%.*s", (int)(e - p), p);
+		}
+	}
+	free(info);
+	print_string(PRINT_JSON, "model", NULL, model[0] ? model : NULL);
+	print_uint(PRINT_JSON, "online", NULL,
+		   (uint64_t)sysconf(_SC_NPROCESSORS_ONLN));
+	print_uint(PRINT_JSON, "configured", NULL,
+		   (uint64_t)sysconf(_SC_NPROCESSORS_CONF));
+	print_text("freq_driver",
+		   "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver");
+	print_text("governor",
+		   "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+	print_ll("max_khz",
+		 read_ll("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq"));
+	print_text("idle_driver",
+		   "/sys/devices/system/cpu/cpuidle/current_driver");
+	print_text("smt", "/sys/devices/system/cpu/smt/control");
+	close_json_object();
+}
+
+static void print_memory(void)
+{
+	char *mi = read_text("/proc/meminfo"), *p;
+	long long kb = -1;
+
+	if (mi && (p = strstr(mi, "MemTotal:")))
+		kb = strtoll(p + 9, NULL, 10);
+	free(mi);
+	open_json_object("memory");
+	print_ll("total_kib", kb);
+	print_text("thp", "/sys/kernel/mm/transparent_hugepage/enabled");
+	close_json_object();
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void print_mitigations(void)
+{
+	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
+	char *names[64], path[PATH_MAX];
+	unsigned int n = 0, i;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	open_json_object("mitigations");
+	while (d && (de = readdir(d)) && n < ARRAY_SIZE(names))
+		if (de->d_name[0] != '.')
+			names[n++] = strdup(de->d_name);
+	if (d)
+		closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp_str);
+	for (i = 0; i < n; i++) {
+		if (!names[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		print_text(names[i], path);
+		free(names[i]);
+	}
+	close_json_object();
+}
+
+/* --- filesystem and device -------------------------------------------------------- */
+
+struct mount_info {
+	char mnt[PATH_MAX];
+	char fstype[64];
+	char source[PATH_MAX];
+	char opts[1024];	/* per-mount options */
+	char super_opts[2048];	/* the filesystem's */
+	unsigned int major, minor;
+};
+
+/* Unescape mountinfo's octal escapes (\040) in place. */
+static void unoctal(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] && s[3]) {
+			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				      (s[3] - '0'));
+			s += 4;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = '\0';
+}
+
+/* The mount that holds @dir: the longest mount point that prefixes it. */
+static int find_mount(const char *dir, struct mount_info *mi)
+{
+	char real[PATH_MAX], line[8192];
+	size_t best = 0, len;
+	struct stat st;
+	FILE *f;
+
+	if (!realpath(dir, real) || stat(real, &st))
+		return -1;
+	f = fopen("/proc/self/mountinfo", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[PATH_MAX], opts[1024], fstype[64], source[PATH_MAX],
+		     sopts[2048];
+		unsigned int ma, mi_;
+		char *sep;
+
+		if (sscanf(line, "%*u %*u %u:%u %*s %4095s %1023s", &ma, &mi_,
+			   mnt, opts) != 4)
+			continue;
+		sep = strstr(line, " - ");
+		if (!sep || sscanf(sep + 3, "%63s %4095s %2047s", fstype,
+				   source, sopts) != 3)
+			continue;
+		if (ma != major(st.st_dev) || mi_ != minor(st.st_dev))
+			continue;
+		unoctal(mnt);
+		len = strlen(mnt);
+		if (strncmp(real, mnt, len) ||
+		    (real[len] && real[len] != '/' && len > 1))
+			continue;
+		if (len < best)
+			continue;
+		best = len;
+		snprintf(mi->mnt, sizeof(mi->mnt), "%s", mnt);
+		snprintf(mi->fstype, sizeof(mi->fstype), "%s", fstype);
+		unoctal(source);
+		snprintf(mi->source, sizeof(mi->source), "%s", source);
+		snprintf(mi->opts, sizeof(mi->opts), "%s", opts);
+		snprintf(mi->super_opts, sizeof(mi->super_opts), "%s", sopts);
+		mi->major = ma;
+		mi->minor = mi_;
+	}
+	fclose(f);
+	return best ? 0 : -1;
+}
+
+static bool has_opt(const char *opts, const char *opt)
+{
+	size_t n = strlen(opt);
+	const char *p = opts;
+
+	while ((p = strstr(p, opt))) {
+		if ((p == opts || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static void print_block_device(const struct mount_info *mi)
+{
+	char path[PATH_MAX], real[PATH_MAX], q[PATH_MAX + 64], *name;
+	static const char *const queue_keys[] = {
+		"scheduler", "rotational", "write_cache", "fua",
+		"logical_block_size", "physical_block_size", "nr_requests",
+		"read_ahead_kb", "max_sectors_kb", "discard_max_bytes",
+		"add_random", "nomerges", "rq_affinity",
+	};
+	long long sectors;
+	unsigned int i;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", mi->major,
+		 mi->minor);
+	if (!realpath(path, real)) {
+		print_null(PRINT_JSON, "block_device", NULL);
+		return;
+	}
+	open_json_object("block_device");
+	name = strrchr(real, '/');
+	print_string(PRINT_JSON, "name", NULL, name ? name + 1 : real);
+	snprintf(q, sizeof(q), "%u:%u", mi->major, mi->minor);
+	print_string(PRINT_JSON, "dev", NULL, q);
+	snprintf(q, sizeof(q), "%s/size", real);
+	sectors = read_ll(q);
+	print_ll("size_bytes", sectors < 0 ? -1 : sectors * 512);
+	/* a partition's queue and model are its disk's */
+	snprintf(q, sizeof(q), "%s/partition", real);
+	if (!access(q, F_OK)) {
+		char *slash = strrchr(real, '/');
+
+		print_bool(PRINT_JSON, "partition", NULL, true);
+		if (slash)
+			*slash = '\0';
+	} else {
+		print_bool(PRINT_JSON, "partition", NULL, false);
+	}
+	snprintf(q, sizeof(q), "%s/device/model", real);
+	print_text("model", q);
+	snprintf(q, sizeof(q), "%s/device/vendor", real);
+	print_text("vendor", q);
+	open_json_object("queue");
+	for (i = 0; i < ARRAY_SIZE(queue_keys); i++) {
+		snprintf(q, sizeof(q), "%s/queue/%s", real, queue_keys[i]);
+		print_text(queue_keys[i], q);
+	}
+	close_json_object();
+	close_json_object();
+}
+
+/*
+ * Geometry lines whose values change with use, not with how the filesystem
+ * was made: left out of "geometry" (they stay in "geometry_text"), and
+ * not compared (older result files have them).  Block and inode counts
+ * stay: they are the geometry.
+ */
+bool env_geometry_volatile(const char *key)
+{
+	static const char *const exact[] = {
+		/* dumpe2fs -h */
+		"Filesystem state", "Mount count", "Filesystem created",
+		"Last checked", "Lifetime writes", "Journal sequence",
+		"Journal start", "Last mounted on", "Last orphan",
+		"Next check after", "Journal head", "Journal errno",
+		"Journal checksum",
+		/* btrfs inspect-internal dump-super */
+		"root", "chunk_root", "log_root", "log_root_transid",
+		"root_level", "chunk_root_level", "log_root_level",
+		"block_group_root", "block_group_root_level", "csum",
+		"Checksum",
+	};
+	static const char *const part[] = {
+		"time", "Time", "generation", "bytes_used",
+	};
+	unsigned int i;
+
+	if (!strncmp(key, "Last ", 5) || !strncmp(key, "Free ", 5))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(exact); i++)
+		if (!strcmp(key, exact[i]))
+			return true;
+	for (i = 0; i < ARRAY_SIZE(part); i++)
+		if (strstr(key, part[i]))
+			return true;
+	return false;
+}
+
+/*
+ * "Key:   value" (dumpe2fs), "key\t\tvalue" (btrfs dump-super) lines as
+ * members of the "geometry" object; xfs_info's "meta-data=... isize=512"
+ * lines as name=value pairs, prefixed with their section.
+ */
+static void print_geometry(const char *fstype, char *text)
+{
+	char *save = NULL, *line, section[32] = "";
+
+	open_json_object("geometry");
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *k, *v, *e;
+
+		if (!strcmp(fstype, "xfs")) {
+			char *tok, *s2 = NULL, key[96];
+			char *eq;
+
+			/* "meta-data=/dev/ram0   isize=512 agcount=4, ..." */
+			for (tok = strtok_r(line, " ,\t", &s2); tok;
+			     tok = strtok_r(NULL, " ,\t", &s2)) {
+				eq = strchr(tok, '=');
+				if (!eq)
+					continue;
+				*eq = '\0';
+				if (eq[1] == '\0')
+					continue;
+				if (!strcmp(tok, "meta-data") ||
+				    !strcmp(tok, "data") ||
+				    !strcmp(tok, "naming") ||
+				    !strcmp(tok, "log") ||
+				    !strcmp(tok, "realtime")) {
+					snprintf(section, sizeof(section), "%s",
+						 tok);
+					if (!strcmp(tok, "meta-data"))
+						continue; /* the device */
+					if (strchr(eq + 1, '/'))
+						continue;
+				}
+				snprintf(key, sizeof(key), "%s.%s", section,
+					 tok);
+				print_string(PRINT_JSON, key, NULL, eq + 1);
+			}
+			continue;
+		}
+		if (!strcmp(fstype, "btrfs")) {
+			k = line;
+			v = k + strcspn(k, " \t");
+			if (!*v)
+				continue;
+			*v++ = '\0';
+		} else {
+			k = line;
+			v = strchr(line, ':');
+			if (!v)
+				continue;
+			*v++ = '\0';
+		}
+		while (*v == ' ' || *v == '\t')
+			v++;
+		e = v + strlen(v);
+		while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
+			*--e = '\0';
+		if (!*k || env_geometry_volatile(k))
+			continue;
+		print_string(PRINT_JSON, k, NULL, v);
+	}
+	close_json_object();
+}
+
+static void print_fs_tools(const struct mount_info *mi)
+{
+	char *geo_argv[6] = { NULL }, *ver_argv[3] = { NULL };
+	char *text, *copy, *ver;
+	int st;
+
+	if (!strncmp(mi->fstype, "ext", 3)) {
+		geo_argv[0] = (char *)"dumpe2fs";
+		geo_argv[1] = (char *)"-h";
+		geo_argv[2] = (char *)mi->source;
+		ver_argv[0] = (char *)"dumpe2fs";
+		ver_argv[1] = (char *)"-V";
+	} else if (!strcmp(mi->fstype, "xfs")) {
+		geo_argv[0] = (char *)"xfs_info";
+		geo_argv[1] = (char *)mi->mnt;
+		ver_argv[0] = (char *)"xfs_info";
+		ver_argv[1] = (char *)"-V";
+	} else if (!strcmp(mi->fstype, "btrfs")) {
+		geo_argv[0] = (char *)"btrfs";
+		geo_argv[1] = (char *)"inspect-internal";
+		geo_argv[2] = (char *)"dump-super";
+		geo_argv[3] = (char *)mi->source;
+		ver_argv[0] = (char *)"btrfs";
+		ver_argv[1] = (char *)"--version";
+	} else {
+		print_null(PRINT_JSON, "geometry_tool", NULL);
+		print_null(PRINT_JSON, "geometry_text", NULL);
+		print_null(PRINT_JSON, "geometry", NULL);
+		return;
+	}
+	open_json_object("geometry_tool");
+	copy = NULL;
+	{
+		char cmd[PATH_MAX + 64] = "";
+		unsigned int i;
+
+		for (i = 0; geo_argv[i]; i++) {
+			strncat(cmd, geo_argv[i], sizeof(cmd) - strlen(cmd) - 2);
+			if (geo_argv[i + 1])
+				strcat(cmd, " ");
+		}
+		print_string(PRINT_JSON, "command", NULL, cmd);
+	}
+	ver = tool_version(ver_argv);
+	print_string(PRINT_JSON, "version", NULL, ver);
+	free(ver);
+	text = run_capture(geo_argv, &st);
+	print_int(PRINT_JSON, "status", NULL, text ? st : -1);
+	close_json_object();
+	print_string(PRINT_JSON, "geometry_text", NULL, text);
+	if (text && !st) {
+		copy = strdup(text);
+		if (copy)
+			print_geometry(mi->fstype, copy);
+	} else {
+		print_null(PRINT_JSON, "geometry", NULL);
+	}
+	free(copy);
+	free(text);
+}
+
+static void print_filesystem(const char *dir)
+{
+	struct mount_info mi = { 0 };
+	const char *env;
+	bool barrier;
+
+	open_json_object("filesystem");
+	print_string(PRINT_JSON, "dir", NULL, dir);
+	if (find_mount(dir, &mi)) {
+		print_null(PRINT_JSON, "type", NULL);
+		close_json_object();
+		return;
+	}
+	print_string(PRINT_JSON, "mount_point", NULL, mi.mnt);
+	print_string(PRINT_JSON, "type", NULL, mi.fstype);
+	print_string(PRINT_JSON, "source", NULL, mi.source);
+	print_string(PRINT_JSON, "mount_options", NULL, mi.opts);
+	print_string(PRINT_JSON, "super_options", NULL, mi.super_opts);
+	/* ext4 and btrfs show nobarrier/barrier=0; xfs has no such option */
+	barrier = !has_opt(mi.super_opts, "nobarrier") &&
+		  !has_opt(mi.super_opts, "barrier=0");
+	if (!strcmp(mi.fstype, "xfs") || !strcmp(mi.fstype, "tmpfs"))
+		print_null(PRINT_JSON, "barrier", NULL);
+	else
+		print_bool(PRINT_JSON, "barrier", NULL, barrier);
+	/* the VM harness says how it made and mounted the filesystem */
+	env = getenv("FSLOAD_MKFS");
+	print_string(PRINT_JSON, "mkfs", NULL, env && *env ? env : NULL);
+	env = getenv("FSLOAD_MOUNT");
+	print_string(PRINT_JSON, "mount", NULL, env && *env ? env : NULL);
+	print_fs_tools(&mi);
+	print_block_device(&mi);
+	close_json_object();
+}
+
+static void print_harness(void)
+{
+	const char *vm = getenv("FSLOAD_VM"), *out = getenv("FSLOAD_OUT");
+	const char *clk = getenv("FSLOAD_CLOCK");
+	char path[PATH_MAX];
+
+	open_json_object("harness");
+	print_bool(PRINT_JSON, "vm", NULL, vm && !strcmp(vm, "1"));
+	/* scripts/bisect-step sets it for --icount guests */
+	print_string(PRINT_JSON, "clock", NULL, clk && *clk ? clk : NULL);
+	if (vm && out) {
+		snprintf(path, sizeof(path), "%s/vm-info.txt", out);
+		print_text("vm_info", path);
+	} else {
+		print_null(PRINT_JSON, "vm_info", NULL);
+	}
+	close_json_object();
+}
+
+void env_begin(void)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	taint_before = read_ll("/proc/sys/kernel/tainted");
+	gmtime_r(&t, &tm);
+	strftime(started_at, sizeof(started_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void env_print(const char *dir)
+{
+	char host[256] = "", *modver;
+	time_t t = time(NULL);
+	char now[32];
+	struct tm tm;
+
+	open_json_object("fsload");
+	print_string(PRINT_JSON, "version", NULL, FSLOADCTL_VERSION);
+	print_string(PRINT_JSON, "git", NULL, FSLOAD_GIT_REV);
+	print_uint(PRINT_JSON, "protocol", NULL, FSLOAD_FAMILY_VERSION);
+	modver = read_text("/sys/module/fsload/version");
+	print_string(PRINT_JSON, "module_version", NULL, modver);
+	free(modver);
+	modver = read_text("/sys/module/fsload/srcversion");
+	print_string(PRINT_JSON, "module_srcversion", NULL, modver);
+	free(modver);
+	close_json_object();
+
+	gmtime_r(&t, &tm);
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	open_json_object("environment");
+	gethostname(host, sizeof(host) - 1);
+	print_string(PRINT_JSON, "hostname", NULL, host);
+	print_string(PRINT_JSON, "started_at", NULL,
+		     started_at[0] ? started_at : NULL);
+	print_string(PRINT_JSON, "ended_at", NULL, now);
+	print_kernel();
+	print_cpu();
+	print_memory();
+	print_mitigations();
+	print_filesystem(dir ? dir : ".");
+	print_harness();
+	close_json_object();
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsloadctl start: reports of one job, of a thread sweep (one job per
+ * thread count) and of iterations (mdtest's summary), with what
+ * fsloadctl measured itself (extents, utilisation).
+ */
+#ifndef FSLOADCTL_SWEEP_H
+#define FSLOADCTL_SWEEP_H
+
+#include <stdbool.h>
+
+#include "workload/profile.h"
+#include "engine/run.h"
+#include "nl/job.h"
+
+/* The aging that ran before (or as) the measured job. */
+struct age_report {
+	bool present;
+	double target_pct;
+	double before_pct;
+	double after_pct;
+	bool reached;
+	bool kept;		/* its files are left in place */
+	const struct run *run;	/* NULL: nothing to do, already full */
+};
+
+/* One job: header, phase table, the profile's summary, age, extents. */
+void report_single(const struct run *run, const struct job_extra *x,
+		   const struct profile *pf, const struct age_report *age);
+/* One row per thread count; JSON "sweep": [...]. */
+void report_sweep(const struct run *runs, unsigned int n,
+		  const struct profile *pf, const struct age_report *age);
+/* Per-phase Max/Min/Mean/StdDev of ops/s over the runs. */
+void report_iterations(const struct run *runs, unsigned int n,
+		       const struct profile *pf, const struct age_report *age);
+
+#endif /* FSLOADCTL_SWEEP_H */

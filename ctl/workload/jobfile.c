@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl: INI job files.
+ *
+ *	# comment (also ';')
+ *	[global]
+ *	dir = /mnt/scratch
+ *	threads = 4
+ *	files = 1000			# per thread (a comment)
+ *	files-per-dir = 100
+ *	tree-branch = 0			# directory tree (mdtest -b); 0 flat
+ *	seed = 42
+ *	shared-dir = no
+ *	keep = no
+ *	name = mywork			# the job's profile label
+ *
+ *	[phase create]			# up to 32 phases, run in order
+ *	order = sequential		# or random
+ *	iterations = 1000		# per thread (default: files)
+ *	time = 10			# seconds: stonewall
+ *	continue = yes			# ENOENT/EEXIST... count as errors
+ *	dirs = no			# iterate over the directories
+ *	hold = no			# sync, drop caches before it
+ *	prefix = f			# first letter of the names
+ *	first = 0			# sequential order starts here
+ *	op = create size=4K block=4K weight=1 fsync
+ *
+ * [global] keys are start options (--files-per-dir ...), with the same
+ * values; the command line overrides them.  Ops take weight=, size=,
+ * block=, prefix= (rename) and the flags fsync, direct, fallocate.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/fsloadctl.h"
+#include "cmd/cmds.h"
+#include "workload/jobfile.h"
+#include "lib/parse.h"
+#include "workload/profile.h"
+
+#define LINE_MAX_LEN	1024
+
+struct jf {
+	const char *path;
+	unsigned int line;
+	struct params *p;
+	bool *given;
+	struct program *prog;
+	struct prog_phase *ph;	/* the section being read; NULL: global */
+	/* the [group NAME] section being read, or NULL */
+	__typeof__(((struct program *)0)->groups[0]) *group;
+	bool in_global;
+	bool name_set;
+};
+
+static int jf_error(const struct jf *jf, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int jf_error(const struct jf *jf, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (jf->line)
+		fprintf(stderr, "fsloadctl: start: %s:%u: ", jf->path, jf->line);
+	else
+		fprintf(stderr, "fsloadctl: start: %s: ", jf->path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static int parse_bool(const char *s, bool *v)
+{
+	if (!strcmp(s, "1") || !strcasecmp(s, "yes") || !strcasecmp(s, "true") ||
+	    !strcasecmp(s, "on")) {
+		*v = true;
+		return 0;
+	}
+	if (!strcmp(s, "0") || !strcasecmp(s, "no") || !strcasecmp(s, "false") ||
+	    !strcasecmp(s, "off")) {
+		*v = false;
+		return 0;
+	}
+	return -1;
+}
+
+static int op_type(const char *s)
+{
+	unsigned int t;
+
+	if (!strcmp(s, "delete"))
+		return FSLOAD_OP_UNLINK;
+	if (!strcmp(s, "write"))
+		return FSLOAD_OP_WRITE_RANDOM;
+	for (t = 1; t <= FSLOAD_OP_MAX; t++)
+		if (!strcmp(s, op_name(t)))
+			return (int)t;
+	return -1;
+}
+
+/* The index of group @name, or -1. */
+static int group_find(const struct program *prog, const char *name)
+{
+	unsigned int g;
+
+	for (g = 0; g < prog->ngroups; g++)
+		if (!strcmp(prog->groups[g].name, name))
+			return (int)g;
+	return -1;
+}
+
+/* A [group NAME] key: threads = N, its workers. */
+static int group_key(struct jf *jf, const char *key, char *val)
+{
+	if (strcmp(key, "threads"))
+		return jf_error(jf, "unknown [group] key '%s' (threads)", key);
+	if (parse_u32(val, &jf->group->threads) || !jf->group->threads)
+		return jf_error(jf, "threads: a number, at least 1");
+	return 0;
+}
+
+/* A [global] key: the start option of that name. */
+static int global_key(struct jf *jf, const char *key, char *val)
+{
+	static const char *const keys[] = {
+		"dir", "threads", "files", "files-per-dir", "tree-branch",
+		"seed", "shared-dir", "keep", "progress-ms", "device",
+		"force",
+	};
+	const struct arg_desc *a;
+	char opt[64], *argv[3];
+	unsigned int i;
+	int npos;
+	bool b;
+
+	if (!strcmp(key, "name")) {
+		if (!*val || strlen(val) >= sizeof(jf->prog->profile))
+			return jf_error(jf, "name: 1 to %d characters",
+					FSLOAD_NAME_MAX - 1);
+		snprintf(jf->prog->profile, sizeof(jf->prog->profile), "%s",
+			 val);
+		jf->name_set = true;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!strcmp(key, keys[i]))
+			break;
+	if (i == ARRAY_SIZE(keys))
+		return jf_error(jf, "unknown [global] key '%s' (one of: dir, threads, files, files-per-dir, tree-branch, seed, shared-dir, keep, progress-ms, device, force, name)",
+				key);
+	for (a = start_cmd.args; a->name; a++)
+		if (!strcmp(a->name, key))
+			break;
+	if (!a->name)
+		return jf_error(jf, "'%s' is not a start option", key);
+	snprintf(opt, sizeof(opt), "--%s", key);
+	argv[0] = (char *)"start";
+	argv[1] = opt;
+	argv[2] = val;
+	if (a->type == ARG_FLAG) {
+		if (parse_bool(val, &b))
+			return jf_error(jf, "%s: '%s' is not yes or no", key,
+					val);
+		*(bool *)((char *)jf->p + a->offset) = b;
+	} else {
+		/* the value must outlive the file's buffer: ARG_STR */
+		argv[2] = strdup(val);
+		if (!argv[2])
+			return jf_error(jf, "out of memory");
+		if (parse_args(&start_cmd, jf->p, NULL, 3, argv, NULL, 0,
+			       &npos))
+			return jf_error(jf, "invalid %s '%s'", key, val);
+	}
+	jf->given[a - start_cmd.args] = true;
+	return 0;
+}
+
+/* op = TYPE [weight=W] [size=S] [block=B] [fsync] [direct] [fallocate]
+ *	[prefix=c] [depth=N] [random] [group=NAME] */
+static int op_line(struct jf *jf, char *val)
+{
+	struct prog_op *op;
+	char *tok, *save = NULL, *eq;
+	uint64_t v;
+	int type, g;
+
+	tok = strtok_r(val, " \t", &save);
+	if (!tok)
+		return jf_error(jf, "op: the operation type is missing");
+	type = op_type(tok);
+	if (type < 0)
+		return jf_error(jf, "op: unknown operation '%s'", tok);
+	op = phase_add_op(jf->ph, (uint8_t)type, 1);
+	if (!op)
+		return jf_error(jf, "more than %d ops in phase %s",
+				FSLOAD_PHASE_OPS_MAX, jf->ph->name);
+	while ((tok = strtok_r(NULL, " \t", &save))) {
+		eq = strchr(tok, '=');
+		if (eq)
+			*eq++ = '\0';
+		if (!strcmp(tok, "fsync") && !eq) {
+			op->flags |= FSLOAD_OP_F_FSYNC;
+		} else if (!strcmp(tok, "direct") && !eq) {
+			op->flags |= FSLOAD_OP_F_DIRECT;
+		} else if (!strcmp(tok, "fallocate") && !eq) {
+			op->flags |= FSLOAD_OP_F_FALLOCATE;
+		} else if (!strcmp(tok, "random") && !eq) {
+			op->flags |= FSLOAD_OP_F_RANDOM;
+		} else if (!strcmp(tok, "group") && eq) {
+			g = group_find(jf->prog, eq);
+			if (g < 0)
+				return jf_error(jf, "op: no [group %s] before this phase",
+						eq);
+			op->group = (uint8_t)(g + 1);
+		} else if (!strcmp(tok, "depth") && eq) {
+			if (parse_u32(eq, &op->depth) || !op->depth)
+				return jf_error(jf, "op: invalid depth '%s'", eq);
+		} else if (!strcmp(tok, "weight") && eq) {
+			if (parse_u32(eq, &op->weight) || !op->weight)
+				return jf_error(jf, "op: invalid weight '%s'",
+						eq);
+		} else if (!strcmp(tok, "size") && eq) {
+			if (parse_size(eq, &op->size))
+				return jf_error(jf, "op: invalid size '%s'", eq);
+		} else if (!strcmp(tok, "block") && eq) {
+			if (parse_size(eq, &v) || !v || v > UINT32_MAX)
+				return jf_error(jf, "op: invalid block '%s'",
+						eq);
+			op->block = (uint32_t)v;
+		} else if (!strcmp(tok, "prefix") && eq) {
+			if (strlen(eq) != 1 || !islower((unsigned char)*eq))
+				return jf_error(jf, "op: prefix is one letter a..z");
+			op->prefix = *eq;
+		} else {
+			return jf_error(jf, "op: unknown parameter '%s%s%s' (weight=, size=, block=, prefix=, depth=, group=, fsync, direct, fallocate, random)",
+					tok, eq ? "=" : "", eq ? eq : "");
+		}
+	}
+	if (op->type == FSLOAD_OP_RENAME && !op->prefix)
+		return jf_error(jf, "op: rename needs prefix=LETTER (the new first letter)");
+	if (op->type != FSLOAD_OP_RENAME && op->prefix)
+		return jf_error(jf, "op: prefix= applies to rename only");
+	return 0;
+}
+
+static int phase_key(struct jf *jf, const char *key, char *val)
+{
+	struct prog_phase *ph = jf->ph;
+	double d;
+	char *end;
+	bool b;
+
+	if (!strcmp(key, "op"))
+		return op_line(jf, val);
+	if (!strcmp(key, "order")) {
+		if (!strcmp(val, "sequential"))
+			ph->order = FSLOAD_ORDER_SEQUENTIAL;
+		else if (!strcmp(val, "random"))
+			ph->order = FSLOAD_ORDER_RANDOM;
+		else
+			return jf_error(jf, "order: sequential or random");
+	} else if (!strcmp(key, "iterations")) {
+		if (parse_u64(val, &ph->iterations) || !ph->iterations)
+			return jf_error(jf, "iterations: a number, at least 1");
+	} else if (!strcmp(key, "time")) {
+		errno = 0;
+		d = strtod(val, &end);
+		if (errno || *end || end == val || !(d > 0) || d > 4e6)
+			return jf_error(jf, "time: seconds, more than 0");
+		ph->duration_ms = (uint32_t)(d * 1000 + 0.5);
+	} else if (!strcmp(key, "continue")) {
+		if (parse_bool(val, &b))
+			return jf_error(jf, "continue: yes or no");
+		ph->flags = b ? ph->flags | FSLOAD_PHASE_F_CONTINUE :
+			    ph->flags & ~FSLOAD_PHASE_F_CONTINUE;
+	} else if (!strcmp(key, "hold")) {
+		if (parse_bool(val, &b))
+			return jf_error(jf, "hold: yes or no");
+		ph->flags = b ? ph->flags | FSLOAD_PHASE_F_HOLD :
+			    ph->flags & ~FSLOAD_PHASE_F_HOLD;
+	} else if (!strcmp(key, "dirs")) {
+		if (parse_bool(val, &b))
+			return jf_error(jf, "dirs: yes or no");
+		ph->flags = b ? ph->flags | FSLOAD_PHASE_F_DIRS :
+			    ph->flags & ~FSLOAD_PHASE_F_DIRS;
+	} else if (!strcmp(key, "prefix")) {
+		if (strlen(val) != 1 || !islower((unsigned char)*val))
+			return jf_error(jf, "prefix: one letter a..z");
+		ph->prefix = *val;
+	} else if (!strcmp(key, "first")) {
+		if (parse_u64(val, &ph->first))
+			return jf_error(jf, "first: a file index");
+	} else {
+		return jf_error(jf, "unknown phase key '%s' (order, iterations, time, continue, dirs, hold, prefix, first, op)",
+				key);
+	}
+	return 0;
+}
+
+static int section(struct jf *jf, char *s)
+{
+	char *name;
+
+	s = trim(s);
+	if (!strcmp(s, "global")) {
+		jf->in_global = true;
+		jf->ph = NULL;
+		jf->group = NULL;
+		return 0;
+	}
+	if (!strncmp(s, "group", 5) && isspace((unsigned char)s[5])) {
+		name = trim(s + 5);
+		if (!*name || strlen(name) >= FSLOAD_NAME_MAX)
+			return jf_error(jf, "a group name has 1 to %d characters",
+					FSLOAD_NAME_MAX - 1);
+		if (group_find(jf->prog, name) >= 0)
+			return jf_error(jf, "group %s twice", name);
+		if (jf->prog->ngroups == FSLOAD_GROUPS_MAX)
+			return jf_error(jf, "more than %d groups",
+					FSLOAD_GROUPS_MAX);
+		snprintf(jf->prog->groups[jf->prog->ngroups].name,
+			 FSLOAD_NAME_MAX, "%s", name);
+		jf->group = &jf->prog->groups[jf->prog->ngroups++];
+		jf->in_global = false;
+		jf->ph = NULL;
+		return 0;
+	}
+	if (strncmp(s, "phase", 5) || !isspace((unsigned char)s[5]))
+		return jf_error(jf, "unknown section [%s] ([global], [group NAME] or [phase NAME])",
+				s);
+	name = trim(s + 5);
+	if (!*name || strlen(name) >= FSLOAD_NAME_MAX)
+		return jf_error(jf, "a phase name has 1 to %d characters",
+				FSLOAD_NAME_MAX - 1);
+	jf->in_global = false;
+	jf->group = NULL;
+	jf->ph = program_add_phase(jf->prog, name);
+	if (!jf->ph)
+		return jf_error(jf, "more than %d phases", FSLOAD_PHASES_MAX);
+	return 0;
+}
+
+int jobfile_load(const char *path, struct params *p, bool *given,
+		 struct program *prog)
+{
+	struct jf jf = { .path = path, .p = p, .given = given, .prog = prog };
+	char buf[LINE_MAX_LEN], *s, *eq, *key, *val, *end;
+	const char *base;
+	unsigned int i, j;
+	FILE *f;
+	int ret = 0;
+
+	memset(prog, 0, sizeof(*prog));
+	f = fopen(path, "r");
+	if (!f) {
+		errsys("%s", path);
+		return EXIT_USAGE;
+	}
+	while (!ret && fgets(buf, sizeof(buf), f)) {
+		jf.line++;
+		if (!strchr(buf, '\n') && !feof(f)) {
+			ret = jf_error(&jf, "line longer than %d characters",
+				       LINE_MAX_LEN - 2);
+			break;
+		}
+		s = trim(buf);
+		if (!*s || *s == '#' || *s == ';')
+			continue;
+		if (*s == '[') {
+			end = strchr(s, ']');
+			if (!end || *trim(end + 1))
+				ret = jf_error(&jf, "a section is [NAME]");
+			else {
+				*end = '\0';
+				ret = section(&jf, s + 1);
+			}
+			continue;
+		}
+		eq = strchr(s, '=');
+		if (!eq) {
+			ret = jf_error(&jf, "expected KEY = VALUE");
+			break;
+		}
+		*eq = '\0';
+		key = trim(s);
+		/* a comment after the value: blank, then '#' or ';' */
+		for (end = eq + 1; *end; end++)
+			if ((*end == '#' || *end == ';') &&
+			    isspace((unsigned char)end[-1])) {
+				*end = '\0';
+				break;
+			}
+		val = trim(eq + 1);
+		/* files_per_dir and files-per-dir */
+		for (end = key; *end; end++)
+			if (*end == '_')
+				*end = '-';
+		if (jf.in_global)
+			ret = global_key(&jf, key, val);
+		else if (jf.group)
+			ret = group_key(&jf, key, val);
+		else if (jf.ph)
+			ret = phase_key(&jf, key, val);
+		else
+			ret = jf_error(&jf, "'%s' outside a section", key);
+	}
+	if (!ret && ferror(f)) {
+		errsys("%s", path);
+		ret = EXIT_USAGE;
+	}
+	fclose(f);
+	if (ret)
+		return ret;
+	jf.line = 0;
+	if (!prog->nphases)
+		return jf_error(&jf, "no [phase NAME] section");
+	for (i = 0; i < prog->ngroups; i++)
+		if (!prog->groups[i].threads)
+			return jf_error(&jf, "group %s has no threads = N",
+					prog->groups[i].name);
+	for (i = 0; i < prog->nphases; i++) {
+		if (!prog->phases[i].nops)
+			return jf_error(&jf, "phase %s has no op line",
+					prog->phases[i].name);
+		/* bio ops make a block job: on the device, not in a dir */
+		for (j = 0; j < prog->phases[i].nops; j++)
+			if (prog->phases[i].ops[j].type == FSLOAD_OP_BIO_WRITE ||
+			    prog->phases[i].ops[j].type == FSLOAD_OP_BIO_READ)
+				prog->block = true;
+	}
+	if (!jf.name_set) {
+		/* the file's name without .ini: the job's label */
+		base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		snprintf(prog->profile, sizeof(prog->profile), "%.*s",
+			 (int)(strcspn(base, ".") ? strcspn(base, ".") :
+			       strlen(base)), base);
+	}
+	return 0;
+}

@@ -1,0 +1,923 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl: profiles.
+ *
+ * A profile is a named preset: default start options (data, applied
+ * before the command line so that every knob can be overridden) and a
+ * builder that turns the parameters into the generic program of phases
+ * of weighted operations the kernel executes.  To add a profile, add an
+ * entry to profiles[]; the kernel needs no change.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/fsloadctl.h"
+#include "lib/parse.h"
+#include "workload/profile.h"
+#include "nl/results.h"
+#include "workload/untar-sizes.h"
+
+#define SEQ	FSLOAD_ORDER_SEQUENTIAL
+#define RND	FSLOAD_ORDER_RANDOM
+#define MIB	(1024.0 * 1024.0)
+
+/* How a profile's headline number is computed from a job's results. */
+struct metric_spec {
+	const char *label;
+	const char *key;
+	uint8_t op;		/* count this op type; 0: every op */
+	bool mib;		/* MiB/s rather than ops/s */
+	const char *phases[4];	/* time of the phases named so (prefix) */
+};
+
+struct profile {
+	const char *name;
+	const char *desc;
+	const char *tool;	/* the classic tool it stands for */
+	const char *defaults;	/* start options */
+	const char *options;	/* its own options, for the help */
+	const char *phases;	/* for the help */
+	unsigned int flags;	/* PF_* */
+	int (*build)(const struct params *p, uint32_t threads,
+		     struct program *prog);
+	void (*fixup)(struct params *p,
+		      bool (*given)(const char *name, void *arg), void *arg);
+	struct metric_spec metric;
+};
+
+void params_init(struct params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->dir = ".";
+	p->threads = "1";
+	p->engine = "kernel";
+	p->files = 1000;
+	p->size = 4096;
+	p->block = 4096;
+	p->files_per_dir = 1000;
+	p->progress_ms = 1000;
+	p->idle_ms = 250;
+	p->sample_ms = 100;
+	p->stall_sec = 60;
+	p->iterations = 1;
+	p->read_weight = 1;
+	p->write_weight = 1;
+	p->scale = 1.0;
+	p->depth = 1;
+}
+
+/* Program building helpers */
+
+struct prog_phase *program_add_phase(struct program *prog, const char *name)
+{
+	struct prog_phase *ph;
+
+	if (prog->nphases >= FSLOAD_PHASES_MAX)
+		return NULL;
+	ph = &prog->phases[prog->nphases];
+	memset(ph, 0, sizeof(*ph));
+	snprintf(ph->name, sizeof(ph->name), "%s", name);
+	ph->order = SEQ;
+	prog->phase_names[prog->nphases++] = ph->name;
+	return ph;
+}
+
+struct prog_op *phase_add_op(struct prog_phase *ph, uint8_t type,
+			     uint32_t weight)
+{
+	struct prog_op *op;
+
+	if (ph->nops >= FSLOAD_PHASE_OPS_MAX)
+		return NULL;
+	op = &ph->ops[ph->nops++];
+	memset(op, 0, sizeof(*op));
+	op->type = type;
+	op->weight = weight;
+	op->block = 4096;
+	return op;
+}
+
+/*
+ * Bytes one operation of @op moves, as the kernel bounds them
+ * (FSLOAD_A_OP_SIZE_BYTES): a random or bio op's block, not its size
+ * (the file's, the device region's).
+ */
+static uint64_t op_bytes(const struct prog_op *op)
+{
+	switch (op->type) {
+	case FSLOAD_OP_WRITE_RANDOM:
+	case FSLOAD_OP_READ_RANDOM:
+	case FSLOAD_OP_BIO_WRITE:
+	case FSLOAD_OP_BIO_READ:
+		return op->block;
+	default:
+		return op->size;
+	}
+}
+
+uint64_t program_unbounded_iterations(const struct program *prog,
+				      uint32_t threads)
+{
+	uint64_t max_size = 1, n = 1ULL << 40;
+	unsigned int i, j;
+
+	/* The kernel refuses bytes per op x iterations x threads past 2^64. */
+	for (i = 0; i < prog->nphases; i++)
+		for (j = 0; j < prog->phases[i].nops; j++)
+			if (op_bytes(&prog->phases[i].ops[j]) > max_size)
+				max_size = op_bytes(&prog->phases[i].ops[j]);
+	if (n > UINT64_MAX / max_size / (threads ? threads : 1))
+		n = UINT64_MAX / max_size / (threads ? threads : 1);
+	return n ? n : 1;
+}
+
+/* Add a phase or say that the program has too many. */
+static struct prog_phase *add_phase(struct program *prog, const char *name)
+{
+	struct prog_phase *ph = program_add_phase(prog, name);
+
+	if (!ph)
+		usage_error("%s: more than %d phases", prog->profile,
+			    FSLOAD_PHASES_MAX);
+	return ph;
+}
+
+/* A one-op phase. */
+static struct prog_phase *add_phase1(struct program *prog, const char *name,
+				     uint8_t type, struct prog_op **opp)
+{
+	struct prog_phase *ph = add_phase(prog, name);
+	struct prog_op *op;
+
+	if (!ph)
+		return NULL;
+	op = phase_add_op(ph, type, 1);
+	if (opp)
+		*opp = op;
+	return ph;
+}
+
+static uint32_t write_flags(const struct params *p)
+{
+	return (p->fsync ? FSLOAD_OP_F_FSYNC : 0) |
+	       (p->direct ? FSLOAD_OP_F_DIRECT : 0);
+}
+
+/* smallfiles (fs_mark) */
+
+enum sync_mode { SYNC_NONE, SYNC_FSYNC, SYNC_BATCH, SYNC_FINAL };
+
+static int sync_mode(const char *s, enum sync_mode *m)
+{
+	static const char *const names[] = { "none", "fsync", "batch",
+					     "final" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(s, names[i])) {
+			*m = i;
+			return 0;
+		}
+	return usage_error("--sync: '%s' is not none, fsync, batch or final",
+			   s);
+}
+
+static int build_smallfiles(const struct params *p, uint32_t threads,
+			    struct program *prog)
+{
+	enum sync_mode mode = SYNC_NONE;
+	struct prog_phase *ph;
+	struct prog_op *op;
+	char name[FSLOAD_NAME_MAX];
+	uint64_t round, start, rounds;
+
+	(void)threads;
+	if (p->sync && sync_mode(p->sync, &mode))
+		return EXIT_USAGE;
+	if (mode == SYNC_BATCH) {
+		round = p->files_per_round ? p->files_per_round :
+			p->files_per_dir;
+		rounds = (p->files + round - 1) / round;
+		if (2 * rounds + 2 + !p->keep > FSLOAD_PHASES_MAX)
+			return usage_error("--sync batch: %llu rounds of %llu files need %llu phases, the kernel runs at most %d: raise --files-per-round",
+					   (unsigned long long)rounds,
+					   (unsigned long long)round,
+					   (unsigned long long)(2 * rounds + 2 + !p->keep),
+					   FSLOAD_PHASES_MAX);
+		for (start = 0; start < p->files; start += round) {
+			uint64_t n = p->files - start < round ?
+				     p->files - start : round;
+
+			snprintf(name, sizeof(name), "create-%llu",
+				 (unsigned long long)(start / round));
+			ph = add_phase1(prog, name, FSLOAD_OP_CREATE, &op);
+			ph->first = start;
+			ph->iterations = n;
+			op->size = p->size;
+			op->block = p->block;
+			op->flags = write_flags(p);
+			snprintf(name, sizeof(name), "fsync-%llu",
+				 (unsigned long long)(start / round));
+			ph = add_phase1(prog, name, FSLOAD_OP_FSYNC, NULL);
+			ph->first = start;
+			ph->iterations = n;
+		}
+	} else {
+		add_phase1(prog, "create", FSLOAD_OP_CREATE, &op);
+		op->size = p->size;
+		op->block = p->block;
+		op->flags = write_flags(p) |
+			    (mode == SYNC_FSYNC ? FSLOAD_OP_F_FSYNC : 0);
+		if (mode == SYNC_FINAL) {
+			ph = add_phase1(prog, "sync", FSLOAD_OP_SYNCFS, NULL);
+			ph->iterations = 1;
+		}
+	}
+	add_phase1(prog, "stat", FSLOAD_OP_STAT, NULL);
+	add_phase1(prog, "read", FSLOAD_OP_READ, &op);
+	op->block = p->block;
+	op->flags = p->direct ? FSLOAD_OP_F_DIRECT : 0;
+	if (!p->keep)
+		add_phase1(prog, "unlink", FSLOAD_OP_UNLINK, NULL);
+	return 0;
+}
+
+/* null */
+
+static int build_null(const struct params *p, uint32_t threads,
+		      struct program *prog)
+{
+	(void)p;
+	(void)threads;
+	add_phase1(prog, "null", FSLOAD_OP_NULL, NULL);
+	return 0;
+}
+
+/* metadata (mdtest) */
+
+/* Directories in a tree of @branch, @depth levels below its root. */
+static uint64_t tree_dirs(uint32_t branch, uint32_t depth)
+{
+	uint64_t n = 1, level = 1;
+
+	while (depth-- && n <= FSLOAD_DIRS_MAX) {
+		level *= branch;
+		n += level;
+	}
+	return n;
+}
+
+static void fixup_metadata(struct params *p,
+			   bool (*given)(const char *name, void *arg),
+			   void *arg)
+{
+	bool fpd = given("files-per-dir", arg) || given("items-per-dir", arg);
+	uint64_t dirs, items;
+
+	if (p->tree_branch && p->tree_depth) {
+		/*
+		 * mdtest -b B -z Z: items spread over the tree's directories,
+		 * or -I items in each of them.
+		 */
+		dirs = tree_dirs(p->tree_branch, p->tree_depth);
+		if (dirs > FSLOAD_DIRS_MAX)
+			return;		/* the kernel says why */
+		if (fpd && !given("files", arg) && !given("items", arg)) {
+			p->files = dirs * p->files_per_dir;
+			return;
+		}
+		items = p->files;
+		if (p->shared_dir && p->threads && !strchr(p->threads, ','))
+			items *= strtoull(p->threads, NULL, 10) ?: 1;
+		p->files_per_dir = (uint32_t)((items + dirs - 1) / dirs);
+		return;
+	}
+	/* mdtest: all of a task's items in one directory by default */
+	if (!fpd)
+		p->files_per_dir = p->files > UINT32_MAX ? UINT32_MAX :
+				   (uint32_t)p->files;
+}
+
+static int build_metadata(const struct params *p, uint32_t threads,
+			  struct program *prog)
+{
+	static const struct {
+		const char *name;
+		uint8_t type;
+		char prefix;		/* of the phase's names */
+		char new_prefix;	/* rename */
+		bool removes;
+	} md[] = {
+		{ "dir-create", FSLOAD_OP_MKDIR, 'x', 0, false },
+		{ "dir-stat", FSLOAD_OP_STAT, 'x', 0, false },
+		{ "dir-rename", FSLOAD_OP_RENAME, 'x', 'y', false },
+		{ "dir-remove", FSLOAD_OP_RMDIR, 'y', 0, true },
+		{ "file-create", FSLOAD_OP_CREATE, 'f', 0, false },
+		{ "file-stat", FSLOAD_OP_STAT, 'f', 0, false },
+		{ "file-read", FSLOAD_OP_READ, 'f', 0, false },
+		{ "file-remove", FSLOAD_OP_UNLINK, 'f', 0, true },
+	};
+	struct prog_phase *ph;
+	struct prog_op *op;
+	unsigned int i;
+
+	(void)threads;
+	if (p->tree_depth && !p->tree_branch)
+		return usage_error("--tree-depth: needs --tree-branch");
+	if (tree_dirs(p->tree_branch, p->tree_depth) > FSLOAD_DIRS_MAX)
+		return usage_error("--tree-branch %u --tree-depth %u: more than %d directories",
+				   p->tree_branch, p->tree_depth,
+				   FSLOAD_DIRS_MAX);
+	if (p->shared_dir)
+		prog->job_flags |= FSLOAD_JOB_F_SHARED_DIR;
+	/* mdtest's tree creation: timed, as it is */
+	ph = add_phase1(prog, "tree-create", FSLOAD_OP_MKDIR, NULL);
+	ph->flags |= FSLOAD_PHASE_F_DIRS;
+	for (i = 0; i < ARRAY_SIZE(md); i++) {
+		if (md[i].removes && p->keep)
+			continue;
+		ph = add_phase1(prog, md[i].name, md[i].type, &op);
+		ph->prefix = md[i].prefix;
+		op->prefix = md[i].new_prefix;
+		op->block = p->block;
+		if (md[i].type == FSLOAD_OP_CREATE) {
+			op->size = p->size;
+			op->flags = write_flags(p);
+		}
+		if (p->stonewall > 0) {
+			/* later phases meet the items a stonewall left out */
+			ph->duration_ms = (uint32_t)(p->stonewall * 1000 + 0.5);
+			ph->flags |= FSLOAD_PHASE_F_CONTINUE;
+		}
+	}
+	if (!p->keep) {
+		ph = add_phase1(prog, "tree-remove", FSLOAD_OP_RMDIR, NULL);
+		ph->flags |= FSLOAD_PHASE_F_DIRS;
+		/* a stonewalled phase may have left items in them */
+		if (p->stonewall > 0)
+			ph->flags |= FSLOAD_PHASE_F_CONTINUE;
+	}
+	return 0;
+}
+
+/* largefile (ffsb large file create, dd) */
+
+static int build_largefile(const struct params *p, uint32_t threads,
+			   struct program *prog)
+{
+	struct prog_op *op;
+
+	(void)threads;
+	add_phase1(prog, "write", FSLOAD_OP_CREATE, &op);
+	op->size = p->size;
+	op->block = p->block;
+	op->flags = write_flags(p) |
+		    (p->fallocate ? FSLOAD_OP_F_FALLOCATE : 0);
+	add_phase1(prog, "read", FSLOAD_OP_READ, &op);
+	op->block = p->block;
+	op->flags = p->direct ? FSLOAD_OP_F_DIRECT : 0;
+	/*
+	 * No unlink phase: fsloadctl counts the files' extents after the
+	 * job and then removes them itself (unless --keep).
+	 */
+	return 0;
+}
+
+/* randrw (ffsb random readwrite) */
+
+/* Preallocation block: the I/O block doubled while it divides the size. */
+static uint32_t prealloc_block(const struct params *p)
+{
+	uint32_t b = p->block ? p->block : 4096;
+
+	while (b <= (1U << 19) && p->size % ((uint64_t)b * 2) == 0)
+		b *= 2;
+	return b;
+}
+
+static int build_randrw(const struct params *p, uint32_t threads,
+			struct program *prog)
+{
+	struct prog_phase *ph;
+	struct prog_op *op;
+
+	if (!p->read_weight && !p->write_weight)
+		return usage_error("randrw: --read-weight and --write-weight are both 0");
+	if (p->size < p->block)
+		return usage_error("randrw: --size (the file size) is smaller than --block");
+	add_phase1(prog, "prealloc", FSLOAD_OP_CREATE, &op);
+	op->size = p->size;
+	op->block = prealloc_block(p);
+	op->flags = p->direct ? FSLOAD_OP_F_DIRECT : 0;
+	ph = add_phase(prog, "rw");
+	ph->order = RND;
+	if (p->read_weight) {
+		op = phase_add_op(ph, FSLOAD_OP_READ_RANDOM, p->read_weight);
+		op->size = p->size;
+		op->block = p->block;
+		op->flags = p->direct ? FSLOAD_OP_F_DIRECT : 0;
+	}
+	if (p->write_weight) {
+		op = phase_add_op(ph, FSLOAD_OP_WRITE_RANDOM, p->write_weight);
+		op->size = p->size;
+		op->block = p->block;
+		op->flags = write_flags(p);
+	}
+	if (p->time > 0) {
+		ph->duration_ms = (uint32_t)(p->time * 1000 + 0.5);
+		ph->iterations = p->ops ? p->ops :
+				 program_unbounded_iterations(prog, threads);
+	} else {
+		ph->iterations = p->ops ? p->ops : 10000;
+	}
+	if (!p->keep)
+		add_phase1(prog, "unlink", FSLOAD_OP_UNLINK, NULL);
+	return 0;
+}
+
+/* age (ffsb agefs) */
+
+int profile_build_age(const struct params *p, uint32_t threads,
+		      struct program *prog)
+{
+	struct prog_phase *ph;
+	struct prog_op *op;
+
+	if (!prog->profile[0])
+		snprintf(prog->profile, sizeof(prog->profile), "age");
+	ph = add_phase(prog, "age");
+	ph->order = RND;
+	ph->flags = FSLOAD_PHASE_F_CONTINUE;
+	op = phase_add_op(ph, FSLOAD_OP_CREATE, 10);
+	op->size = p->size;
+	op->block = p->block;
+	op = phase_add_op(ph, FSLOAD_OP_APPEND, 10);
+	op->size = p->size;
+	op->block = p->block;
+	phase_add_op(ph, FSLOAD_OP_UNLINK, 1);
+	/* fsloadctl stops the job when the filesystem is full enough */
+	ph->iterations = program_unbounded_iterations(prog, threads);
+	return 0;
+}
+
+static int build_age(const struct params *p, uint32_t threads,
+		     struct program *prog)
+{
+	return profile_build_age(p, threads, prog);
+}
+
+/* mix (ffsb mixed workload) */
+
+static int build_mix(const struct params *p, uint32_t threads,
+		     struct program *prog)
+{
+	struct prog_phase *ph;
+	struct prog_op *op;
+
+	if (p->size < p->block)
+		return usage_error("mix: --size (the file size) is smaller than --block");
+	add_phase1(prog, "populate", FSLOAD_OP_CREATE, &op);
+	op->size = p->size;
+	op->block = p->block;
+	op->flags = write_flags(p);
+	ph = add_phase(prog, "mix");
+	ph->order = RND;
+	ph->flags = FSLOAD_PHASE_F_CONTINUE;
+	op = phase_add_op(ph, FSLOAD_OP_READ, 4);
+	op->block = p->block;
+	phase_add_op(ph, FSLOAD_OP_STAT, 4);
+	op = phase_add_op(ph, FSLOAD_OP_APPEND, 2);
+	op->size = p->block;
+	op->block = p->block;
+	op->flags = write_flags(p);
+	op = phase_add_op(ph, FSLOAD_OP_WRITE_RANDOM, 2);
+	op->size = p->size;
+	op->block = p->block;
+	op->flags = write_flags(p);
+	op = phase_add_op(ph, FSLOAD_OP_CREATE, 1);
+	op->size = p->size;
+	op->block = p->block;
+	op->flags = write_flags(p);
+	phase_add_op(ph, FSLOAD_OP_UNLINK, 1);
+	phase_add_op(ph, FSLOAD_OP_FSYNC, 1);
+	if (p->time > 0) {
+		ph->duration_ms = (uint32_t)(p->time * 1000 + 0.5);
+		ph->iterations = p->ops ? p->ops :
+				 program_unbounded_iterations(prog, threads);
+	} else {
+		ph->iterations = p->ops ? p->ops : 10000;
+	}
+	if (!p->keep) {
+		ph = add_phase1(prog, "cleanup", FSLOAD_OP_UNLINK, NULL);
+		ph->flags = FSLOAD_PHASE_F_CONTINUE;	/* the mix unlinked some */
+	}
+	return 0;
+}
+
+/* untar (a Linux source tree copied, read, removed) */
+
+/* untar, age: files per thread derived (from --scale, from statfs) */
+static void fixup_derived_files(struct params *p,
+				bool (*given)(const char *name, void *arg),
+				void *arg)
+{
+	if (!given("files", arg) && !given("items", arg))
+		p->files = 0;
+}
+
+uint64_t untar_files(const struct params *p, uint32_t threads)
+{
+	double total = UNTAR_FILES * p->scale;
+	uint64_t n;
+
+	if (p->files)
+		return p->files;
+	n = (uint64_t)ceil(total / (threads ? threads : 1));
+	return n ? n : 1;
+}
+
+static int build_untar(const struct params *p, uint32_t threads,
+		       struct program *prog)
+{
+	struct prog_phase *ph;
+	struct prog_op *op;
+	unsigned int i;
+
+	if (!(p->scale > 0))
+		return usage_error("untar: --scale must be more than 0");
+	prog->files = untar_files(p, threads);
+	ph = add_phase(prog, "create");
+	for (i = 0; i < ARRAY_SIZE(untar_sizes); i++) {
+		op = phase_add_op(ph, FSLOAD_OP_CREATE, untar_sizes[i].weight);
+		op->size = untar_sizes[i].size;
+		op->block = p->block;
+		op->flags = p->fsync ? FSLOAD_OP_F_FSYNC : 0;
+	}
+	/*
+	 * --sync-between: the job holds before reading and before removing
+	 * while fsloadctl runs "sync; echo 3 > /proc/sys/vm/drop_caches", so
+	 * that each phase starts cold (page cache, dentries, inodes).
+	 */
+	ph = add_phase1(prog, "read", FSLOAD_OP_READ, &op);
+	op->block = p->block;
+	if (p->sync_between)
+		ph->flags |= FSLOAD_PHASE_F_HOLD;
+	if (!p->keep) {
+		ph = add_phase1(prog, "unlink", FSLOAD_OP_UNLINK, NULL);
+		if (p->sync_between)
+			ph->flags |= FSLOAD_PHASE_F_HOLD;
+	}
+	return 0;
+}
+
+/* block (dd to the raw device) */
+
+static int build_block(const struct params *p, uint32_t threads,
+		       struct program *prog)
+{
+	static const struct {
+		const char *name;
+		uint8_t type;
+		bool random;
+	} modes[] = {
+		{ "write", FSLOAD_OP_BIO_WRITE, false },
+		{ "read", FSLOAD_OP_BIO_READ, false },
+		{ "randwrite", FSLOAD_OP_BIO_WRITE, true },
+		{ "randread", FSLOAD_OP_BIO_READ, true },
+	};
+	const char *rw = p->rw ? p->rw : "write";
+	uint64_t region = p->size ? p->size : p->device_bytes;
+	struct prog_phase *ph;
+	struct prog_op *op;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++)
+		if (!strcmp(rw, modes[i].name))
+			break;
+	if (i == ARRAY_SIZE(modes))
+		return usage_error("--rw: '%s' is not read, write, randread or randwrite",
+				   rw);
+	if (!p->device)
+		return usage_error("block: --device is required");
+	if (!p->block || p->block % 512)
+		return usage_error("block: --block must be a multiple of 512 bytes");
+	if (!p->depth || p->depth > FSLOAD_BIO_DEPTH_MAX)
+		return usage_error("block: --depth must be 1 to %d",
+				   FSLOAD_BIO_DEPTH_MAX);
+	prog->block = true;
+	/* one job, one block's worth of files: names are not used */
+	prog->files = 1;
+	ph = add_phase1(prog, modes[i].name, modes[i].type, &op);
+	op->block = p->block;
+	op->depth = p->depth;
+	op->flags = modes[i].random ? FSLOAD_OP_F_RANDOM : 0;
+	/* --size: the region of the device; 0: all of it */
+	op->size = p->size;
+	/* by default each thread moves its share of the region once */
+	if (p->ops)
+		ph->iterations = p->ops;
+	else
+		ph->iterations = region / p->block / (threads ? threads : 1);
+	if (!ph->iterations)
+		return usage_error("block: the region (--size, or the device's %llu bytes) holds less than one --block per thread",
+				   (unsigned long long)p->device_bytes);
+	if (p->time > 0) {
+		ph->duration_ms = (uint32_t)(p->time * 1000 + 0.5);
+		if (!p->ops)
+			ph->iterations = program_unbounded_iterations(prog,
+								      threads);
+	}
+	return 0;
+}
+
+static const struct profile profiles[] = {
+	{
+		.name = "smallfiles",
+		.desc = "fs_mark: create, stat, read, unlink files (--keep: no unlink)",
+		.tool = "fs_mark -d DIR -t THREADS -n FILES -s SIZE -S 0|1",
+		.defaults = "",
+		.options = "--sync none|fsync|batch|final, --files-per-round N, --fsync, --direct, --threads LIST",
+		.phases = "create (batch: create-K, fsync-K per round; final: sync), stat, read, unlink",
+		.build = build_smallfiles,
+		.metric = { "files/s", "files_per_sec", FSLOAD_OP_CREATE, false,
+			    { "create", "fsync", "sync" } },
+	},
+	{
+		.name = "metadata",
+		.desc = "mdtest: directory create/stat/rename/remove, file create/stat/read/remove",
+		.tool = "mdtest -n ITEMS -u|(shared) -I ITEMS-PER-DIR -b BRANCH -z DEPTH -w SIZE -W STONEWALL -i ITERATIONS",
+		.defaults = "--files 1000 --size 0",
+		.options = "--items N, --items-per-dir N (default: items), --tree-branch B --tree-depth Z, --shared-dir, --stonewall SEC, --iterations N, --size BYTES",
+		.phases = "tree-create, dir-create, dir-stat, dir-rename, dir-remove, file-create, file-stat, file-read, file-remove, tree-remove",
+		.build = build_metadata,
+		.fixup = fixup_metadata,
+		.metric = { "creates/s", "file_creates_per_sec",
+			    FSLOAD_OP_CREATE, false, { "file-create" } },
+	},
+	{
+		.name = "largefile",
+		.desc = "ffsb large file create, dd: write files, read them back, count extents",
+		.tool = "dd if=/dev/zero of=FILE bs=512K count=2048 [oflag=direct] [conv=fsync]",
+		.defaults = "--files 1 --size 1G --block 512K",
+		.options = "--direct, --fallocate, --fsync (before close)",
+		.phases = "write, read (files removed by fsloadctl after counting extents)",
+		.flags = PF_EXTENTS,
+		.build = build_largefile,
+		.metric = { "write_MiB/s", "write_mib_per_sec",
+			    FSLOAD_OP_CREATE, true, { "write" } },
+	},
+	{
+		.name = "randrw",
+		.desc = "ffsb random readwrite: preallocated files, random block reads and writes",
+		.tool = "ffsb: random_read + random_write on a preallocated file set",
+		.defaults = "--files 4 --size 64M --block 4K",
+		.options = "--read-weight R, --write-weight W (1/1), --ops N (10000) or --time SEC, --direct, --fsync",
+		.phases = "prealloc, rw, unlink",
+		.build = build_randrw,
+		.metric = { "transactions/s", "transactions_per_sec", 0, false,
+			    { "rw" } },
+	},
+	{
+		.name = "age",
+		.desc = "ffsb agefs: fill the filesystem to --age PCT with create/append/unlink 10/10/1",
+		.tool = "ffsb agefs (desired_util)",
+		.defaults = "--size 40K --block 4K --age 50",
+		.options = "--age PCT (also before any other profile), --keep to leave the aged files",
+		.phases = "age (stopped by fsloadctl at the target)",
+		.flags = PF_AGE,
+		.build = build_age,
+		.fixup = fixup_derived_files,
+		.metric = { "ops/s", "ops_per_sec", 0, false, { "age" } },
+	},
+	{
+		.name = "mix",
+		.desc = "ffsb-style mix: read/stat/append/write/create/unlink/fsync 4/4/2/2/1/1/1 on a file set",
+		.tool = "ffsb mixed workload (readall, stat, append, write, create, delete)",
+		.defaults = "--files 1000 --size 64K --block 4K",
+		.options = "--ops N (10000) or --time SEC, --fsync, --direct",
+		.phases = "populate, mix, cleanup",
+		.build = build_mix,
+		.metric = { "ops/s", "ops_per_sec", 0, false, { "mix" } },
+	},
+	{
+		.name = "untar",
+		.desc = "a Linux source tree: create 24000 files of its size distribution, read, remove",
+		.tool = "tar -xf linux.tar; find linux -type f -exec cat {} + >/dev/null; rm -rf linux",
+		.defaults = "--files-per-dir 15 --block 10K",
+		.options = "--scale F (files = 24000 x F), --sync-between (sync; echo 3 > drop_caches before read and unlink), --fsync",
+		.phases = "create, read, unlink",
+		.build = build_untar,
+		.fixup = fixup_derived_files,
+		.metric = { "files/s", "files_per_sec", FSLOAD_OP_CREATE, false,
+			    { "create" } },
+	},
+	{
+		.name = "block",
+		.desc = "dd to the raw device: sequential or random bio reads or writes, with a queue depth",
+		.tool = "dd if=/dev/zero of=DEV bs=512K oflag=direct; fio --filename=DEV --rw=randread --iodepth=N",
+		.defaults = "--block 512K --size 0 --depth 1",
+		.options = "--device DEV (required), --rw write|read|randwrite|randread, --block BYTES (--bs), --depth N (1-128), --size BYTES (region; default the whole device), --ops N or --time SEC, --force",
+		.phases = "write, read, randwrite or randread",
+		.flags = PF_BLOCK,
+		.build = build_block,
+		.metric = { "MiB/s", "mib_per_sec", 0, true, { NULL } },
+	},
+	{
+		.name = "null",
+		.desc = "no-op operations: the engine's own per-op cost",
+		.tool = "(none)",
+		.defaults = "",
+		.options = "",
+		.phases = "null",
+		.build = build_null,
+		.metric = { "ops/s", "ops_per_sec", 0, false, { "null" } },
+	},
+};
+
+const struct profile *profile_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		if (!strcmp(profiles[i].name, name))
+			return &profiles[i];
+	return NULL;
+}
+
+const char *profile_name(const struct profile *pf)
+{
+	return pf->name;
+}
+
+const char *profile_defaults(const struct profile *pf)
+{
+	return pf->defaults;
+}
+
+unsigned int profile_flags(const struct profile *pf)
+{
+	return pf->flags;
+}
+
+void profile_fixup(const struct profile *pf, struct params *p,
+		   bool (*given)(const char *name, void *arg), void *arg)
+{
+	if (pf->fixup)
+		pf->fixup(p, given, arg);
+}
+
+int profile_build(const struct profile *pf, const struct params *p,
+		  uint32_t threads, struct program *prog)
+{
+	int ret;
+
+	memset(prog, 0, sizeof(*prog));
+	snprintf(prog->profile, sizeof(prog->profile), "%s", pf->name);
+	/* every builder stays within FSLOAD_PHASES_MAX (batch checks) */
+	ret = pf->build(p, threads, prog);
+	return ret;
+}
+
+void profile_list(FILE *f, const char *sep)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		fprintf(f, "%s%s", i ? sep : "", profiles[i].name);
+}
+
+void profile_help(FILE *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		fprintf(f, "  %-24s %s\n", profiles[i].name, profiles[i].desc);
+	fprintf(f, "  %-24s %s\n", "(start --job FILE)",
+		"an INI job file: [global] and [phase NAME] sections");
+}
+
+void profile_help_long(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "\nprofiles (--profile NAME): each is a preset of the options above;\n"
+		"options given on the command line override its defaults\n");
+	for (i = 0; i < ARRAY_SIZE(profiles); i++) {
+		const struct profile *pf = &profiles[i];
+
+		fprintf(f, "  %s: %s\n", pf->name, pf->desc);
+		fprintf(f, "      like:     %s\n", pf->tool);
+		fprintf(f, "      phases:   %s\n", pf->phases);
+		if (pf->defaults[0])
+			fprintf(f, "      defaults: %s\n", pf->defaults);
+		if (pf->options[0])
+			fprintf(f, "      options:  %s\n", pf->options);
+	}
+	fprintf(f, "\njob files (--job FILE): see ctl/jobs/*.ini and the README;\n"
+		"--dir, --threads, --files, --files-per-dir, --seed, --shared-dir and\n"
+		"--keep override the file's [global] section\n");
+}
+
+uint32_t program_phase_flags(const struct program *prog, unsigned int i,
+			     uint32_t flags)
+{
+	const struct prog_phase *next;
+	unsigned int j;
+
+	if (!(flags & FSLOAD_PHASE_F_SYNC) || i + 1 >= prog->nphases)
+		return flags;
+	next = &prog->phases[i + 1];
+	for (j = 0; j < next->nops; j++)
+		if (next->ops[j].type != FSLOAD_OP_FSYNC &&
+		    next->ops[j].type != FSLOAD_OP_SYNCFS)
+			return flags;
+	return next->nops ? flags & ~FSLOAD_PHASE_F_SYNC : flags;
+}
+
+bool program_fsyncs(const struct program *prog)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < prog->nphases; i++)
+		for (j = 0; j < prog->phases[i].nops; j++)
+			if (prog->phases[i].ops[j].flags & FSLOAD_OP_F_FSYNC)
+				return true;
+	return false;
+}
+
+bool program_has_size(const struct program *prog)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < prog->nphases; i++)
+		for (j = 0; j < prog->phases[i].nops; j++)
+			switch (prog->phases[i].ops[j].type) {
+			case FSLOAD_OP_CREATE:
+			case FSLOAD_OP_APPEND:
+			case FSLOAD_OP_WRITE_RANDOM:
+				return true;
+			}
+	return false;
+}
+
+static bool phase_counts(const struct metric_spec *ms, const char *name)
+{
+	unsigned int i;
+
+	if (!ms->phases[0])
+		return true;
+	for (i = 0; i < ARRAY_SIZE(ms->phases) && ms->phases[i]; i++) {
+		size_t n = strlen(ms->phases[i]);
+
+		/* "create" counts "create" and "create-3", not "created" */
+		if (!strncmp(name, ms->phases[i], n) &&
+		    (!name[n] || name[n] == '-'))
+			return true;
+	}
+	return false;
+}
+
+void profile_metric(const struct profile *pf, const struct results *r,
+		    struct metric *m)
+{
+	static const struct metric_spec any = { "ops/s", "ops_per_sec", 0,
+						false, { NULL } };
+	const struct metric_spec *ms = pf ? &pf->metric : &any;
+	uint64_t bytes = 0, lat_sum = 0, lat_n = 0, cpu = 0, cpu_n = 0;
+	unsigned int i, j;
+
+	memset(m, 0, sizeof(*m));
+	m->label = ms->label;
+	m->key = ms->key;
+	for (i = 0; i < r->nphases; i++) {
+		const struct phase_result *pr = &r->phases[i];
+
+		if (!phase_counts(ms, pr->name))
+			continue;
+		m->elapsed_ns += pr->elapsed_ns;
+		if (RES_HAS(pr, FSLOAD_A_RES_WORKER_CPU_NS)) {
+			cpu += pr->worker_cpu_ns;
+			cpu_n += pr->ops + pr->errors;
+		}
+		for (j = 0; j < pr->nopstats; j++) {
+			const struct opstat *os = &pr->opstats[j];
+
+			if (ms->op && os->type != ms->op)
+				continue;
+			m->ops += os->ops;
+			bytes += os->bytes;
+			lat_sum += os->lat_sum_ns;
+			lat_n += os->ops;
+		}
+	}
+	if (!m->elapsed_ns)
+		m->value = NAN;
+	else if (ms->mib)
+		m->value = bytes / MIB * 1e9 / m->elapsed_ns;
+	else
+		m->value = m->ops * 1e9 / m->elapsed_ns;
+	m->lat_avg_ns = lat_n ? (double)lat_sum / lat_n : NAN;
+	m->worker_ns_per_op = cpu_n ? (double)cpu / cpu_n : NAN;
+}

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsloadctl: profiles, userspace presets that build the generic program
+ * (phases of weighted operations) the module executes, and the start
+ * parameters they are built from.
+ */
+#ifndef FSLOADCTL_PROFILE_H
+#define FSLOADCTL_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/fsloadctl.h"
+
+struct results;
+
+struct prog_op {
+	uint8_t type;		/* enum fsload_op */
+	uint32_t weight;
+	uint64_t size;		/* bytes per file (sent for ops that take it) */
+	uint32_t block;		/* bytes per I/O call (sent for I/O ops) */
+	uint32_t flags;		/* enum fsload_op_flags */
+	char prefix;		/* rename: the new first letter */
+	uint32_t depth;		/* bio ops: bios in flight; 0: 1 */
+	uint8_t group;		/* + 1: its thread group; 0: every group */
+};
+
+struct prog_phase {
+	char name[FSLOAD_NAME_MAX];
+	uint8_t order;		/* enum fsload_phase_order */
+	uint64_t iterations;	/* per thread; 0: the default (files) */
+	uint32_t duration_ms;	/* stonewall; 0: none */
+	uint32_t flags;		/* enum fsload_phase_flags */
+	char prefix;		/* first letter of the names; 0: 'f' */
+	uint64_t first;		/* sequential order starts here */
+	unsigned int nops;
+	struct prog_op ops[FSLOAD_PHASE_OPS_MAX];
+};
+
+/* A program, ready to be sent as FSLOAD_A_JOB_PHASE nests. */
+struct program {
+	char profile[FSLOAD_NAME_MAX];	/* label sent with the job */
+	uint32_t job_flags;	/* FSLOAD_JOB_F_SHARED_DIR from the profile */
+	bool block;		/* a block job: on --device, not --dir */
+	unsigned int ngroups;	/* thread groups; 0: one of all the threads */
+	struct {
+		char name[FSLOAD_NAME_MAX];
+		uint32_t threads;
+	} groups[FSLOAD_GROUPS_MAX];
+	uint64_t files;		/* per thread; 0: --files */
+	unsigned int nphases;
+	struct prog_phase phases[FSLOAD_PHASES_MAX];
+	const char *phase_names[FSLOAD_PHASES_MAX];
+};
+
+/*
+ * fsloadctl start's parameters: the command line, over a job file's
+ * [global] section, over the profile's defaults, over the built-in ones.
+ */
+struct params {
+	const char *profile;
+	const char *job;	/* --job FILE */
+	const char *dir;
+	const char *threads;	/* "N" or a sweep "1,2,4,8" */
+	uint64_t files;
+	uint64_t size;
+	uint32_t block;
+	uint32_t files_per_dir;
+	uint32_t tree_branch;	/* directory tree's branching; 0: flat */
+	uint32_t tree_depth;	/* metadata: its depth (items spread over it) */
+	bool fsync;
+	bool keep;
+	bool detach;
+	uint64_t seed;
+	uint32_t progress_ms;
+	bool quiet;
+	/* profile knobs */
+	const char *sync;	/* smallfiles: none|fsync|batch|final */
+	uint64_t files_per_round;
+	bool shared_dir;
+	double stonewall;	/* seconds on every phase; 0: none */
+	uint32_t iterations;	/* runs of the job */
+	bool direct;
+	bool fallocate;
+	uint32_t read_weight;
+	uint32_t write_weight;
+	uint64_t ops;		/* iterations per thread of a timed phase */
+	double time;		/* seconds of a timed phase; 0: use ops */
+	const char *age;	/* target utilisation, percent */
+	const char *engine;	/* kernel, user or both */
+	double scale;		/* untar */
+	bool sync_between;	/* untar */
+	const char *device;	/* block: the device */
+	const char *rw;		/* block: read|write|randread|randwrite */
+	uint32_t depth;		/* block: bios in flight per thread */
+	bool force;		/* block: write over a filesystem signature */
+	uint64_t device_bytes;	/* block: the device's size, as read */
+	const char *cpus;	/* --cpus LIST: worker i on the i-th (mod n) */
+	/* measurement */
+	uint32_t idle_ms;	/* idle baseline before the first phase */
+	bool no_sync_tail;	/* no syncfs tail after each phase */
+	uint32_t sample_ms;	/* time series interval; 0: none */
+	double stall_sec;	/* report workers stalled this long; 0: no */
+	bool stall_stop;	/* and stop the job then */
+	bool series_table;	/* print the time series as tables */
+	const char *plot;	/* SVG plots to PREFIX-<phase>.svg */
+	/* result files */
+	const char *output;	/* -o FILE: also write the JSON result there */
+	const char *rerun;	/* --rerun FILE (handled before parsing) */
+};
+
+/* The built-in defaults, before a profile's. */
+void params_init(struct params *p);
+
+struct profile;
+
+const struct profile *profile_find(const char *name);
+const char *profile_name(const struct profile *pf);
+/* The profile's defaults as start options: "--files 1 --size 1G". */
+const char *profile_defaults(const struct profile *pf);
+
+/* What a profile asks of fsloadctl around its job. */
+#define PF_EXTENTS	(1U << 0)	/* count extents after the job */
+#define PF_AGE		(1U << 1)	/* the age profile: fills to --age */
+#define PF_BLOCK	(1U << 2)	/* a block job: --device, no --dir */
+unsigned int profile_flags(const struct profile *pf);
+
+/*
+ * Settle the parameters the profile derives from others, once the
+ * command line is in (metadata: items per directory = items).
+ * @given(name, arg) says whether option @name was given.
+ */
+void profile_fixup(const struct profile *pf, struct params *p,
+		   bool (*given)(const char *name, void *arg), void *arg);
+
+/*
+ * Build the profile's program for @threads workers.  Returns 0, or
+ * EXIT_USAGE after printing why the parameters do not make a program.
+ */
+int profile_build(const struct profile *pf, const struct params *p,
+		  uint32_t threads, struct program *prog);
+
+/* Program for the age profile's fill (also used before another one). */
+int profile_build_age(const struct params *p, uint32_t threads,
+		      struct program *prog);
+
+/* untar: files per thread, from --scale unless --files was given. */
+uint64_t untar_files(const struct params *p, uint32_t threads);
+
+/* "smallfiles, null" */
+void profile_list(FILE *f, const char *sep);
+/* Profiles with their descriptions, one a line. */
+void profile_help(FILE *f);
+/* Each profile: description, defaults, options, phases. */
+void profile_help_long(FILE *f);
+
+/* Does the program write files (is --size meaningful)? */
+bool program_has_size(const struct program *prog);
+/* Whether a write of @prog fsyncs its file before closing it. */
+bool program_fsyncs(const struct program *prog);
+/*
+ * The phase flags phase @i of @prog runs with, @flags the job's: without
+ * the sync tail (FSLOAD_PHASE_F_SYNC) before a phase whose ops are all
+ * fsync or syncfs, as that phase is there to time the writeback the tail
+ * would do first.
+ */
+uint32_t program_phase_flags(const struct program *prog, unsigned int i,
+			     uint32_t flags);
+/* Append a phase (zeroed, named); NULL when the program is full. */
+struct prog_phase *program_add_phase(struct program *prog, const char *name);
+/* Append an op to @ph; NULL when the phase is full. */
+struct prog_op *phase_add_op(struct prog_phase *ph, uint8_t type,
+			     uint32_t weight);
+/* An iteration count that ends by time, not by count, for @threads. */
+uint64_t program_unbounded_iterations(const struct program *prog,
+				      uint32_t threads);
+
+/*
+ * The profile's headline number from one job's results: files/s of
+ * smallfiles' create phases, transactions/s of randrw, ...  @value is
+ * per second; @lat_avg_ns NAN when the profile has none.
+ */
+struct metric {
+	const char *label;	/* text column: "files/s" */
+	const char *key;	/* JSON: "files_per_sec" */
+	uint64_t ops;		/* operations counted */
+	uint64_t elapsed_ns;	/* over this time */
+	double value;
+	double lat_avg_ns;
+	double worker_ns_per_op;	/* workers' CPU per op; NAN unknown */
+};
+void profile_metric(const struct profile *pf, const struct results *r,
+		    struct metric *m);
+
+#endif /* FSLOADCTL_PROFILE_H */
