@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of what fsloadctl compare and the result files rest on
- * (ctl/report/stats.c, ctl/lib/json.c, ctl/report/env.c's SHA-256), against known values:
+ * (ctl/report/stats.c, ctl/lib/json.c, ctl/report/env.c's SHA-256),
+ * against known values:
  * closed forms of the t distribution, identities of the incomplete beta
  * function, published Welch's t-test examples, FIPS 180-2 test vectors.
  * Runs on the host.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,28 +17,6 @@
 #include "report/env.h"
 
 #include "kselftest_harness.h"
-
-/* fsloadctl's message functions (main.c), for json_load() */
-const char *cmd_name;
-bool opt_json;
-static void vmsg(const char *fmt, va_list ap)
-{
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-#define MSG_FN(name)					\
-void name(const char *fmt, ...)				\
-{							\
-	va_list ap;					\
-							\
-	va_start(ap, fmt);				\
-	vmsg(fmt, ap);					\
-	va_end(ap);					\
-}
-MSG_FN(errmsg)
-MSG_FN(errsys)
-MSG_FN(warnmsg)
 
 #define NEAR(a, b, tol)	EXPECT_LE(fabs((a) - (b)), (tol))
 

@@ -27,6 +27,7 @@
 #include "lib/parse.h"
 #include "lib/print.h"
 #include "report/stats.h"
+#include "lib/msg.h"
 
 #define LIST_MAX	32
 
@@ -111,7 +112,7 @@ const struct cmd_desc compare_cmd = {
 #define RUNS_MAX	1024
 
 /* One side: its runs, each {"job": ..., "phases": [...]}. */
-struct side {
+struct result_side {
 	const char *path;
 	struct jval *doc;
 	const struct jval *runs[RUNS_MAX];
@@ -122,7 +123,7 @@ struct side {
 };
 
 /* The runs of one boot's figures (@doc), tagged with @boot. */
-static int add_runs(struct side *s, const struct jval *doc, unsigned int boot)
+static int add_runs(struct result_side *s, const struct jval *doc, unsigned int boot)
 {
 	const struct jval *it, *g;
 	size_t i;
@@ -158,7 +159,7 @@ static int add_runs(struct side *s, const struct jval *doc, unsigned int boot)
 	return 0;
 }
 
-static int load_side(struct side *s, const char *path)
+static int load_side(struct result_side *s, const char *path)
 {
 	const struct jval *boots;
 	size_t i;
@@ -246,7 +247,7 @@ static bool same_group(const char *a, const char *b)
  * a side with several boots, the mean of each boot's runs (the boots are
  * the sample: the noise between boots is what a single boot cannot see).
  */
-static size_t side_values(const struct side *s, const char *group,
+static size_t side_values(const struct result_side *s, const char *group,
 			  const char *pname, const struct metric_desc *m,
 			  double *out)
 {
@@ -277,7 +278,7 @@ static size_t side_values(const struct side *s, const char *group,
 }
 
 /* Whether @name is a phase of any of @s's runs. */
-static bool side_has_phase(const struct side *s, const char *name)
+static bool side_has_phase(const struct result_side *s, const char *name)
 {
 	size_t k;
 
@@ -288,7 +289,7 @@ static bool side_has_phase(const struct side *s, const char *name)
 }
 
 /* "a, b, c": the distinct phase names of @s, in order, into @buf. */
-static void side_phase_names(const struct side *s, char *buf, size_t len)
+static void side_phase_names(const struct result_side *s, char *buf, size_t len)
 {
 	const char *seen[256];
 	const struct jval *phs;
@@ -532,7 +533,7 @@ static bool debug_kernel(const struct jval *doc, bool *known)
 	return *known && d->b;
 }
 
-static void taint_note(const struct side *s)
+static void taint_note(const struct result_side *s)
 {
 	double before = json_num(json_path(s->doc,
 				"environment.kernel.taint_before"), "value");
@@ -548,7 +549,7 @@ static void taint_note(const struct side *s)
 
 /* --- the table ------------------------------------------------------------------------ */
 
-static void print_side(const char *key, const struct sample *s,
+static void print_sample(const char *key, const struct sample *s,
 		       const double *v)
 {
 	size_t i;
@@ -571,314 +572,401 @@ static void fmt_ms(char *buf, size_t len, const struct sample *s)
 	snprintf(buf, len, "%.*f ± %.*f", prec, s->mean, prec, s->sd);
 }
 
-int cmd_compare(int argc, char **argv)
-{
-	struct compare_opts o = { .threshold = 1.0 };
-	const char *mnames[LIST_MAX], *pnames[LIST_MAX], *pos[2];
-	unsigned int nm = 0, np = 0, i, j, ndiff = 0, nreg = 0, nimp = 0;
-	unsigned int mrows[LIST_MAX] = { 0 }, prows[LIST_MAX] = { 0 }, nrows = 0;
-	const char *clock;
-	char **bufs = calloc((size_t)argc + 1, sizeof(char *));
+/* One compare command: what it compares and what it found. */
+struct compare {
+	struct compare_opts o;
+	double alpha;
+	const char *mnames[LIST_MAX], *pnames[LIST_MAX];
 	const struct metric_desc *mlist[LIST_MAX];
-	struct side a = { 0 }, b = { 0 };
-	bool dbg_a, dbg_b, ka, kb;
-	double alpha = 0.05;
-	int npos, ret;
-	size_t g, r;
-	static const char *const groups[] = { NULL, "kernel", "user" };
+	unsigned int nm, np;
+	/* rows per metric and per phase of the lists, rows in all */
+	unsigned int mrows[LIST_MAX], prows[LIST_MAX], nrows;
+	unsigned int ndiff, nreg, nimp;
+	struct result_side a, b;
+};
 
-	if (!bufs)
-		return EXIT_SYSERR;
-	ret = parse_args(&compare_cmd, &o, NULL, argc, argv, (char **)pos, 2,
-			 &npos);
-	if (ret)
-		goto out;
-	ret = EXIT_USAGE;
-	if (npos != 2) {
-		ret = usage_error("two result files are needed: BASE.json NEW.json");
-		goto out;
-	}
-	if (o.alpha) {
-		char *end;
+/* One row: a metric of a phase in both results, and its verdict. */
+struct compare_row {
+	const char *group, *pname;
+	const struct metric_desc *m;
+	double va[1024], vb[1024];
+	size_t na, nb;
+	struct sample sa, sb;
+	struct welch w;
+	double change;		/* %, NEW against BASE */
+	double vp;		/* the variance test's p */
+	double noise;		/* %, the noise band; NAN */
+	const char *verdict, *mode, *note;
+	char nbuf[96];
+};
 
-		alpha = strtod(o.alpha, &end);
-		if (*end || end == o.alpha || !(alpha > 0) || !(alpha < 1)) {
-			ret = usage_error("--alpha: '%s' is not between 0 and 1",
-					  o.alpha);
-			goto out;
-		}
+/* --metric's names into c->mlist; the default three without one. */
+static int compare_metrics(struct compare *c)
+{
+	unsigned int i, j;
+
+	if (!c->nm) {
+		c->mnames[c->nm++] = "ops_per_sec";
+		c->mnames[c->nm++] = "lat_avg_ns";
+		c->mnames[c->nm++] = "cpu_ns_per_op";
 	}
-	if (collect_list(argc, argv, "metric", mnames, &nm, bufs) ||
-	    collect_list(argc, argv, "phase", pnames, &np, bufs))
-		goto out;
-	if (!nm) {
-		mnames[nm++] = "ops_per_sec";
-		mnames[nm++] = "lat_avg_ns";
-		mnames[nm++] = "cpu_ns_per_op";
-	}
-	for (i = 0; i < nm; i++) {
-		mlist[i] = NULL;
+	for (i = 0; i < c->nm; i++) {
+		char names[512];
+		size_t used = 0;
+
+		c->mlist[i] = NULL;
 		for (j = 0; j < ARRAY_SIZE(metrics); j++)
-			if (!strcmp(mnames[i], metrics[j].name))
-				mlist[i] = &metrics[j];
-		if (!mlist[i]) {
-			char names[512];
-			size_t used = 0;
-
-			names[0] = '\0';
-			for (j = 0; j < ARRAY_SIZE(metrics) && used < sizeof(names); j++)
-				used += snprintf(names + used, sizeof(names) - used,
-						 "%s%s", j ? ", " : "",
-						 metrics[j].name);
-			ret = usage_error("unknown metric '%s'; the metrics: %s",
-					  mnames[i], names);
-			goto out;
-		}
+			if (!strcmp(c->mnames[i], metrics[j].name))
+				c->mlist[i] = &metrics[j];
+		if (c->mlist[i])
+			continue;
+		names[0] = '\0';
+		for (j = 0; j < ARRAY_SIZE(metrics) && used < sizeof(names); j++)
+			used += snprintf(names + used, sizeof(names) - used,
+					 "%s%s", j ? ", " : "", metrics[j].name);
+		return usage_error("unknown metric '%s'; the metrics: %s",
+				   c->mnames[i], names);
 	}
-	ret = load_side(&a, pos[0]);
-	if (!ret)
-		ret = load_side(&b, pos[1]);
+	return 0;
+}
+
+/* The options; the two files in @pos; @bufs holds the lists' copies. */
+static int compare_parse(struct compare *c, struct cmd_ctx *ctx, int argc,
+			 char **argv, const char **pos, char **bufs)
+{
+	int npos, ret;
+	char *end;
+
+	ret = parse_args(&compare_cmd, ctx, &c->o, NULL, argc, argv,
+			 (char **)pos, 2, &npos);
 	if (ret)
-		goto out;
-	ret = EXIT_USAGE;
-	for (i = 0; i < np; i++) {
+		return ret;
+	if (npos != 2)
+		return usage_error("two result files are needed: BASE.json NEW.json");
+	if (c->o.alpha) {
+		c->alpha = strtod(c->o.alpha, &end);
+		if (*end || end == c->o.alpha || !(c->alpha > 0) ||
+		    !(c->alpha < 1))
+			return usage_error("--alpha: '%s' is not between 0 and 1",
+					   c->o.alpha);
+	}
+	if (collect_list(argc, argv, "metric", c->mnames, &c->nm, bufs) ||
+	    collect_list(argc, argv, "phase", c->pnames, &c->np, bufs))
+		return EXIT_USAGE;
+	return compare_metrics(c);
+}
+
+/* Both files, and whether they may be compared: phases, workload, kernel. */
+static int compare_load(struct compare *c, const char *const *pos)
+{
+	struct result_side *a = &c->a, *b = &c->b;
+	unsigned int i, nwork = 0;
+	bool dbg_a, dbg_b, ka, kb;
+	int ret;
+
+	ret = load_side(a, pos[0]);
+	if (!ret)
+		ret = load_side(b, pos[1]);
+	if (ret)
+		return ret;
+	for (i = 0; i < c->np; i++) {
 		char names[2048];
 
-		if (side_has_phase(&a, pnames[i]))
+		if (side_has_phase(a, c->pnames[i]))
 			continue;
-		side_phase_names(&a, names, sizeof(names));
-		ret = usage_error("unknown phase '%s': %s has %s", pnames[i],
-				  a.path, names);
-		goto out;
+		side_phase_names(a, names, sizeof(names));
+		return usage_error("unknown phase '%s': %s has %s",
+				   c->pnames[i], a->path, names);
 	}
-	if (!o.force) {
-		unsigned int nwork = 0;
-
-		workload_diff(a.doc, b.doc, true, &nwork);
+	if (!c->o.force) {
+		workload_diff(a->doc, b->doc, true, &nwork);
 		if (nwork) {
 			errmsg("refusing to compare other workloads: repeat BASE's (start --rerun %s), or --force",
-			       a.path);
-			goto out;
+			       a->path);
+			return EXIT_USAGE;
 		}
 	}
-
-	dbg_a = debug_kernel(a.doc, &ka);
-	dbg_b = debug_kernel(b.doc, &kb);
-	if (ka && kb && dbg_a != dbg_b && !o.force) {
+	dbg_a = debug_kernel(a->doc, &ka);
+	dbg_b = debug_kernel(b->doc, &kb);
+	if (ka && kb && dbg_a != dbg_b && !c->o.force) {
 		errmsg("refusing to compare a debug kernel's result (%s) with a production kernel's (%s): use --force",
-		       dbg_a ? a.path : b.path, dbg_a ? b.path : a.path);
-		ret = EXIT_USAGE;
-		goto out;
+		       dbg_a ? a->path : b->path, dbg_a ? b->path : a->path);
+		return EXIT_USAGE;
 	}
+	return 0;
+}
 
-	print_begin(opt_json);
+/* What is compared, the warnings about the results, their environments. */
+static void compare_header(struct compare *c, bool json)
+{
+	const struct result_side *a = &c->a, *b = &c->b;
+	bool dbg_a, dbg_b, ka, kb;
+	const char *clock;
+
+	print_begin(json);
 	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
 	open_json_object("compare");
-	print_string(PRINT_JSON, "base", NULL, a.path);
-	print_string(PRINT_JSON, "new", NULL, b.path);
-	print_float(PRINT_JSON, "threshold_pct", NULL, o.threshold);
-	print_float(PRINT_JSON, "alpha", NULL, alpha);
+	print_string(PRINT_JSON, "base", NULL, a->path);
+	print_string(PRINT_JSON, "new", NULL, b->path);
+	print_float(PRINT_JSON, "threshold_pct", NULL, c->o.threshold);
+	print_float(PRINT_JSON, "alpha", NULL, c->alpha);
 	close_json_object();
 	print_fp("base: %s (%zu run%s, %u boot%s)\nnew:  %s (%zu run%s, %u boot%s)\n",
-		 a.path, a.nruns, a.nruns == 1 ? "" : "s", a.nboots,
-		 a.nboots == 1 ? "" : "s", b.path, b.nruns,
-		 b.nruns == 1 ? "" : "s", b.nboots, b.nboots == 1 ? "" : "s");
-	clock = json_str(json_path(a.doc, "environment.harness"), "clock");
-	if (a.nboots < 2 && clock && !strcmp(clock, "icount"))
+		 a->path, a->nruns, a->nruns == 1 ? "" : "s", a->nboots,
+		 a->nboots == 1 ? "" : "s", b->path, b->nruns,
+		 b->nruns == 1 ? "" : "s", b->nboots, b->nboots == 1 ? "" : "s");
+	clock = json_str(json_path(a->doc, "environment.harness"), "clock");
+	if (a->nboots < 2 && clock && !strcmp(clock, "icount"))
 		warnmsg("%s is one boot under the instruction clock: the noise between boots is not measured (a boot's runs repeat, boots do not); verdicts rest on --threshold",
-			a.path);
-	if (!json_get(a.doc, "environment") || !json_get(b.doc, "environment"))
+			a->path);
+	if (!json_get(a->doc, "environment") || !json_get(b->doc, "environment"))
 		warnmsg("%s has no environment: not a result file of start -o/--json",
-			json_get(a.doc, "environment") ? b.path : a.path);
+			json_get(a->doc, "environment") ? b->path : a->path);
+	dbg_a = debug_kernel(a->doc, &ka);
+	dbg_b = debug_kernel(b->doc, &kb);
 	if (ka != kb)
 		warnmsg("only one result says whether its kernel is a debug kernel");
 	else if (dbg_a != dbg_b)
 		warnmsg("comparing a debug kernel with a production kernel (--force)");
-	taint_note(&a);
-	taint_note(&b);
+	taint_note(a);
+	taint_note(b);
 	open_json_array("environment_differences");
-	env_diff(a.doc, b.doc, &ndiff);
+	env_diff(a->doc, b->doc, &c->ndiff);
 	close_json_array();
 	print_fp("\n%-12s %-15s %24s %24s %9s %8s  %s\n", "phase", "metric",
 		 "base mean ± sd", "new mean ± sd", "change", "p", "verdict");
+}
+
+/* The statistics of @row and its verdict: noise band, threshold or t-test. */
+static void compare_verdict(const struct compare *c, struct compare_row *row)
+{
+	const struct sample *sa = &row->sa, *sb = &row->sb;
+	bool worse, beyond;
+
+	sample_of(row->va, row->na, &row->sa);
+	sample_of(row->vb, row->nb, &row->sb);
+	row->change = sa->mean ? (sb->mean - sa->mean) / fabs(sa->mean) * 100 :
+		      (sb->mean ? INFINITY : 0);
+	worse = row->m->higher_better ? row->change < 0 : row->change > 0;
+	beyond = fabs(row->change) > c->o.threshold;
+	row->vp = variance_test(sa, sb);
+	row->noise = NAN;
+	row->note = NULL;
+	if (c->a.nboots > 1 && row->na > 1) {
+		/* BASE's boots measured the noise */
+		row->mode = "noise";
+		welch_test(sa, sb, &row->w);
+		row->w.p = NAN;
+		row->noise = noise_band_pct(sa, c->b.nboots > 1 ? row->nb : 1,
+					    c->alpha);
+		beyond = beyond && fabs(row->change) > row->noise;
+		row->verdict = !beyond ? "no significant change" :
+			       worse ? "regressed" : "improved";
+		snprintf(row->nbuf, sizeof(row->nbuf),
+			 "noise ±%.3f%% over %zu boots", row->noise, row->na);
+		row->note = row->nbuf;
+	} else if (sa->sd == 0 && sb->sd == 0) {
+		row->mode = "threshold";
+		welch_test(sa, sb, &row->w);
+		row->w.p = NAN;
+		row->verdict = !beyond ? "no significant change" :
+			       worse ? "regressed" : "improved";
+		row->note = "no variation: noise not measured, threshold only";
+	} else if (welch_test(sa, sb, &row->w)) {
+		/* one side has a single run: no test */
+		row->mode = "untested";
+		row->verdict = !beyond ? "no significant change" :
+			       worse ? "regressed" : "improved";
+		row->note = "a single run on one side: threshold only";
+	} else {
+		row->mode = "welch";
+		row->verdict = row->w.p < c->alpha && beyond ?
+			       (worse ? "regressed" : "improved") :
+			       "no significant change";
+	}
+	if (!row->note && row->vp < c->alpha)
+		row->note = sb->sd > sa->sd ? "noisier" : "steadier";
+}
+
+static void print_row(const struct compare_row *row, const char *label)
+{
+	const struct compare_row *r = row;
+	char ca[64], cb[64];
+
+	open_json_object(NULL);
+	print_string(PRINT_JSON, "phase", NULL, r->pname);
+	print_string(PRINT_JSON, "engine", NULL, r->group);
+	print_string(PRINT_JSON, "metric", NULL, r->m->name);
+	print_string(PRINT_JSON, "better", NULL,
+		     r->m->higher_better ? "higher" : "lower");
+	print_sample("base", &r->sa, r->va);
+	print_sample("new", &r->sb, r->vb);
+	print_float(PRINT_JSON, "change_pct", NULL, r->change);
+	print_string(PRINT_JSON, "mode", NULL, r->mode);
+	if (isnan(r->noise))
+		print_null(PRINT_JSON, "noise_pct", NULL);
+	else
+		print_float(PRINT_JSON, "noise_pct", NULL, r->noise);
+	print_float(PRINT_JSON, "t", NULL, r->w.t);
+	print_float(PRINT_JSON, "df", NULL, r->w.df);
+	/* small p-values keep their digits */
+	if (isnan(r->w.p)) {
+		print_null(PRINT_JSON, "p", NULL);
+	} else {
+		char pb[32];
+
+		snprintf(pb, sizeof(pb), "%.4g", r->w.p);
+		print_float(PRINT_JSON, "p", NULL, strtod(pb, NULL));
+		print_string(PRINT_JSON, "p_text", NULL, pb);
+	}
+	if (isnan(r->vp))
+		print_null(PRINT_JSON, "variance_p", NULL);
+	else
+		print_float(PRINT_JSON, "variance_p", NULL, r->vp);
+	print_string(PRINT_JSON, "verdict", NULL, r->verdict);
+	print_string(PRINT_JSON, "note", NULL, r->note);
+	close_json_object();
+
+	fmt_ms(ca, sizeof(ca), &r->sa);
+	fmt_ms(cb, sizeof(cb), &r->sb);
+	print_fp("%-12s %-15s %25s %25s %+8.2f%% ", label, r->m->name, ca, cb,
+		 r->change);
+	if (isnan(r->w.p))
+		print_fp("%8s", "-");
+	else if (r->w.p < 0.0001)
+		print_fp("%8.1e", r->w.p);
+	else
+		print_fp("%8.4f", r->w.p);
+	print_fp("  %s%s%s%s\n", r->verdict, r->note ? " (" : "",
+		 r->note ? r->note : "", r->note ? ")" : "");
+}
+
+/* Every metric of phase @pname of engine @group (NULL: not "both"). */
+static void compare_phase(struct compare *c, const char *group,
+			  const char *pname)
+{
+	static struct compare_row row;
+	unsigned int i, j;
+	char label[96];
+
+	if (c->np) {
+		bool want = false;
+
+		for (i = 0; i < c->np; i++)
+			want |= !strcmp(c->pnames[i], pname);
+		if (!want)
+			return;
+	}
+	snprintf(label, sizeof(label), "%s%s%s", group ? group : "",
+		 group ? ":" : "", pname);
+	for (i = 0; i < c->nm; i++) {
+		row.group = group;
+		row.pname = pname;
+		row.m = c->mlist[i];
+		row.na = side_values(&c->a, group, pname, row.m, row.va);
+		row.nb = side_values(&c->b, group, pname, row.m, row.vb);
+		if (!row.na || !row.nb)
+			continue;
+		c->mrows[i]++;
+		for (j = 0; j < c->np; j++)
+			c->prows[j] += !strcmp(c->pnames[j], pname);
+		c->nrows++;
+		compare_verdict(c, &row);
+		if (!strcmp(row.verdict, "regressed"))
+			c->nreg++;
+		else if (!strcmp(row.verdict, "improved"))
+			c->nimp++;
+		print_row(&row, label);
+	}
+}
+
+/* The rows: per engine of "both" (or none), per phase of BASE's first run. */
+static void compare_rows(struct compare *c)
+{
+	static const char *const groups[] = { NULL, "kernel", "user" };
+	const struct jval *ref, *phs;
+	const char *pname;
+	size_t g, r;
 
 	open_json_array("rows");
 	for (g = 0; g < ARRAY_SIZE(groups); g++) {
-		const struct jval *ref = NULL, *phs;
-
-		for (r = 0; r < a.nruns; r++)
-			if (same_group(a.group[r], groups[g])) {
-				ref = a.runs[r];
+		ref = NULL;
+		for (r = 0; r < c->a.nruns; r++)
+			if (same_group(c->a.group[r], groups[g])) {
+				ref = c->a.runs[r];
 				break;
 			}
 		phs = json_get(ref, "phases");
 		for (r = 0; phs && phs->type == J_ARR && r < phs->n; r++) {
-			const char *pname = json_str(phs->items[r], "name");
-			char label[96];
-
-			if (!pname)
-				continue;
-			if (np) {
-				bool want = false;
-
-				for (i = 0; i < np; i++)
-					want |= !strcmp(pnames[i], pname);
-				if (!want)
-					continue;
-			}
-			snprintf(label, sizeof(label), "%s%s%s",
-				 groups[g] ? groups[g] : "", groups[g] ? ":" : "",
-				 pname);
-			for (i = 0; i < nm; i++) {
-				const struct metric_desc *m = mlist[i];
-				double va[1024], vb[1024], change;
-				struct sample sa, sb;
-				struct welch w;
-				const char *verdict, *mode, *note = NULL;
-				char ca[64], cb[64], nbuf[96];
-				size_t na, nb;
-				double vp, noise = NAN;
-				bool worse, beyond;
-
-				na = side_values(&a, groups[g], pname, m, va);
-				nb = side_values(&b, groups[g], pname, m, vb);
-				if (!na || !nb)
-					continue;
-				mrows[i]++;
-				for (j = 0; j < np; j++)
-					prows[j] += !strcmp(pnames[j], pname);
-				nrows++;
-				sample_of(va, na, &sa);
-				sample_of(vb, nb, &sb);
-				change = sa.mean ? (sb.mean - sa.mean) / fabs(sa.mean) * 100 :
-					 (sb.mean ? INFINITY : 0);
-				worse = m->higher_better ? change < 0 : change > 0;
-				beyond = fabs(change) > o.threshold;
-				vp = variance_test(&sa, &sb);
-				if (a.nboots > 1 && na > 1) {
-					/* BASE's boots measured the noise */
-					mode = "noise";
-					welch_test(&sa, &sb, &w);
-					w.p = NAN;
-					noise = noise_band_pct(&sa, b.nboots > 1 ? nb : 1,
-							       alpha);
-					beyond = beyond && fabs(change) > noise;
-					verdict = !beyond ? "no significant change" :
-						  worse ? "regressed" : "improved";
-					snprintf(nbuf, sizeof(nbuf), "noise ±%.3f%% over %zu boots",
-						 noise, na);
-					note = nbuf;
-				} else if (sa.sd == 0 && sb.sd == 0) {
-					mode = "threshold";
-					welch_test(&sa, &sb, &w);
-					w.p = NAN;
-					verdict = !beyond ? "no significant change" :
-						  worse ? "regressed" : "improved";
-					note = "no variation: noise not measured, threshold only";
-				} else if (welch_test(&sa, &sb, &w)) {
-					/* one side has a single run: no test */
-					mode = "untested";
-					verdict = !beyond ? "no significant change" :
-						  worse ? "regressed" : "improved";
-					note = "a single run on one side: threshold only";
-				} else {
-					mode = "welch";
-					verdict = w.p < alpha && beyond ?
-						  (worse ? "regressed" : "improved") :
-						  "no significant change";
-				}
-				if (!note && vp < alpha)
-					note = sb.sd > sa.sd ? "noisier" : "steadier";
-				if (!strcmp(verdict, "regressed"))
-					nreg++;
-				else if (!strcmp(verdict, "improved"))
-					nimp++;
-
-				open_json_object(NULL);
-				print_string(PRINT_JSON, "phase", NULL, pname);
-				print_string(PRINT_JSON, "engine", NULL, groups[g]);
-				print_string(PRINT_JSON, "metric", NULL, m->name);
-				print_string(PRINT_JSON, "better", NULL,
-					     m->higher_better ? "higher" : "lower");
-				print_side("base", &sa, va);
-				print_side("new", &sb, vb);
-				print_float(PRINT_JSON, "change_pct", NULL, change);
-				print_string(PRINT_JSON, "mode", NULL, mode);
-				if (isnan(noise))
-					print_null(PRINT_JSON, "noise_pct", NULL);
-				else
-					print_float(PRINT_JSON, "noise_pct", NULL, noise);
-				print_float(PRINT_JSON, "t", NULL, w.t);
-				print_float(PRINT_JSON, "df", NULL, w.df);
-				/* small p-values keep their digits */
-				if (isnan(w.p))
-					print_null(PRINT_JSON, "p", NULL);
-				else {
-					char pb[32];
-
-					snprintf(pb, sizeof(pb), "%.4g", w.p);
-					print_float(PRINT_JSON, "p", NULL,
-						    strtod(pb, NULL));
-					print_string(PRINT_JSON, "p_text", NULL, pb);
-				}
-				if (isnan(vp))
-					print_null(PRINT_JSON, "variance_p", NULL);
-				else
-					print_float(PRINT_JSON, "variance_p", NULL, vp);
-				print_string(PRINT_JSON, "verdict", NULL, verdict);
-				print_string(PRINT_JSON, "note", NULL, note);
-				close_json_object();
-
-				fmt_ms(ca, sizeof(ca), &sa);
-				fmt_ms(cb, sizeof(cb), &sb);
-				print_fp("%-12s %-15s %25s %25s %+8.2f%% ", label,
-					 m->name, ca, cb, change);
-				if (isnan(w.p))
-					print_fp("%8s", "-");
-				else if (w.p < 0.0001)
-					print_fp("%8.1e", w.p);
-				else
-					print_fp("%8.4f", w.p);
-				print_fp("  %s%s%s%s\n", verdict, note ? " (" : "",
-					 note ? note : "", note ? ")" : "");
-			}
+			pname = json_str(phs->items[r], "name");
+			if (pname)
+				compare_phase(c, groups[g], pname);
 		}
 	}
 	close_json_array();
-	for (i = 0; i < nm; i++)
-		if (!mrows[i])
+}
+
+/* The totals; EXIT_USAGE when a metric or phase asked for had no row. */
+static int compare_summary(struct compare *c)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < c->nm; i++)
+		if (!c->mrows[i])
 			break;
-	for (j = 0; j < np; j++)
-		if (!prows[j])
+	for (j = 0; j < c->np; j++)
+		if (!c->prows[j])
 			break;
-	if (!nrows || i < nm || j < np) {
+	if (!c->nrows || i < c->nm || j < c->np) {
 		close_json_array();
 		print_end();
-		if (j < np)
+		if (j < c->np)
 			errmsg("nothing compared for phase %s: NEW lacks it, or the metrics",
-			       pnames[j]);
-		else if (i < nm)
+			       c->pnames[j]);
+		else if (i < c->nm)
 			errmsg("nothing compared for metric %s: no phase has it in both results",
-			       mnames[i]);
+			       c->mnames[i]);
 		else
 			errmsg("nothing compared: no phase and metric has a value in both results");
-		ret = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
-	print_uint(PRINT_JSON, "environment_differences_count", NULL, ndiff);
-	print_uint(PRINT_JSON, "regressions", NULL, nreg);
-	print_uint(PRINT_JSON, "improvements", NULL, nimp);
+	print_uint(PRINT_JSON, "environment_differences_count", NULL, c->ndiff);
+	print_uint(PRINT_JSON, "regressions", NULL, c->nreg);
+	print_uint(PRINT_JSON, "improvements", NULL, c->nimp);
 	print_fp("\n%u regression%s, %u improvement%s (threshold %.2f%%, alpha %g)%s\n",
-		 nreg, nreg == 1 ? "" : "s", nimp, nimp == 1 ? "" : "s",
-		 o.threshold, alpha,
-		 ndiff ? "; the environments differ (warnings above)" : "");
+		 c->nreg, c->nreg == 1 ? "" : "s", c->nimp,
+		 c->nimp == 1 ? "" : "s", c->o.threshold, c->alpha,
+		 c->ndiff ? "; the environments differ (warnings above)" : "");
 	print_end();
-	ret = nreg ? 1 : EXIT_OK;
-out:
+	return c->nreg ? 1 : EXIT_OK;
+}
+
+int cmd_compare(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	/* large: every run's figures of both files */
+	static struct compare c = {
+		.o = { .threshold = 1.0 },
+		.alpha = 0.05,
+	};
+	char **bufs = calloc((size_t)argc + 1, sizeof(char *));
+	const char *pos[2];
+	unsigned int i;
+	int ret;
+
+	if (!bufs)
+		return EXIT_SYSERR;
+	ret = compare_parse(&c, ctx, argc, argv, pos, bufs);
+	if (!ret)
+		ret = compare_load(&c, pos);
+	if (!ret) {
+		compare_header(&c, ctx->json);
+		compare_rows(&c);
+		ret = compare_summary(&c);
+	}
 	for (i = 0; i < (unsigned int)argc + 1; i++)
 		free(bufs[i]);
 	free(bufs);
-	json_free(a.doc);
-	json_free(b.doc);
+	json_free(c.a.doc);
+	json_free(c.b.doc);
 	return ret;
 }

@@ -36,11 +36,11 @@
 #include "nl/results.h"
 #include "engine/run.h"
 #include "nl/job.h"
+#include "report/engines.h"
 #include "report/runs.h"
 #include "engine/uengine.h"
 #include "engine/wait.h"
-
-#define OPT(field)	offsetof(struct params, field)
+#include "lib/msg.h"
 
 #define SWEEP_MAX	32	/* thread counts in one --threads list */
 #define AGE_TICK_MS	20	/* utilisation check while aging */
@@ -49,6 +49,8 @@
  * freed only once synced: xfs's background inode inactivation).
  */
 #define AGE_TOLERANCE_PCT	1.0
+
+#define OPT(field)	offsetof(struct params, field)
 
 static const struct arg_desc start_args[] = {
 	{ "profile", ARG_STR, OPT(profile), "NAME",
@@ -239,7 +241,8 @@ static int apply_defaults(const char *defaults, struct params *p)
 		argv[argc++] = tok;
 	argv[argc] = NULL;
 	/* the strings stay: ARG_STR values point into them */
-	ret = parse_args(&start_cmd, p, NULL, argc, argv, NULL, 0, &npos);
+	ret = parse_args(&start_cmd, NULL, p, NULL, argc, argv, NULL, 0,
+			 &npos);
 	return ret;
 }
 
@@ -459,7 +462,8 @@ static int start_check_block(struct params *p, bool block, enum engine engine,
 }
 
 /* Start one detached job and print its id. */
-static int start_detached(struct nl_ctx *nl, const struct job_req *req)
+static int start_detached(struct nl_ctx *nl, const struct job_req *req,
+			  bool json)
 {
 	struct job_status js = { 0 };
 	int ret;
@@ -471,16 +475,16 @@ static int start_detached(struct nl_ctx *nl, const struct job_req *req)
 		ret = EXIT_SYSERR;
 	}
 	/* The job runs: its workers are shown if it is still known. */
-	if (!ret && opt_json &&
+	if (!ret && json &&
 	    job_workers_get(nl, &js, NL_QUIET) == EXIT_KERNEL &&
 	    nl->err != ENOENT)
 		nl_print_error(nl);
 	if (!ret) {
-		print_begin(opt_json);
+		print_begin(json);
 		print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
 		print_uint(PRINT_ANY, "id", "job %" PRIu64 " started\n",
 			   js.id);
-		if (opt_json)
+		if (json)
 			print_job("job", &js, req->x, JOB_VIEW_HEADER);
 		print_end();
 	}
@@ -509,23 +513,38 @@ static void count_extents(struct run *run, bool keep)
 	free(dir);
 }
 
+/* "kernel", "user" or "both" (start --engine); EXIT_USAGE if neither. */
+static int parse_engine(const char *s, enum engine *engine)
+{
+	if (!strcmp(s, "kernel"))
+		*engine = ENGINE_KERNEL;
+	else if (!strcmp(s, "user"))
+		*engine = ENGINE_USER;
+	else if (!strcmp(s, "both"))
+		*engine = ENGINE_BOTH;
+	else
+		return usage_error("--engine: '%s' is not kernel, user or both",
+				   s);
+	return 0;
+}
+
 /* The reports of the jobs that ran, on stdout or into a result file. */
 static void report(const struct run *runs, unsigned int nruns,
 		   unsigned int nwant, unsigned int ncounts, enum engine engine,
 		   const struct job_extra *x, const struct profile *pf,
-		   const struct age_report *ar)
+		   const struct age_report *ar, bool json)
 {
 	if (engine == ENGINE_BOTH && nruns)
-		report_both(runs, nruns, x, pf);
+		report_both(runs, nruns, x, pf, json);
 	else if (nruns == 1 && nwant == 1)
-		report_single(&runs[0], x, pf, ar);
+		report_single(&runs[0], x, pf, ar, json);
 	else if (nruns && ncounts > 1)
-		report_sweep(runs, nruns, pf, ar);
+		report_sweep(runs, nruns, pf, ar, json);
 	else if (nruns)
-		report_iterations(runs, nruns, pf, ar);
+		report_iterations(runs, nruns, pf, ar, json);
 }
 
-/* -o FILE: the JSON document of the report, atomically into FILE. */
+/* -o FILE: the report as JSON, atomically into FILE. */
 static int write_result_file(const char *path, const struct run *runs,
 			     unsigned int nruns, unsigned int nwant,
 			     unsigned int ncounts, enum engine engine,
@@ -533,7 +552,6 @@ static int write_result_file(const char *path, const struct run *runs,
 			     const struct profile *pf,
 			     const struct age_report *ar)
 {
-	bool json = opt_json;
 	char *tmp;
 	FILE *f;
 	int err;
@@ -547,9 +565,7 @@ static int write_result_file(const char *path, const struct run *runs,
 		return EXIT_SYSERR;
 	}
 	print_redirect(f);
-	opt_json = true;
-	report(runs, nruns, nwant, ncounts, engine, x, pf, ar);
-	opt_json = json;
+	report(runs, nruns, nwant, ncounts, engine, x, pf, ar, true);
 	print_redirect(NULL);
 	err = ferror(f);
 	if (fclose(f) || err || rename(tmp, path)) {
@@ -562,320 +578,457 @@ static int write_result_file(const char *path, const struct run *runs,
 	return 0;
 }
 
-int cmd_start(int argc, char **argv)
-{
-	static struct record_info ri;
-	static const char *rerun_of;
-	static struct program prog, job_prog;
-	bool seen[ARRAY_SIZE(start_args)] = { false };
-	bool file_given[ARRAY_SIZE(start_args)] = { false };
-	struct given_ctx gc = { .seen = seen, .file = file_given };
-	const struct profile *pf = NULL;
+/* One start command, from its options to the reports of its jobs. */
+struct start {
+	struct cmd_ctx *ctx;
+	struct params cli, p;
+	bool seen[ARRAY_SIZE(start_args)];	/* on the command line */
+	bool file_given[ARRAY_SIZE(start_args)];	/* in the job file */
+	struct given_ctx gc;
+	const struct profile *pf;	/* --profile; NULL: --job */
 	/* whose summary the report prints: a job file's name may be one */
-	const struct profile *report_pf = NULL;
-	struct params cli = { 0 }, p;
+	const struct profile *report_pf;
+	struct program prog, job_prog;
+	struct record_info ri;
 	uint32_t counts[SWEEP_MAX];
-	unsigned int ncounts, nruns = 0, nwant, c, it, i, e;
-	struct run *runs = NULL, age_run = { 0 };
-	struct age_report ar = { 0 };
-	struct job_extra x = { 0 };
-	bool is_age = false, age_first = false, extents = false, block = false;
-	double target = 0;
-	char *age_dir = NULL;
+	unsigned int ncounts, nwant, nruns;
+	struct run *runs, age_run;
+	struct age_report ar;
+	struct job_extra x;
+	bool is_age, age_first, extents, block;
+	double target;			/* --age, percent */
+	char *age_dir;
 	enum engine engine, job_engine;
-	struct nl_ctx nl = { 0 };
-	int npos, ret, job_ret = EXIT_OK;
+	struct nl_ctx nl;
+	int job_ret;			/* the first job's failure */
+};
 
-	for (i = 1; i < (unsigned int)argc; i++) {
-		/* -o FILE: --output FILE */
-		if (!strcmp(argv[i], "-o"))
-			argv[i] = (char *)"--output";
-		/* --rerun FILE: that file's arguments, then ours */
-		if (!rerun_of && (!strcmp(argv[i], "--rerun") ||
-				  !strncmp(argv[i], "--rerun=", 8))) {
-			int nargc;
-			char **nargv;
+/*
+ * -o FILE is --output FILE; --rerun FILE: that file's arguments, then
+ * ours (@argc and @argv become those), and the file in @rerun_of.
+ */
+static int start_expand_args(int *argc, char ***argv, const char **rerun_of)
+{
+	int i, ret, nargc;
+	char **nargv, *arg;
 
-			rerun_of = argv[i][7] == '=' ? argv[i] + 8 :
-				   i + 1 < (unsigned int)argc ? argv[i + 1] : NULL;
-			if (!rerun_of)
-				return usage_error("--rerun needs a result file");
-			ret = record_rerun_args(rerun_of, argc, argv, &nargc,
-						&nargv);
-			if (ret)
-				return ret;
-			return cmd_start(nargc, nargv);
-		}
+	for (i = 1; i < *argc; i++) {
+		arg = (*argv)[i];
+		if (!strcmp(arg, "-o"))
+			(*argv)[i] = (char *)"--output";
+		if (*rerun_of || (strcmp(arg, "--rerun") &&
+				  strncmp(arg, "--rerun=", 8)))
+			continue;
+		*rerun_of = arg[7] == '=' ? arg + 8 :
+			    i + 1 < *argc ? (*argv)[i + 1] : NULL;
+		if (!*rerun_of)
+			return usage_error("--rerun needs a result file");
+		ret = record_rerun_args(*rerun_of, *argc, *argv, &nargc,
+					&nargv);
+		if (ret)
+			return ret;
+		/* the new arguments from the start: -o in them too */
+		*argc = nargc;
+		*argv = nargv;
+		i = 0;
 	}
-	ret = parse_args(&start_cmd, &cli, seen, argc, argv, NULL, 0, &npos);
+	return 0;
+}
+
+static int unknown_profile(const char *name)
+{
+	if (name)
+		fprintf(stderr, "fsloadctl: start: unknown profile '%s' (one of: ",
+			name);
+	else
+		fprintf(stderr, "fsloadctl: start: --profile (one of: ");
+	profile_list(stderr, ", ");
+	fprintf(stderr, name ? ")\n" : ") or --job FILE is required\n");
+	return EXIT_USAGE;
+}
+
+/* The parameters: built-in, the profile's or job file's, the command line. */
+static int start_params(struct start *st, int argc, char **argv)
+{
+	struct params *p = &st->p;
+	unsigned int i;
+	int npos, ret;
+
+	ret = parse_args(&start_cmd, st->ctx, &st->cli, st->seen, argc, argv,
+			 NULL, 0, &npos);
 	if (ret)
 		return ret;
-	params_init(&p);
-	if (cli.job && cli.profile)
+	params_init(p);
+	if (st->cli.job && st->cli.profile)
 		return usage_error("--profile and --job exclude each other");
-	if (!cli.job && !cli.profile) {
-		fprintf(stderr, "fsloadctl: start: --profile (one of: ");
-		profile_list(stderr, ", ");
-		fprintf(stderr, ") or --job FILE is required\n");
-		return EXIT_USAGE;
-	}
-	if (cli.profile) {
-		pf = profile_find(cli.profile);
-		if (!pf) {
-			fprintf(stderr, "fsloadctl: start: unknown profile '%s' (one of: ",
-				cli.profile);
-			profile_list(stderr, ", ");
-			fprintf(stderr, ")\n");
-			return EXIT_USAGE;
-		}
-		report_pf = pf;
-		ret = apply_defaults(profile_defaults(pf), &p);
+	if (!st->cli.job && !st->cli.profile)
+		return unknown_profile(NULL);
+	if (st->cli.profile) {
+		st->pf = profile_find(st->cli.profile);
+		if (!st->pf)
+			return unknown_profile(st->cli.profile);
+		st->report_pf = st->pf;
+		ret = apply_defaults(profile_defaults(st->pf), p);
 		if (ret)
 			return ret;
-		is_age = profile_flags(pf) & PF_AGE;
-		extents = profile_flags(pf) & PF_EXTENTS;
-		block = profile_flags(pf) & PF_BLOCK;
+		st->is_age = profile_flags(st->pf) & PF_AGE;
+		st->extents = profile_flags(st->pf) & PF_EXTENTS;
+		st->block = profile_flags(st->pf) & PF_BLOCK;
 	} else {
-		ret = jobfile_load(cli.job, &p, file_given, &job_prog);
+		ret = jobfile_load(st->cli.job, start_args, p, st->file_given,
+				   &st->job_prog);
 		if (ret)
 			return ret;
-		block = job_prog.block;
-		report_pf = profile_find(job_prog.profile);
+		st->block = st->job_prog.block;
+		st->report_pf = profile_find(st->job_prog.profile);
 	}
-	copy_given(&p, &cli, seen);
-	if (cli.job && job_prog.ngroups) {
+	copy_given(p, &st->cli, st->seen);
+	if (st->cli.job && st->job_prog.ngroups) {
 		/* the groups' threads are the job's */
 		static char threads[16];
 		uint32_t sum = 0;
 
-		if (given("threads", &gc))
+		if (given("threads", &st->gc))
 			return usage_error("--threads: the job file's [group] sections set the threads");
-		for (i = 0; i < job_prog.ngroups; i++)
-			sum += job_prog.groups[i].threads;
+		for (i = 0; i < st->job_prog.ngroups; i++)
+			sum += st->job_prog.groups[i].threads;
 		snprintf(threads, sizeof(threads), "%" PRIu32, sum);
-		p.threads = threads;
+		p->threads = threads;
 	}
-	if (pf)
-		profile_fixup(pf, &p, given, &gc);
-	if (!given("seed", &gc))
-		p.seed = clock_seed();
+	if (st->pf)
+		profile_fixup(st->pf, p, given, &st->gc);
+	if (!given("seed", &st->gc))
+		p->seed = clock_seed();
+	return 0;
+}
 
-	ret = parse_threads(p.threads, counts, &ncounts);
+/* The options that exclude each other, the engine, the CPUs, the device. */
+static int start_check(struct start *st)
+{
+	const struct params *p = &st->p;
+	bool many;
+	int ret;
+
+	ret = parse_threads(p->threads, st->counts, &st->ncounts);
 	if (ret)
 		return ret;
-	if (!p.iterations)
+	if (!p->iterations)
 		return usage_error("--iterations must be at least 1");
-	if (ncounts > 1 && p.iterations > 1)
+	many = st->ncounts > 1 || p->iterations > 1;
+	if (st->ncounts > 1 && p->iterations > 1)
 		return usage_error("--iterations and a --threads list exclude each other");
-	if (p.age) {
-		ret = parse_pct(p.age, &target);
+	if (p->age) {
+		ret = parse_pct(p->age, &st->target);
 		if (ret)
 			return ret;
-		age_first = !is_age;
+		st->age_first = !st->is_age;
 	}
-	if (is_age && (ncounts > 1 || p.iterations > 1))
+	if (st->is_age && many)
 		return usage_error("age: no thread list or iterations");
-	if (p.detach && (ncounts > 1 || p.iterations > 1 || age_first ||
-			 is_age || extents))
+	if (p->detach && (many || st->age_first || st->is_age || st->extents))
 		return usage_error("--detach: only for a single job of a profile without extents or aging");
-	ret = parse_engine(p.engine, &engine);
+	ret = parse_engine(p->engine, &st->engine);
 	if (ret)
 		return ret;
-	if (engine != ENGINE_KERNEL && p.detach)
+	if (st->engine != ENGINE_KERNEL && p->detach)
 		return usage_error("--detach: with the kernel engine only");
-	if (engine == ENGINE_BOTH && (ncounts > 1 || p.iterations > 1 || is_age))
+	if (st->engine == ENGINE_BOTH && (many || st->is_age))
 		return usage_error("--engine both: one job (no thread list, iterations or age profile)");
-	if (p.cpus) {
+	if (p->cpus) {
 		static uint32_t cpus[FSLOAD_THREADS_MAX];
 
-		if (cpulist_parse(p.cpus, cpus, FSLOAD_THREADS_MAX) < 0)
+		if (cpulist_parse(p->cpus, cpus, FSLOAD_THREADS_MAX) < 0)
 			return usage_error("--cpus: '%s' is not a CPU list (0,2-3)",
-					   p.cpus);
+					   p->cpus);
 	}
-	ret = start_check_block(&p, block, engine, age_first,
-				cli.job ? &job_prog : NULL);
+	ret = start_check_block(&st->p, st->block, st->engine, st->age_first,
+				st->cli.job ? &st->job_prog : NULL);
 	if (ret)
 		return ret;
 	/* Aging, and each job of "both" in turn, run on one engine. */
-	job_engine = engine == ENGINE_USER ? ENGINE_USER : ENGINE_KERNEL;
+	st->job_engine = st->engine == ENGINE_USER ? ENGINE_USER :
+			 ENGINE_KERNEL;
+	return 0;
+}
 
-	/* every JSON document of start is a result file (record.c) */
-	ri.argc = argc;
-	ri.argv = argv;
-	ri.args = start_args;
-	ri.p = &p;
-	ri.prog = &prog;
-	ri.engine = p.engine ? p.engine : "kernel";
-	ri.rerun_of = rerun_of;
-	record_begin(&ri);
+/* Every JSON document of start is a result file (record.c). */
+static void start_record(struct start *st, int argc, char **argv,
+			 const char *rerun_of)
+{
+	st->ri.argc = argc;
+	st->ri.argv = argv;
+	st->ri.args = start_args;
+	st->ri.p = &st->p;
+	st->ri.prog = &st->prog;
+	st->ri.engine = st->p.engine ? st->p.engine : "kernel";
+	st->ri.rerun_of = rerun_of;
+	record_begin(&st->ri);
+}
 
-	/* The user engine needs neither the module nor netlink. */
-	if (engine != ENGINE_USER) {
-		ret = nl_open(&nl, true);
-		if (ret)
-			return ret;
-	}
-	if (!p.detach && engine != ENGINE_USER) {
-		/* before the job exists: its end cannot be missed */
-		ret = nl_subscribe(&nl);
-		if (ret)
-			goto out;
+/* The user engine needs neither the module nor netlink. */
+static int start_netlink(struct start *st)
+{
+	int ret;
+
+	if (st->engine == ENGINE_USER)
+		return 0;
+	ret = nl_open(&st->nl, true);
+	if (ret || st->p.detach)
+		return ret;
+	/* before the job exists: its end cannot be missed */
+	ret = nl_subscribe(&st->nl);
+	if (!ret)
 		wait_signals_install();
-	}
+	return ret;
+}
 
-	if (is_age) {
-		ret = run_age(&nl, &p, counts[0], target, true, p.keep,
-			      job_engine, &age_run, &ar);
-		if (ret)
-			goto out;
-		if (!ar.run) {
-			/* already there: nothing ran */
-			print_begin(opt_json);
-			print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
-			open_json_object("age");
-			print_float(PRINT_ANY, "target_pct",
-				    "age: target %.1f%%", ar.target_pct);
-			print_float(PRINT_ANY, "before_pct",
-				    ", used %.1f%%: already reached\n",
-				    ar.before_pct);
-			print_float(PRINT_JSON, "after_pct", NULL,
-				    ar.after_pct);
-			print_bool(PRINT_JSON, "reached", NULL, true);
-			print_null(PRINT_JSON, "job_id", NULL);
-			close_json_object();
-			print_end();
-			goto out;
-		}
-		memset(&prog, 0, sizeof(prog));
-		profile_build_age(&p, counts[0], &prog);
-		x.has_size = true;
-		x.size = p.size;
-		x.block = p.block;
-		x.phase_names = prog.phase_names;
-		x.nphases = prog.nphases;
-		print_set_trailer(record_trailer);
-		report_single(&age_run, &x, pf, &ar);
-		ret = age_run.ret;
-		/* -o: the age profile's result file too */
-		if (p.output) {
-			int wret = write_result_file(p.output, &age_run, 1, 1,
-						     1, engine, &x, pf, &ar);
+/* The age profile: fill the filesystem, report that as the job. */
+static int start_age_profile(struct start *st)
+{
+	struct params *p = &st->p;
+	int ret;
 
-			if (wret && !ret)
-				ret = wret;
-		}
-		print_set_trailer(NULL);
-		goto out;
+	ret = run_age(&st->nl, p, st->counts[0], st->target, true, p->keep,
+		      st->job_engine, &st->age_run, &st->ar);
+	if (ret)
+		return ret;
+	if (!st->ar.run) {
+		/* already there: nothing ran */
+		report_age_reached(&st->ar, st->ctx->json);
+		return 0;
 	}
-
-	if (age_first) {
-		ret = run_age(&nl, &p, counts[0], target, false, true,
-			      job_engine, &age_run, &ar);
-		if (ret)
-			goto out;
-		if (ar.run)
-			age_dir = run_job_dir(&age_run);
-		if (ar.run && !ar.reached) {
-			/* the aging failed: show why, measure nothing */
-			ar.kept = p.keep;
-			report_single(&age_run, NULL, NULL, &ar);
-			ret = age_run.ret ? age_run.ret : EXIT_JOB;
-			goto out;
-		}
-		ar.kept = p.keep;
-	}
-
-	nwant = ncounts * p.iterations;
-	/* both: the kernel's run, then the user's */
-	runs = calloc(engine == ENGINE_BOTH ? 2 : nwant, sizeof(*runs));
-	if (!runs) {
-		errmsg("out of memory");
-		ret = EXIT_SYSERR;
-		goto out;
-	}
-	for (c = 0; c < ncounts; c++) {
-		for (it = 0; it < p.iterations; it++) {
-			struct job_req req = { 0 };
-			struct run *run = &runs[nruns];
-
-			if (pf) {
-				ret = profile_build(pf, &p, counts[c], &prog);
-				if (ret)
-					goto out;
-			} else {
-				prog = job_prog;
-				for (i = 0; i < prog.nphases; i++) {
-					prog.phase_names[i] =
-						prog.phases[i].name;
-					/* --time: every timed phase's time */
-					if (prog.phases[i].duration_ms &&
-					    p.time > 0)
-						prog.phases[i].duration_ms =
-							(uint32_t)(p.time * 1000 + 0.5);
-				}
-			}
-			x.has_size = uniform_size(&prog, p.size);
-			x.size = p.size;
-			x.block = p.block;
-			x.fsync = p.fsync || program_fsyncs(&prog);
-			x.phase_names = prog.phase_names;
-			x.nphases = prog.nphases;
-			req.p = &p;
-			req.prog = &prog;
-			req.threads = counts[c];
-			req.files = prog.files ? prog.files : p.files;
-			req.flags = prog.job_flags |
-				    (p.shared_dir ? FSLOAD_JOB_F_SHARED_DIR : 0) |
-				    (p.keep || extents ? FSLOAD_JOB_F_KEEP : 0) |
-				    (p.detach ? FSLOAD_JOB_F_DETACH : 0);
-			req.x = &x;
-			req.engine = job_engine;
-			if (p.detach) {
-				ret = start_detached(&nl, &req);
-				goto out;
-			}
-			/* both: the same program again, from fsloadctl's threads */
-			for (e = 0; e < (engine == ENGINE_BOTH ? 2 : 1); e++) {
-				run = &runs[nruns];
-				if (e)
-					req.engine = ENGINE_USER;
-				ret = run_job(&nl, &req, run);
-				if (ret)
-					goto report;
-				nruns++;
-				if (extents)
-					count_extents(run, p.keep);
-				if (run->ret && !job_ret)
-					job_ret = run->ret;
-				/* interrupted or failed: no more jobs */
-				if (run->ret)
-					goto report;
-			}
-		}
-	}
-report:
+	memset(&st->prog, 0, sizeof(st->prog));
+	profile_build_age(p, st->counts[0], &st->prog);
+	st->x.has_size = true;
+	st->x.size = p->size;
+	st->x.block = p->block;
+	st->x.phase_names = st->prog.phase_names;
+	st->x.nphases = st->prog.nphases;
 	print_set_trailer(record_trailer);
-	report(runs, nruns, nwant, ncounts, engine, &x, report_pf,
-	       age_first ? &ar : NULL);
-	if (p.output && nruns) {
-		int wret = write_result_file(p.output, runs, nruns, nwant,
-					     ncounts, engine, &x, report_pf,
-					     age_first ? &ar : NULL);
+	report_single(&st->age_run, &st->x, st->pf, &st->ar, st->ctx->json);
+	ret = st->age_run.ret;
+	/* -o: the age profile's result file too */
+	if (p->output) {
+		int wret = write_result_file(p->output, &st->age_run, 1, 1, 1,
+					     st->engine, &st->x, st->pf,
+					     &st->ar);
 
 		if (wret && !ret)
 			ret = wret;
 	}
 	print_set_trailer(NULL);
+	return ret;
+}
+
+/*
+ * --age before the measured job.  Returns 0 when the jobs may run, else
+ * the exit code (@done: the aging failed and was reported).
+ */
+static int start_age_first(struct start *st, bool *done)
+{
+	int ret;
+
+	ret = run_age(&st->nl, &st->p, st->counts[0], st->target, false, true,
+		      st->job_engine, &st->age_run, &st->ar);
+	if (ret)
+		return ret;
+	if (st->ar.run)
+		st->age_dir = run_job_dir(&st->age_run);
+	st->ar.kept = st->p.keep;
+	if (st->ar.run && !st->ar.reached) {
+		/* the aging failed: show why, measure nothing */
+		report_single(&st->age_run, NULL, NULL, &st->ar,
+			      st->ctx->json);
+		*done = true;
+		return st->age_run.ret ? st->age_run.ret : EXIT_JOB;
+	}
+	return 0;
+}
+
+/* The program of the jobs with @threads threads, and the request. */
+static int start_program(struct start *st, uint32_t threads,
+			 struct job_req *req)
+{
+	const struct params *p = &st->p;
+	struct program *prog = &st->prog;
+	unsigned int i;
+	int ret;
+
+	if (st->pf) {
+		ret = profile_build(st->pf, p, threads, prog);
+		if (ret)
+			return ret;
+	} else {
+		*prog = st->job_prog;
+		for (i = 0; i < prog->nphases; i++) {
+			prog->phase_names[i] = prog->phases[i].name;
+			/* --time: every timed phase's time */
+			if (prog->phases[i].duration_ms && p->time > 0)
+				prog->phases[i].duration_ms =
+					(uint32_t)(p->time * 1000 + 0.5);
+		}
+	}
+	st->x.has_size = uniform_size(prog, p->size);
+	st->x.size = p->size;
+	st->x.block = p->block;
+	st->x.fsync = p->fsync || program_fsyncs(prog);
+	st->x.phase_names = prog->phase_names;
+	st->x.nphases = prog->nphases;
+	req->p = p;
+	req->prog = prog;
+	req->threads = threads;
+	req->files = prog->files ? prog->files : p->files;
+	req->flags = prog->job_flags |
+		     (p->shared_dir ? FSLOAD_JOB_F_SHARED_DIR : 0) |
+		     (p->keep || st->extents ? FSLOAD_JOB_F_KEEP : 0) |
+		     (p->detach ? FSLOAD_JOB_F_DETACH : 0);
+	req->x = &st->x;
+	req->engine = st->job_engine;
+	return 0;
+}
+
+/*
+ * Run @req: once, or (both) again from fsloadctl's threads.  Returns
+ * an exit code; @stop when no more jobs are to run.
+ */
+static int start_one(struct start *st, struct job_req *req, bool *stop)
+{
+	unsigned int e;
+	struct run *run;
+	int ret;
+
+	for (e = 0; e < (st->engine == ENGINE_BOTH ? 2 : 1); e++) {
+		run = &st->runs[st->nruns];
+		if (e)
+			req->engine = ENGINE_USER;
+		ret = run_job(&st->nl, req, run);
+		if (ret) {
+			*stop = true;
+			return ret;
+		}
+		st->nruns++;
+		if (st->extents)
+			count_extents(run, st->p.keep);
+		if (run->ret && !st->job_ret)
+			st->job_ret = run->ret;
+		/* interrupted or failed: no more jobs */
+		if (run->ret) {
+			*stop = true;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Every job: each thread count, each iteration (or one detached job).
+ * @no_report: nothing ran that a report would show.
+ */
+static int start_jobs(struct start *st, bool *no_report)
+{
+	unsigned int c, it;
+	bool stop = false;
+	int ret = 0;
+
+	st->nwant = st->ncounts * st->p.iterations;
+	/* both: the kernel's run, then the user's */
+	st->runs = calloc(st->engine == ENGINE_BOTH ? 2 : st->nwant,
+			  sizeof(*st->runs));
+	if (!st->runs) {
+		errmsg("out of memory");
+		*no_report = true;
+		return EXIT_SYSERR;
+	}
+	for (c = 0; c < st->ncounts && !stop; c++) {
+		for (it = 0; it < st->p.iterations && !stop; it++) {
+			struct job_req req = { 0 };
+
+			ret = start_program(st, st->counts[c], &req);
+			if (ret) {
+				*no_report = true;
+				return ret;
+			}
+			if (st->p.detach) {
+				*no_report = true;
+				return start_detached(&st->nl, &req,
+						      st->ctx->json);
+			}
+			ret = start_one(st, &req, &stop);
+		}
+	}
+	return ret;
+}
+
+/* The reports of the jobs that ran, and -o's result file. */
+static int start_report(struct start *st, int ret)
+{
+	const struct age_report *ar = st->age_first ? &st->ar : NULL;
+
+	print_set_trailer(record_trailer);
+	report(st->runs, st->nruns, st->nwant, st->ncounts, st->engine,
+	       &st->x, st->report_pf, ar, st->ctx->json);
+	if (st->p.output && st->nruns) {
+		int wret = write_result_file(st->p.output, st->runs, st->nruns,
+					     st->nwant, st->ncounts,
+					     st->engine, &st->x,
+					     st->report_pf, ar);
+
+		if (wret && !ret)
+			ret = wret;
+	}
+	print_set_trailer(NULL);
+	return ret ? ret : st->job_ret;
+}
+
+static void start_free(struct start *st)
+{
+	unsigned int i;
+
+	if (st->age_dir && !st->p.keep)
+		tree_remove_job(st->age_dir, st->age_run.js.dir_ino);
+	free(st->age_dir);
+	for (i = 0; st->runs && i < st->nruns; i++)
+		run_free(&st->runs[i]);
+	free(st->runs);
+	run_free(&st->age_run);
+	nl_close(&st->nl);
+}
+
+int cmd_start(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	/* large (programs), and the result file's record points into it */
+	static struct start st;
+	const char *rerun_of = NULL;
+	bool done = false;
+	int ret;
+
+	st.ctx = ctx;
+	st.gc.seen = st.seen;
+	st.gc.file = st.file_given;
+	ret = start_expand_args(&argc, &argv, &rerun_of);
 	if (!ret)
-		ret = job_ret;
+		ret = start_params(&st, argc, argv);
+	if (!ret)
+		ret = start_check(&st);
+	if (ret)
+		return ret;
+	start_record(&st, argc, argv, rerun_of);
+	ret = start_netlink(&st);
+	if (ret)
+		goto out;
+	if (st.is_age) {
+		ret = start_age_profile(&st);
+		goto out;
+	}
+	if (st.age_first) {
+		ret = start_age_first(&st, &done);
+		if (ret || done)
+			goto out;
+	}
+	ret = start_jobs(&st, &done);
+	if (!done)
+		ret = start_report(&st, ret);
 out:
-	if (age_dir && !p.keep)
-		tree_remove_job(age_dir, age_run.js.dir_ino);
-	free(age_dir);
-	for (i = 0; runs && i < nruns; i++)
-		run_free(&runs[i]);
-	free(runs);
-	run_free(&age_run);
-	nl_close(&nl);
+	start_free(&st);
 	return ret;
 }

@@ -19,6 +19,7 @@
 
 #include "lib/fsloadctl.h"
 #include "engine/blockdev.h"
+#include "lib/msg.h"
 
 #define PROBE_BYTES	(68 * 1024)	/* btrfs's superblock ends at 64K + 4K */
 

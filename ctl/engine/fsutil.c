@@ -20,6 +20,8 @@
 
 #include "lib/fsloadctl.h"
 #include "engine/fsutil.h"
+#include "lib/msg.h"
+#include "lib/clock.h"
 
 /* nftw() passes no argument to its callback. */
 static uint64_t ext_files, ext_total;

@@ -19,6 +19,9 @@
 #include "engine/run.h"
 #include "engine/uengine.h"
 #include "engine/wait.h"
+#include "lib/msg.h"
+#include "lib/clock.h"
+#include "nl/names.h"
 
 static bool op_is_bio(uint8_t type)
 {

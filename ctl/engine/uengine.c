@@ -429,6 +429,8 @@ static inline void fsload_trace_op(struct fsload_worker *w,
 
 /* The phase loop, shared with the kernel's workers. */
 #include "engine-loop.h"
+#include "lib/msg.h"
+#include "nl/names.h"
 #pragma GCC diagnostic pop
 
 /* The machine's CPU */

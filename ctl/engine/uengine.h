@@ -40,15 +40,4 @@ int uengine_check(const struct program *prog, uint32_t threads,
  */
 int uengine_run(const struct job_req *req, struct run *run);
 
-/* "kernel", "user" or "both" (start --engine); EXIT_USAGE if neither. */
-int parse_engine(const char *s, enum engine *engine);
-
-/*
- * --engine both: each of the runs (the kernel's, then the user's) in
- * full, then per phase the ratio user/kernel of worker CPU per op and of
- * mean latency (JSON: "kernel", "user", "comparison", "summary").
- */
-void report_both(const struct run *runs, unsigned int n,
-		 const struct job_extra *x, const struct profile *pf);
-
 #endif /* FSLOADCTL_UENGINE_H */

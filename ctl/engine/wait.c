@@ -22,6 +22,9 @@
 #include "nl/results.h"
 #include "nl/job.h"
 #include "engine/wait.h"
+#include "lib/msg.h"
+#include "lib/clock.h"
+#include "nl/names.h"
 
 /* JOB_GET interval after an overrun. */
 #define POLL_MS		500

@@ -31,26 +31,4 @@ enum {
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 
-/* Set by main(): the subcommand running, for messages; JSON output. */
-extern const char *cmd_name;
-extern bool opt_json;
-
-/* Messages on stderr, "fsloadctl: <command>: ..." */
-void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void warnmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* As errmsg(), followed by ": strerror(errno)". */
-void errsys(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* names.c */
-const char *state_name(unsigned int state);
-bool state_is_final(unsigned int state);
-const char *op_name(unsigned int op);
-const char *errno_name(int err, char *buf, size_t len);
-
-/* Exit code for a job that has ended in @state. */
-int state_exit_code(unsigned int state);
-
-/* Monotonic time in nanoseconds. */
-uint64_t now_ns(void);
-
 #endif /* FSLOADCTL_H */

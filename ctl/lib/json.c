@@ -13,6 +13,7 @@
 #include "lib/fsloadctl.h"
 #include "lib/json.h"
 #include "lib/print.h"
+#include "lib/msg.h"
 
 #define JSON_DEPTH_LIMIT	64
 

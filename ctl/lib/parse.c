@@ -11,6 +11,7 @@
 
 #include "lib/fsloadctl.h"
 #include "lib/parse.h"
+#include "lib/msg.h"
 
 int parse_u64(const char *s, uint64_t *v)
 {
@@ -133,7 +134,7 @@ bool arg_seen(const struct cmd_desc *cmd, const bool *seen, const char *name)
 	return a && seen[a - cmd->args];
 }
 
-static int store_arg(const struct arg_desc *a, void *opts, const char *val)
+int store_arg(const struct arg_desc *a, void *opts, const char *val)
 {
 	char *dst = (char *)opts + a->offset;
 	uint64_t v64;
@@ -179,8 +180,9 @@ static int store_arg(const struct arg_desc *a, void *opts, const char *val)
 	return usage_error("invalid value '%s' for --%s", val, a->name);
 }
 
-int parse_args(const struct cmd_desc *cmd, void *opts, bool *seen,
-	       int argc, char **argv, char **pos, int max_pos, int *npos)
+int parse_args(const struct cmd_desc *cmd, struct cmd_ctx *ctx, void *opts,
+	       bool *seen, int argc, char **argv, char **pos, int max_pos,
+	       int *npos)
 {
 	const struct arg_desc *a;
 	bool only_pos = false;
@@ -203,8 +205,8 @@ int parse_args(const struct cmd_desc *cmd, void *opts, bool *seen,
 			only_pos = true;
 			continue;
 		}
-		if (!strcmp(arg, "--json") || !strcmp(arg, "-j")) {
-			opt_json = true;
+		if (ctx && (!strcmp(arg, "--json") || !strcmp(arg, "-j"))) {
+			ctx->json = true;
 			continue;
 		}
 		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {

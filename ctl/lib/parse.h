@@ -37,9 +37,17 @@ struct arg_desc {
 };
 
 /**
+ * struct cmd_ctx - what a subcommand runs with, besides its arguments
+ * @json: JSON on stdout (--json, -j, before or after the subcommand)
+ */
+struct cmd_ctx {
+	bool json;
+};
+
+/**
  * struct cmd_desc - a subcommand
  * @name: the subcommand
- * @fn: runs it; argv[0] is the subcommand; returns an exit code
+ * @fn: runs it in @ctx; argv[0] is the subcommand; returns an exit code
  * @synopsis: arguments after the name, for the help text
  * @desc: what it does
  * @args: its options, ending with a zeroed entry, or NULL
@@ -47,7 +55,7 @@ struct arg_desc {
  */
 struct cmd_desc {
 	const char *name;
-	int (*fn)(int argc, char **argv);
+	int (*fn)(struct cmd_ctx *ctx, int argc, char **argv);
 	const char *synopsis;
 	const char *desc;
 	const struct arg_desc *args;
@@ -55,14 +63,21 @@ struct cmd_desc {
 };
 
 /*
- * Parse argv[1..argc-1] of @cmd into @opts.  --json (-j) sets the global
- * JSON flag, --help (-h) prints the command's help and exits 0.
+ * Parse argv[1..argc-1] of @cmd into @opts.  --json (-j) sets @ctx->json
+ * (@ctx may be NULL where --json is not an option), --help (-h) prints the command's help and exits 0.
  * @seen[i] is set when option i was given (may be NULL).  Positional
  * arguments are stored in @pos (at most @max_pos) and counted in @npos.
  * Returns 0, or EXIT_USAGE after printing why.
  */
-int parse_args(const struct cmd_desc *cmd, void *opts, bool *seen,
-	       int argc, char **argv, char **pos, int max_pos, int *npos);
+int parse_args(const struct cmd_desc *cmd, struct cmd_ctx *ctx, void *opts,
+	       bool *seen, int argc, char **argv, char **pos, int max_pos,
+	       int *npos);
+
+/*
+ * Store @val, the value of option @a, into @opts.  Returns 0, or
+ * EXIT_USAGE after printing why.
+ */
+int store_arg(const struct arg_desc *a, void *opts, const char *val);
 
 /* Was option @name given?  (Looks it up in @cmd->args.) */
 bool arg_seen(const struct cmd_desc *cmd, const bool *seen, const char *name);

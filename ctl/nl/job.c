@@ -14,6 +14,8 @@
 #include "nl/attrs.h"
 #include "lib/print.h"
 #include "nl/job.h"
+#include "lib/msg.h"
+#include "nl/names.h"
 
 static int stall_attr_cb(const struct nlattr *a, void *data)
 {

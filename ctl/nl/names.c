@@ -8,14 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <libmnl/libmnl.h>
 
 #include "lib/fsloadctl.h"
+#include "nl/names.h"
 #include "nl/attrs.h"
 #include "lib/kshim.h"
 #include "engine.h"
+#include "lib/msg.h"
 
 static const char *const state_names[] = {
 	[FSLOAD_JOB_RUNNING]	= "running",
@@ -56,14 +57,6 @@ const char *errno_name(int err, char *buf, size_t len)
 		return name;
 	snprintf(buf, len, "errno %d", err);
 	return buf;
-}
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 /* Attribute sets.  Names follow the command line where there is one. */

@@ -21,6 +21,8 @@
 #include "nl/results.h"
 #include "nl/series.h"
 #include "nl/job.h"
+#include "lib/msg.h"
+#include "nl/names.h"
 
 #define HAS(s, attr)	(!!((s)->have & (1ULL << (attr))))
 
@@ -957,7 +959,7 @@ void print_results(const struct results *r, const struct job_status *js)
 
 int show_job_results(struct nl_ctx *nl, uint32_t id,
 		     const struct job_status *final,
-		     const struct job_extra *x)
+		     const struct job_extra *x, bool json)
 {
 	struct job_status js = { 0 };
 	const struct job_status *use = &js;
@@ -982,7 +984,7 @@ int show_job_results(struct nl_ctx *nl, uint32_t id,
 			r.series = &s;
 	}
 
-	print_begin(opt_json);
+	print_begin(json);
 	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
 	print_job("job", use, x, JOB_VIEW_HEADER);
 	print_results(&r, use);

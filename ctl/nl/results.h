@@ -114,14 +114,14 @@ void print_results(const struct results *r, const struct job_status *js);
 
 /*
  * Fetch and print the status and results of job @id (one JSON document
- * or the text header and table).  @final is used when the job is gone by
+ * or the text header and table, as @json says).  @final is used when the job is gone by
  * now (may be NULL); @x adds what the starter knows (may be NULL).
  * Returns EXIT_OK, EXIT_JOB when the job ended failed or stopped, or the
  * error's exit code.
  */
 int show_job_results(struct nl_ctx *nl, uint32_t id,
 		     const struct job_status *final,
-		     const struct job_extra *x);
+		     const struct job_extra *x, bool json);
 
 /*
  * Fetch the status of job @id (JOB_GET do) into @js, and its workers

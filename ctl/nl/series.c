@@ -31,6 +31,9 @@
 #include "nl/results.h"
 #include "nl/series.h"
 #include "nl/job.h"
+#include "lib/msg.h"
+#include "lib/clock.h"
+#include "nl/names.h"
 
 #define MIB	(1024.0 * 1024.0)
 

@@ -18,21 +18,7 @@
 #include "nl/results.h"
 #include "engine/run.h"
 #include "nl/job.h"
-#include "engine/uengine.h"
-
-int parse_engine(const char *s, enum engine *engine)
-{
-	if (!strcmp(s, "kernel"))
-		*engine = ENGINE_KERNEL;
-	else if (!strcmp(s, "user"))
-		*engine = ENGINE_USER;
-	else if (!strcmp(s, "both"))
-		*engine = ENGINE_BOTH;
-	else
-		return usage_error("--engine: '%s' is not kernel, user or both",
-				   s);
-	return 0;
-}
+#include "report/engines.h"
 
 /* What the comparison takes from one run's phase. */
 struct side {
@@ -189,12 +175,12 @@ static void print_metric(const struct run *k, const struct run *u,
 }
 
 void report_both(const struct run *runs, unsigned int n,
-		 const struct job_extra *x, const struct profile *pf)
+		 const struct job_extra *x, const struct profile *pf, bool json)
 {
 	static const char *const names[] = { "kernel", "user" };
 	unsigned int i;
 
-	print_begin(opt_json);
+	print_begin(json);
 	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
 	print_string(PRINT_JSON, "engine", NULL, "both");
 	for (i = 0; i < n && i < 2; i++) {

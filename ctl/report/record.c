@@ -24,6 +24,8 @@
 #include "lib/json.h"
 #include "lib/print.h"
 #include "report/record.h"
+#include "lib/msg.h"
+#include "nl/names.h"
 
 static const struct record_info *rec;
 

@@ -12,6 +12,7 @@
 #include "lib/print.h"
 #include "nl/results.h"
 #include "report/runs.h"
+#include "nl/names.h"
 
 /* A number or, when not finite, "-" / null. */
 static void print_num(const char *key, const char *fmt, int width,
@@ -107,10 +108,27 @@ static void print_summary(const struct run *run, const struct profile *pf)
 	close_json_object();
 }
 
-void report_single(const struct run *run, const struct job_extra *x,
-		   const struct profile *pf, const struct age_report *age)
+void report_age_reached(const struct age_report *age, bool json)
 {
-	print_begin(opt_json);
+	print_begin(json);
+	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
+	open_json_object("age");
+	print_float(PRINT_ANY, "target_pct", "age: target %.1f%%",
+		    age->target_pct);
+	print_float(PRINT_ANY, "before_pct", ", used %.1f%%: already reached\n",
+		    age->before_pct);
+	print_float(PRINT_JSON, "after_pct", NULL, age->after_pct);
+	print_bool(PRINT_JSON, "reached", NULL, true);
+	print_null(PRINT_JSON, "job_id", NULL);
+	close_json_object();
+	print_end();
+}
+
+void report_single(const struct run *run, const struct job_extra *x,
+		   const struct profile *pf, const struct age_report *age,
+		   bool json)
+{
+	print_begin(json);
 	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
 	print_age(age);
 	print_job("job", &run->js, x, JOB_VIEW_HEADER);
@@ -129,7 +147,8 @@ static void run_members(const struct run *run)
 }
 
 void report_sweep(const struct run *runs, unsigned int n,
-		  const struct profile *pf, const struct age_report *age)
+		  const struct profile *pf, const struct age_report *age,
+		  bool json)
 {
 	bool extents = false;
 	struct metric m;
@@ -138,7 +157,7 @@ void report_sweep(const struct run *runs, unsigned int n,
 	for (i = 0; i < n; i++)
 		extents |= runs[i].has_extents;
 	profile_metric(pf, &runs[0].r, &m);
-	print_begin(opt_json);
+	print_begin(json);
 	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
 	print_age(age);
 	print_string(PRINT_ANY, "profile", "profile %s",
@@ -242,7 +261,8 @@ static void print_phase_note(const struct run *runs, unsigned int n,
 }
 
 void report_iterations(const struct run *runs, unsigned int n,
-		       const struct profile *pf, const struct age_report *age)
+		       const struct profile *pf, const struct age_report *age,
+		       bool json)
 {
 	unsigned int i, k, nph = 0, cnt;
 	const struct run *ref = NULL;
@@ -255,7 +275,7 @@ void report_iterations(const struct run *runs, unsigned int n,
 			nph = runs[i].r.nphases;
 			ref = &runs[i];
 		}
-	print_begin(opt_json);
+	print_begin(json);
 	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
 	print_age(age);
 	print_string(PRINT_JSON, "profile", NULL, runs[0].js.profile);

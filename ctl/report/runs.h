@@ -24,14 +24,19 @@ struct age_report {
 	const struct run *run;	/* NULL: nothing to do, already full */
 };
 
+/* The age profile found the filesystem full enough: nothing ran. */
+void report_age_reached(const struct age_report *age, bool json);
 /* One job: header, phase table, the profile's summary, age, extents. */
 void report_single(const struct run *run, const struct job_extra *x,
-		   const struct profile *pf, const struct age_report *age);
+		   const struct profile *pf, const struct age_report *age,
+		   bool json);
 /* One row per thread count; JSON "sweep": [...]. */
 void report_sweep(const struct run *runs, unsigned int n,
-		  const struct profile *pf, const struct age_report *age);
+		  const struct profile *pf, const struct age_report *age,
+		  bool json);
 /* Per-phase Max/Min/Mean/StdDev of ops/s over the runs. */
 void report_iterations(const struct run *runs, unsigned int n,
-		       const struct profile *pf, const struct age_report *age);
+		       const struct profile *pf, const struct age_report *age,
+		       bool json);
 
 #endif /* FSLOADCTL_SWEEP_H */

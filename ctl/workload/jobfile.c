@@ -38,16 +38,18 @@
 #include <strings.h>
 
 #include "lib/fsloadctl.h"
-#include "cmd/cmds.h"
 #include "workload/jobfile.h"
 #include "lib/parse.h"
 #include "workload/profile.h"
+#include "lib/msg.h"
+#include "nl/names.h"
 
 #define LINE_MAX_LEN	1024
 
 struct jf {
 	const char *path;
 	unsigned int line;
+	const struct arg_desc *args;
 	struct params *p;
 	bool *given;
 	struct program *prog;
@@ -147,9 +149,8 @@ static int global_key(struct jf *jf, const char *key, char *val)
 		"force",
 	};
 	const struct arg_desc *a;
-	char opt[64], *argv[3];
 	unsigned int i;
-	int npos;
+	char *copy;
 	bool b;
 
 	if (!strcmp(key, "name")) {
@@ -167,15 +168,11 @@ static int global_key(struct jf *jf, const char *key, char *val)
 	if (i == ARRAY_SIZE(keys))
 		return jf_error(jf, "unknown [global] key '%s' (one of: dir, threads, files, files-per-dir, tree-branch, seed, shared-dir, keep, progress-ms, device, force, name)",
 				key);
-	for (a = start_cmd.args; a->name; a++)
+	for (a = jf->args; a->name; a++)
 		if (!strcmp(a->name, key))
 			break;
 	if (!a->name)
 		return jf_error(jf, "'%s' is not a start option", key);
-	snprintf(opt, sizeof(opt), "--%s", key);
-	argv[0] = (char *)"start";
-	argv[1] = opt;
-	argv[2] = val;
 	if (a->type == ARG_FLAG) {
 		if (parse_bool(val, &b))
 			return jf_error(jf, "%s: '%s' is not yes or no", key,
@@ -183,14 +180,13 @@ static int global_key(struct jf *jf, const char *key, char *val)
 		*(bool *)((char *)jf->p + a->offset) = b;
 	} else {
 		/* the value must outlive the file's buffer: ARG_STR */
-		argv[2] = strdup(val);
-		if (!argv[2])
+		copy = strdup(val);
+		if (!copy)
 			return jf_error(jf, "out of memory");
-		if (parse_args(&start_cmd, jf->p, NULL, 3, argv, NULL, 0,
-			       &npos))
+		if (store_arg(a, jf->p, copy))
 			return jf_error(jf, "invalid %s '%s'", key, val);
 	}
-	jf->given[a - start_cmd.args] = true;
+	jf->given[a - jf->args] = true;
 	return 0;
 }
 
@@ -359,10 +355,13 @@ static int section(struct jf *jf, char *s)
 	return 0;
 }
 
-int jobfile_load(const char *path, struct params *p, bool *given,
-		 struct program *prog)
+int jobfile_load(const char *path, const struct arg_desc *args,
+		 struct params *p, bool *given, struct program *prog)
 {
-	struct jf jf = { .path = path, .p = p, .given = given, .prog = prog };
+	struct jf jf = {
+		.path = path, .args = args, .p = p, .given = given,
+		.prog = prog,
+	};
 	char buf[LINE_MAX_LEN], *s, *eq, *key, *val, *end;
 	const char *base;
 	unsigned int i, j;

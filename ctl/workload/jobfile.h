@@ -7,15 +7,16 @@
 
 #include <stdbool.h>
 
+#include "lib/parse.h"
 #include "workload/profile.h"
 
 /*
  * Read the job file @path: its phases into @prog, its [global] settings
- * into @p (start options, applied over what @p holds).  @given is set
- * for each start option the file gave (indexed as start's arguments).
+ * into @p (start options, @args, applied over what @p holds).  @given is
+ * set for each option of @args the file gave (indexed as @args).
  * Returns 0, or EXIT_USAGE after printing FILE:LINE: what is wrong.
  */
-int jobfile_load(const char *path, struct params *p, bool *given,
-		 struct program *prog);
+int jobfile_load(const char *path, const struct arg_desc *args,
+		 struct params *p, bool *given, struct program *prog);
 
 #endif /* FSLOADCTL_JOBFILE_H */

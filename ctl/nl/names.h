@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsloadctl: names of job states, operations and errnos.
+ */
+#ifndef FSLOADCTL_NAMES_H
+#define FSLOADCTL_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+const char *state_name(unsigned int state);
+bool state_is_final(unsigned int state);
+const char *op_name(unsigned int op);
+const char *errno_name(int err, char *buf, size_t len);
+
+/* Exit code for a job that has ended in @state. */
+int state_exit_code(unsigned int state);
+
+#endif /* FSLOADCTL_NAMES_H */
