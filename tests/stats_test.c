@@ -72,7 +72,7 @@ TEST(t_quantile_tables)
 	NEAR(t_quantile(0.025, 10), -2.22813885, 1e-6);
 }
 
-static void sample(const double *x, size_t n, struct sample *s)
+static void sample(const double *x, size_t n, struct stat_sample *s)
 {
 	sample_of(x, n, s);
 }
@@ -100,7 +100,7 @@ TEST(welch_published_examples)
 	static const double c2[] = { 28.2, 26.6, 20.1, 23.3, 25.2, 22.1, 17.7,
 		27.6, 20.6, 13.7, 23.2, 17.5, 20.6, 18.0, 23.9, 21.6, 24.3,
 		20.4, 23.9, 13.3 };
-	struct sample sa, sb;
+	struct stat_sample sa, sb;
 	struct welch w;
 
 	/* welch_test gives new - base: the article's A1 - A2 negated */
@@ -143,7 +143,7 @@ TEST(welch_published_examples)
 TEST(welch_by_hand)
 {
 	static const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
-	struct sample sa, sb;
+	struct stat_sample sa, sb;
 	struct welch w;
 	double t, cdf4;
 
@@ -164,7 +164,7 @@ TEST(welch_by_hand)
 TEST(welch_degenerate)
 {
 	static const double a[] = { 5, 5, 5 }, b[] = { 6, 6, 6 }, c[] = { 7 };
-	struct sample sa, sb, sc;
+	struct stat_sample sa, sb, sc;
 	struct welch w;
 
 	sample(a, 3, &sa);
@@ -181,7 +181,7 @@ TEST(welch_degenerate)
 TEST(variance_test_known)
 {
 	static const double a[] = { 1, 2, 3 }, b[] = { 10, 20, 30 };
-	struct sample sa, sb;
+	struct stat_sample sa, sb;
 	double f;
 
 	for (f = 0.1; f < 20; f *= 1.7)
@@ -210,7 +210,7 @@ TEST(detectable_change)
 TEST(noise_band)
 {
 	static const double b[] = { 1000, 1002, 998 };
-	struct sample sb;
+	struct stat_sample sb;
 
 	sample(b, 3, &sb);
 	/* t_.975,2 = 4.302653, sd 2: 4.302653 * 2 * sqrt(1/3 + 1) / 1000 */

@@ -549,7 +549,7 @@ static void taint_note(const struct result_side *s)
 
 /* --- the table ------------------------------------------------------------------------ */
 
-static void print_sample(const char *key, const struct sample *s,
+static void print_sample(const char *key, const struct stat_sample *s,
 		       const double *v)
 {
 	size_t i;
@@ -565,7 +565,7 @@ static void print_sample(const char *key, const struct sample *s,
 	close_json_object();
 }
 
-static void fmt_ms(char *buf, size_t len, const struct sample *s)
+static void fmt_ms(char *buf, size_t len, const struct stat_sample *s)
 {
 	int prec = fabs(s->mean) >= 1e6 ? 0 : fabs(s->mean) >= 100 ? 1 : 3;
 
@@ -591,7 +591,7 @@ struct compare_row {
 	const struct metric_desc *m;
 	double va[1024], vb[1024];
 	size_t na, nb;
-	struct sample sa, sb;
+	struct stat_sample sa, sb;
 	struct welch w;
 	double change;		/* %, NEW against BASE */
 	double vp;		/* the variance test's p */
@@ -740,7 +740,7 @@ static void compare_header(struct compare *c, bool json)
 /* The statistics of @row and its verdict: noise band, threshold or t-test. */
 static void compare_verdict(const struct compare *c, struct compare_row *row)
 {
-	const struct sample *sa = &row->sa, *sb = &row->sb;
+	const struct stat_sample *sa = &row->sa, *sb = &row->sb;
 	bool worse, beyond;
 
 	sample_of(row->va, row->na, &row->sa);

@@ -16,6 +16,7 @@
 #include "nl/nl.h"
 #include "nl/results.h"
 #include "cmd/cmds.h"
+#include "report/job.h"
 
 const struct cmd_desc list_cmd = {
 	.name = "list",

@@ -9,6 +9,7 @@
 #include "nl/nl.h"
 #include "nl/results.h"
 #include "cmd/cmds.h"
+#include "report/results.h"
 
 const struct cmd_desc results_cmd = {
 	.name = "results",

@@ -41,6 +41,7 @@
 #include "engine/uengine.h"
 #include "engine/wait.h"
 #include "lib/msg.h"
+#include "report/job.h"
 
 #define SWEEP_MAX	32	/* thread counts in one --threads list */
 #define AGE_TICK_MS	20	/* utilisation check while aging */

@@ -11,6 +11,7 @@
 #include "nl/nl.h"
 #include "nl/results.h"
 #include "cmd/cmds.h"
+#include "report/job.h"
 
 const struct cmd_desc status_cmd = {
 	.name = "status",

@@ -17,6 +17,7 @@
 #include "nl/results.h"
 #include "engine/wait.h"
 #include "cmd/cmds.h"
+#include "report/results.h"
 
 int wait_job(const struct cmd_ctx *ctx, uint32_t id, const struct wait_opts *o,
 	     bool stop)

@@ -22,6 +22,9 @@
 #include "lib/msg.h"
 #include "lib/clock.h"
 #include "nl/names.h"
+#include "engine/plot.h"
+#include "engine/sampler.h"
+#include "engine/stall.h"
 
 static bool op_is_bio(uint8_t type)
 {

@@ -53,9 +53,11 @@
 #include "lib/print.h"
 #include "workload/profile.h"
 #include "nl/results.h"
-#include "engine/run.h"
+#include "engine/job.h"
 #include "nl/job.h"
 #include "engine/uengine.h"
+#include "lib/msg.h"
+#include "nl/names.h"
 
 /* As the kernel's FSLOAD_TOP_THREADS (module/fsload.h). */
 #define UENGINE_TOP_THREADS	8
@@ -429,8 +431,6 @@ static inline void fsload_trace_op(struct fsload_worker *w,
 
 /* The phase loop, shared with the kernel's workers. */
 #include "engine-loop.h"
-#include "lib/msg.h"
-#include "nl/names.h"
 #pragma GCC diagnostic pop
 
 /* The machine's CPU */

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "engine/run.h"
+#include "engine/job.h"
 
 struct job_extra;
 struct job_req;

@@ -105,19 +105,6 @@ void job_status_free(struct job_status *js);
 /* Move @src into @dst (freeing what @dst held). */
 void job_status_move(struct job_status *dst, struct job_status *src);
 
-enum job_view {
-	JOB_VIEW_HEADER,	/* results header (start, wait, results) */
-	JOB_VIEW_DETAIL,	/* status ID */
-	JOB_VIEW_ROW,		/* one line of list */
-};
-
-/* Print the job: a JSON object (named @key, or an array member when
- * NULL) and, in text mode, the lines of @view. */
-void print_job(const char *key, const struct job_status *js,
-	       const struct job_extra *x, enum job_view view);
-/* Column titles of JOB_VIEW_ROW (text only). */
-void print_job_row_titles(void);
-
 /* "i/n" of a status's current phase (1-based), into @buf. */
 const char *job_phase_str(const struct job_status *js, char *buf,
 			  size_t len);

@@ -100,30 +100,6 @@ int results_get(struct nl_ctx *nl, uint32_t id, struct results *r);
 void results_free(struct results *r);
 
 /*
- * How a phase ended, as the text table's complete column and JSON's
- * "completion" say it: "yes" every worker ran every iteration, "time" a
- * stonewall ended it (still complete), "no" it was stopped or failed.
- */
-const char *phase_completion(const struct phase_result *pr);
-
-/*
- * Print the per-phase table (text) or the "phases" array (JSON), inside
- * a document opened with print_begin().
- */
-void print_results(const struct results *r, const struct job_status *js);
-
-/*
- * Fetch and print the status and results of job @id (one JSON document
- * or the text header and table, as @json says).  @final is used when the job is gone by
- * now (may be NULL); @x adds what the starter knows (may be NULL).
- * Returns EXIT_OK, EXIT_JOB when the job ended failed or stopped, or the
- * error's exit code.
- */
-int show_job_results(struct nl_ctx *nl, uint32_t id,
-		     const struct job_status *final,
-		     const struct job_extra *x, bool json);
-
-/*
  * Fetch the status of job @id (JOB_GET do) into @js, and its workers
  * (job_workers_get()) unless @flags has NL_POLL.
  */

@@ -80,30 +80,5 @@ struct series {
 
 /* Read the samples the kernel has beyond s->next.  Returns an exit code. */
 int series_drain(struct nl_ctx *nl, uint32_t id, struct series *s);
-/*
- * Sample the block device under @dir (or @dir itself, a block device)
- * every @ms until series_dev_stop();
- * nothing (and s->dev "") when it has none (tmpfs, btrfs's anonymous
- * device).
- */
-void series_dev_start(struct series *s, const char *dir, uint32_t ms);
-void series_dev_stop(struct series *s);
-/* Note the stalled workers of @js, with their stacks, on stderr too. */
-void series_stall_report(struct series *s, const struct job_status *js,
-			 bool quiet);
-void series_free(struct series *s);
-
-/* JSON: phase @pr's series (inside its object). */
-void print_series_json(const struct series *s, const struct phase_result *pr);
-/* Text: one compact table per phase. */
-void print_series_table(const struct series *s, const struct results *r);
-/* JSON: the stall reports (a "stall_reports" array). */
-void print_stall_reports(const struct series *s);
-/*
- * One SVG per phase, PREFIX-<index>-<name>.svg: throughput, mean latency
- * and device activity over time.  Returns 0 or -errno.
- */
-int series_plot(const struct series *s, const struct results *r,
-		const char *prefix);
 
 #endif /* FSLOADCTL_SERIES_H */

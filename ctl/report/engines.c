@@ -19,6 +19,8 @@
 #include "engine/run.h"
 #include "nl/job.h"
 #include "report/engines.h"
+#include "report/job.h"
+#include "report/results.h"
 
 /* What the comparison takes from one run's phase. */
 struct side {

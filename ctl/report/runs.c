@@ -13,6 +13,8 @@
 #include "nl/results.h"
 #include "report/runs.h"
 #include "nl/names.h"
+#include "report/job.h"
+#include "report/results.h"
 
 /* A number or, when not finite, "-" / null. */
 static void print_num(const char *key, const char *fmt, int width,

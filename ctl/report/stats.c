@@ -48,7 +48,7 @@ double opstat_percentile(const struct opstat *os, double q)
 
 /* Statistics for compare (stats.h). */
 
-void sample_of(const double *x, size_t n, struct sample *s)
+void sample_of(const double *x, size_t n, struct stat_sample *s)
 {
 	double sum = 0, ss = 0;
 	size_t i;
@@ -168,7 +168,7 @@ double f_cdf(double f, double d1, double d2)
 	return incbeta(d1 / 2, d2 / 2, d1 * f / (d1 * f + d2));
 }
 
-int welch_test(const struct sample *a, const struct sample *b,
+int welch_test(const struct stat_sample *a, const struct stat_sample *b,
 	       struct welch *w)
 {
 	double va, vb, se2;
@@ -193,7 +193,7 @@ int welch_test(const struct sample *a, const struct sample *b,
 	return 0;
 }
 
-double variance_test(const struct sample *a, const struct sample *b)
+double variance_test(const struct stat_sample *a, const struct stat_sample *b)
 {
 	double f, d1, d2, c;
 
@@ -206,7 +206,7 @@ double variance_test(const struct sample *a, const struct sample *b)
 	return 2 * (c < 0.5 ? c : 1 - c);
 }
 
-double noise_band_pct(const struct sample *a, size_t m, double alpha)
+double noise_band_pct(const struct stat_sample *a, size_t m, double alpha)
 {
 	if (a->n < 2 || !m || !a->mean)
 		return NAN;

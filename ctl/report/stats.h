@@ -9,13 +9,13 @@
 #include <stddef.h>
 
 /* Summary of a sample: n, mean, sample standard deviation (n - 1). */
-struct sample {
+struct stat_sample {
 	size_t n;
 	double mean;
 	double sd;	/* 0 when n < 2 */
 };
 
-void sample_of(const double *x, size_t n, struct sample *s);
+void sample_of(const double *x, size_t n, struct stat_sample *s);
 
 /* Regularized incomplete beta function I_x(a, b); NAN outside the domain. */
 double incbeta(double a, double b, double x);
@@ -34,14 +34,14 @@ struct welch {
 };
 
 /* Returns 0, or -1 when a sample has n < 2 or both have no variance. */
-int welch_test(const struct sample *a, const struct sample *b,
+int welch_test(const struct stat_sample *a, const struct stat_sample *b,
 	       struct welch *w);
 
 /*
  * Two-sided F-test of equal variances (b's over a's): the p-value, NAN
  * when either sample has n < 2 or a variance of 0.
  */
-double variance_test(const struct sample *a, const struct sample *b);
+double variance_test(const struct stat_sample *a, const struct stat_sample *b);
 
 /*
  * Half the width, in % of @a's mean, of the two-sided 1 - @alpha
@@ -49,7 +49,7 @@ double variance_test(const struct sample *a, const struct sample *b);
  * sampled: t(1 - alpha/2, n - 1) * sd * sqrt(1/n + 1/m).  The noise band
  * of a baseline measured over several boots; NAN when @a->n < 2.
  */
-double noise_band_pct(const struct sample *a, size_t m, double alpha);
+double noise_band_pct(const struct stat_sample *a, size_t m, double alpha);
 
 /*
  * The smallest relative change of the mean (in % of it) that a Welch

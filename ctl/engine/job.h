@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsloadctl: a job to run (struct job_req) and a job that ran (struct
+ * run), on either engine.
+ */
+#ifndef FSLOADCTL_ENGINE_JOB_H
+#define FSLOADCTL_ENGINE_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "workload/profile.h"
+#include "nl/job.h"
+#include "nl/results.h"
+#include "nl/series.h"
+
+/* Which engine runs a job (start --engine). */
+enum engine {
+	ENGINE_KERNEL,	/* fsload.ko's workers, over netlink */
+	ENGINE_USER,	/* fsloadctl's threads, through system calls */
+	ENGINE_BOTH,	/* the kernel's, then the user's: compared */
+};
+
+/**
+ * struct job_req - what to start
+ * @p: the parameters (dir, files per dir, seed, progress, quiet)
+ * @prog: the program
+ * @threads: worker threads
+ * @files: files per thread
+ * @flags: FSLOAD_JOB_F_*
+ * @x: what the header prints about the program
+ * @tick: called every @tick_ms while the job runs; returning true stops
+ *	the job (as asked: run->stopped_by_us)
+ * @tick_arg: its argument
+ * @tick_ms: its interval
+ * @engine: ENGINE_KERNEL or ENGINE_USER
+ */
+struct job_req {
+	const struct params *p;
+	const struct program *prog;
+	uint32_t threads;
+	uint64_t files;
+	uint32_t flags;
+	const struct job_extra *x;
+	bool (*tick)(void *arg);
+	void *tick_arg;
+	unsigned int tick_ms;
+	enum engine engine;
+};
+
+/**
+ * struct run - one job that ran
+ * @js: its final status
+ * @r: its per-phase results
+ * @ok: @js and @r are valid
+ * @ret: exit code from its state (0 done; 1 failed or stopped)
+ * @stopped_by_us: @tick asked it to stop
+ * @interrupted: it was stopped by SIGINT/SIGTERM or from outside
+ * @threads: worker threads asked for
+ * @has_extents: @ext_files and @ext_total were counted
+ * @engine: the engine that ran it
+ * @job_dir: the job directory of a user engine job (malloc'd); the
+ *	kernel's is DIR/fsload-<id>
+ */
+struct run {
+	struct job_status js;
+	struct results r;
+	bool ok;
+	int ret;
+	bool stopped_by_us;
+	bool interrupted;
+	uint32_t threads;
+	bool has_extents;
+	uint64_t ext_files;
+	uint64_t ext_total;
+	enum engine engine;
+	char *job_dir;
+	struct series series;	/* time series, stall reports */
+	bool stall_stop_wanted;	/* --stall-stop */
+	bool stall_stop;	/* a stall was reported: stop the job */
+	bool quiet;
+	unsigned int holds;	/* FSLOAD_PHASE_F_HOLD: caches dropped */
+	uint64_t hold_ns;	/* the time that took */
+};
+
+#endif /* FSLOADCTL_ENGINE_JOB_H */
