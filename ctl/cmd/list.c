@@ -15,6 +15,7 @@
 #include "nl/job.h"
 #include "nl/nl.h"
 #include "nl/results.h"
+#include "nl/request.h"
 #include "cmd/cmds.h"
 #include "report/job.h"
 
@@ -23,26 +24,6 @@ const struct cmd_desc list_cmd = {
 	.fn = cmd_list,
 	.desc = "List the jobs: id, state, profile, phase, ops, elapsed time, directory.",
 };
-
-struct job_list {
-	struct job_status *jobs;
-	unsigned int n;
-};
-
-static int list_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct job_list *l = data;
-	struct job_status *tmp;
-
-	tmp = realloc(l->jobs, (l->n + 1) * sizeof(*tmp));
-	if (!tmp) {
-		errmsg("out of memory");
-		return EXIT_SYSERR;
-	}
-	l->jobs = tmp;
-	memset(&l->jobs[l->n], 0, sizeof(*tmp));
-	return job_status_parse(nlh, &l->jobs[l->n++]);
-}
 
 static int job_cmp(const void *a, const void *b)
 {
@@ -61,8 +42,7 @@ int list_jobs(const struct cmd_ctx *ctx)
 	ret = nl_open(&nl, false);
 	if (ret)
 		return ret;
-	nl_msg_new(&nl, FSLOAD_CMD_JOB_GET, true);
-	ret = nl_request(&nl, list_cb, &l, 0);
+	ret = jobs_get(&nl, &l);
 	/* The workers are not in the status; a job forgotten since has none. */
 	for (i = 0; !ret && i < l.n; i++) {
 		ret = job_workers_get(&nl, &l.jobs[i], NL_QUIET);

@@ -5,7 +5,7 @@
  * it to its end and print the results.
  *
  * Parameters are layered: built-in defaults, then the profile's defaults
- * (start options, see profile.c) or the job file's [global] section,
+ * (start options, see workload/profile.c) or the job file's [global] section,
  * then the command line, so that every knob of a profile can be
  * overridden.
  */
@@ -36,6 +36,7 @@
 #include "nl/results.h"
 #include "engine/run.h"
 #include "nl/job.h"
+#include "nl/request.h"
 #include "report/engines.h"
 #include "report/runs.h"
 #include "engine/uengine.h"
@@ -752,7 +753,7 @@ static int start_check(struct start *st)
 	return 0;
 }
 
-/* Every JSON document of start is a result file (record.c). */
+/* Every JSON document of start is a result file (report/record.c). */
 static void start_record(struct start *st, int argc, char **argv,
 			 const char *rerun_of)
 {

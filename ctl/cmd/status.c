@@ -10,6 +10,7 @@
 #include "nl/job.h"
 #include "nl/nl.h"
 #include "nl/results.h"
+#include "nl/request.h"
 #include "cmd/cmds.h"
 #include "report/job.h"
 

@@ -10,6 +10,7 @@
 #include "lib/parse.h"
 #include "lib/print.h"
 #include "nl/nl.h"
+#include "nl/request.h"
 #include "engine/wait.h"
 #include "cmd/cmds.h"
 

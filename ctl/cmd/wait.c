@@ -15,6 +15,7 @@
 #include "nl/job.h"
 #include "nl/nl.h"
 #include "nl/results.h"
+#include "nl/request.h"
 #include "engine/wait.h"
 #include "cmd/cmds.h"
 #include "report/results.h"

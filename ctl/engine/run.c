@@ -22,6 +22,7 @@
 #include "lib/msg.h"
 #include "lib/clock.h"
 #include "nl/names.h"
+#include "nl/request.h"
 #include "engine/plot.h"
 #include "engine/sampler.h"
 #include "engine/stall.h"

@@ -25,6 +25,7 @@
 #include "lib/msg.h"
 #include "lib/clock.h"
 #include "nl/names.h"
+#include "nl/request.h"
 
 /* JOB_GET interval after an overrun. */
 #define POLL_MS		500
@@ -171,21 +172,6 @@ void waiter_fini(struct waiter *w)
 	job_status_free(&w->final);
 	w->nl->ntf_cb = NULL;
 	w->nl->ntf_data = NULL;
-}
-
-int job_resume(struct nl_ctx *nl, uint32_t id, uint32_t phase)
-{
-	nl_msg_new(nl, FSLOAD_CMD_JOB_RESUME, false);
-	nl_put_u32(nl, FSLOAD_A_JOB_ID, id);
-	nl_put_u32(nl, FSLOAD_A_JOB_HELD, phase);
-	return nl_request(nl, NULL, NULL, 0);
-}
-
-int job_stop(struct nl_ctx *nl, uint32_t id, unsigned int flags)
-{
-	nl_msg_new(nl, FSLOAD_CMD_JOB_STOP, false);
-	nl_put_u32(nl, FSLOAD_A_JOB_ID, id);
-	return nl_request(nl, NULL, NULL, flags);
 }
 
 static int waiter_poll(struct waiter *w)

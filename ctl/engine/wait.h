@@ -60,9 +60,6 @@ struct waiter {
 	void *held_arg;
 };
 
-/* End the hold of job @id before @phase (the phase it announced). */
-int job_resume(struct nl_ctx *nl, uint32_t id, uint32_t phase);
-
 /* Take over @nl's notifications. */
 void waiter_init(struct waiter *w, struct nl_ctx *nl, bool progress,
 		 const struct job_extra *x);
@@ -83,8 +80,5 @@ void waiter_fini(struct waiter *w);
 
 /* SIGINT/SIGTERM: the first is noted, the second kills us. */
 void wait_signals_install(void);
-
-/* JOB_STOP for @id. */
-int job_stop(struct nl_ctx *nl, uint32_t id, unsigned int flags);
 
 #endif /* FSLOADCTL_WAIT_H */

@@ -99,14 +99,4 @@ double opstat_percentile(const struct opstat *os, double q);
 int results_get(struct nl_ctx *nl, uint32_t id, struct results *r);
 void results_free(struct results *r);
 
-/*
- * Fetch the status of job @id (JOB_GET do) into @js, and its workers
- * (job_workers_get()) unless @flags has NL_POLL.
- */
-int job_get(struct nl_ctx *nl, uint32_t id, struct job_status *js,
-	    unsigned int flags);
-/* Fetch the workers of @js's job (WORKER_GET dump) into @js. */
-int job_workers_get(struct nl_ctx *nl, struct job_status *js,
-		    unsigned int flags);
-
 #endif /* FSLOADCTL_RESULTS_H */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsloadctl start --engine: choosing the engine, and the report of
- * --engine both: the kernel's run and the user engine's run of the same
- * program, each in full, then side by side per phase with the ratio
- * user/kernel of the workers' CPU per operation and of the mean latency:
- * what the system-call boundary costs on this filesystem.
+ * fsloadctl start --engine both: the report of the kernel's run and the
+ * user engine's run of the same program, each in full, then side by side
+ * per phase with the ratio user/kernel of the workers' CPU per operation
+ * and of the mean latency: what the system-call boundary costs on this
+ * filesystem.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -23,7 +23,7 @@
 #include "report/results.h"
 
 /* What the comparison takes from one run's phase. */
-struct side {
+struct engine_side {
 	const struct phase_result *pr;	/* NULL: the phase did not run */
 	double cpu_per_op;		/* worker CPU ns per op; NAN */
 	double lat_avg;			/* mean latency, ns; NAN */
@@ -41,7 +41,7 @@ static const struct phase_result *find_phase(const struct results *r,
 	return NULL;
 }
 
-static void side_of(const struct results *r, uint32_t index, struct side *s)
+static void side_of(const struct results *r, uint32_t index, struct engine_side *s)
 {
 	uint64_t n = 0, lat_sum = 0;
 	unsigned int i;
@@ -81,7 +81,7 @@ static void print_col(const char *key, int width, int prec, double v)
 	}
 }
 
-static void print_side(const char *key, const struct side *s)
+static void print_side(const char *key, const struct engine_side *s)
 {
 	open_json_object(key);
 	if (s->pr) {
@@ -117,7 +117,7 @@ static void print_comparison(const struct run *k, const struct run *u)
 	open_json_array("comparison");
 	for (i = 0; i < ref->nphases; i++) {
 		uint32_t index = ref->phases[i].index;
-		struct side ks, us;
+		struct engine_side ks, us;
 		bool eq;
 
 		side_of(&k->r, index, &ks);

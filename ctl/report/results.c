@@ -17,6 +17,7 @@
 #include "nl/nl.h"
 #include "nl/results.h"
 #include "nl/series.h"
+#include "nl/request.h"
 #include "report/job.h"
 #include "report/results.h"
 #include "report/series.h"

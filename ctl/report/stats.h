@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fsloadctl: statistics for comparing results (compare.c), without
+ * fsloadctl: statistics for comparing results (cmd/compare.c), without
  * netlink; unit-tested on the host (tests/stats_test.c).
  */
 #ifndef FSLOADCTL_STATS_H
