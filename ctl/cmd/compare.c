@@ -21,13 +21,13 @@
 #include <string.h>
 
 #include "lib/fsloadctl.h"
-#include "cmd/cmds.h"
-#include "report/env.h"
 #include "lib/json.h"
 #include "lib/parse.h"
 #include "lib/print.h"
-#include "report/stats.h"
 #include "lib/msg.h"
+#include "report/env.h"
+#include "report/stats.h"
+#include "cmd/cmds.h"
 
 #define LIST_MAX	32
 

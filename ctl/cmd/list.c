@@ -4,20 +4,17 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <libmnl/libmnl.h>
 
 #include "lib/fsloadctl.h"
-#include "lib/msg.h"
 #include "lib/parse.h"
 #include "lib/print.h"
 #include "nl/job.h"
 #include "nl/nl.h"
-#include "nl/results.h"
 #include "nl/request.h"
-#include "cmd/cmds.h"
 #include "report/job.h"
+#include "cmd/cmds.h"
 
 const struct cmd_desc list_cmd = {
 	.name = "list",

@@ -8,8 +8,8 @@
 #include "lib/parse.h"
 #include "nl/nl.h"
 #include "nl/results.h"
-#include "cmd/cmds.h"
 #include "report/results.h"
+#include "cmd/cmds.h"
 
 const struct cmd_desc results_cmd = {
 	.name = "results",
@@ -21,17 +21,12 @@ const struct cmd_desc results_cmd = {
 int cmd_results(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct nl_ctx nl;
-	char *pos[1];
-	int npos, ret;
 	uint32_t id;
+	int ret;
 
-	ret = parse_args(&results_cmd, ctx, NULL, NULL, argc, argv, pos, 1, &npos);
+	ret = parse_id_args(&results_cmd, ctx, NULL, argc, argv, &id);
 	if (ret)
 		return ret;
-	if (npos != 1)
-		return usage_error("a job id is required");
-	if (parse_job_id(pos[0], &id))
-		return EXIT_USAGE;
 	ret = nl_open(&nl, false);
 	if (ret)
 		return ret;

@@ -11,8 +11,8 @@
 #include "nl/nl.h"
 #include "nl/results.h"
 #include "nl/request.h"
-#include "cmd/cmds.h"
 #include "report/job.h"
+#include "cmd/cmds.h"
 
 const struct cmd_desc status_cmd = {
 	.name = "status",

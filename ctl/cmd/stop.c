@@ -35,17 +35,12 @@ int cmd_stop(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct wait_opts o = { .timeout = -1 };
 	struct nl_ctx nl;
-	char *pos[1];
-	int npos, ret;
 	uint32_t id;
+	int ret;
 
-	ret = parse_args(&stop_cmd, ctx, &o, NULL, argc, argv, pos, 1, &npos);
+	ret = parse_id_args(&stop_cmd, ctx, &o, argc, argv, &id);
 	if (ret)
 		return ret;
-	if (npos != 1)
-		return usage_error("a job id is required");
-	if (parse_job_id(pos[0], &id))
-		return EXIT_USAGE;
 	if (o.wait)
 		return wait_job(ctx, id, &o, true);
 

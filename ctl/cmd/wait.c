@@ -17,8 +17,8 @@
 #include "nl/results.h"
 #include "nl/request.h"
 #include "engine/wait.h"
-#include "cmd/cmds.h"
 #include "report/results.h"
+#include "cmd/cmds.h"
 
 int wait_job(const struct cmd_ctx *ctx, uint32_t id, const struct wait_opts *o,
 	     bool stop)
@@ -85,16 +85,11 @@ const struct cmd_desc wait_cmd = {
 int cmd_wait(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct wait_opts o = { .timeout = -1 };
-	char *pos[1];
-	int npos, ret;
 	uint32_t id;
+	int ret;
 
-	ret = parse_args(&wait_cmd, ctx, &o, NULL, argc, argv, pos, 1, &npos);
+	ret = parse_id_args(&wait_cmd, ctx, &o, argc, argv, &id);
 	if (ret)
 		return ret;
-	if (npos != 1)
-		return usage_error("a job id is required");
-	if (parse_job_id(pos[0], &id))
-		return EXIT_USAGE;
 	return wait_job(ctx, id, &o, false);
 }

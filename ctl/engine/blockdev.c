@@ -18,8 +18,8 @@
 #include <linux/fs.h>
 
 #include "lib/fsloadctl.h"
-#include "engine/blockdev.h"
 #include "lib/msg.h"
+#include "engine/blockdev.h"
 
 #define PROBE_BYTES	(68 * 1024)	/* btrfs's superblock ends at 64K + 4K */
 

@@ -19,9 +19,9 @@
 #include <linux/fs.h>
 
 #include "lib/fsloadctl.h"
-#include "engine/fsutil.h"
 #include "lib/msg.h"
 #include "lib/clock.h"
+#include "engine/fsutil.h"
 
 /* nftw() passes no argument to its callback. */
 static uint64_t ext_files, ext_total;

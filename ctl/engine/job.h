@@ -9,10 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "workload/profile.h"
 #include "nl/job.h"
 #include "nl/results.h"
 #include "nl/series.h"
+#include "workload/profile.h"
 
 /* Which engine runs a job (start --engine). */
 enum engine {

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "workload/profile.h"
 #include "nl/job.h"
+#include "workload/profile.h"
 #include "engine/job.h"
 
 struct nl_ctx;

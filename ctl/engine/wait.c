@@ -18,14 +18,14 @@
 #include <libmnl/libmnl.h>
 
 #include "lib/fsloadctl.h"
+#include "lib/msg.h"
+#include "lib/clock.h"
 #include "nl/nl.h"
 #include "nl/results.h"
 #include "nl/job.h"
-#include "engine/wait.h"
-#include "lib/msg.h"
-#include "lib/clock.h"
 #include "nl/names.h"
 #include "nl/request.h"
+#include "engine/wait.h"
 
 /* JOB_GET interval after an overrun. */
 #define POLL_MS		500

@@ -79,6 +79,20 @@ int parse_job_id(const char *s, uint32_t *id)
 	return 0;
 }
 
+int parse_id_args(const struct cmd_desc *cmd, struct cmd_ctx *ctx, void *opts,
+		  int argc, char **argv, uint32_t *id)
+{
+	char *pos[1];
+	int npos, ret;
+
+	ret = parse_args(cmd, ctx, opts, NULL, argc, argv, pos, 1, &npos);
+	if (ret)
+		return ret;
+	if (npos != 1)
+		return usage_error("a job id is required");
+	return parse_job_id(pos[0], id);
+}
+
 int usage_error(const char *fmt, ...)
 {
 	va_list ap;

@@ -89,6 +89,9 @@ int parse_size(const char *s, uint64_t *v);
 
 /* A job id argument; prints a usage error. */
 int parse_job_id(const char *s, uint32_t *id);
+/* parse_args() of a command whose one argument is a job id, into @id. */
+int parse_id_args(const struct cmd_desc *cmd, struct cmd_ctx *ctx, void *opts,
+		  int argc, char **argv, uint32_t *id);
 
 void cmd_usage(FILE *f, const struct cmd_desc *cmd);
 /* Usage error: message, pointer to help, returns EXIT_USAGE. */

@@ -12,9 +12,9 @@
 #include <linux/genetlink.h>
 
 #include "lib/fsloadctl.h"
+#include "lib/msg.h"
 #include "nl/attrs.h"
 #include "nl/job.h"
-#include "lib/msg.h"
 #include "nl/names.h"
 
 static int stall_attr_cb(const struct nlattr *a, void *data)

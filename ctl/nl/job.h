@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fsloadctl: job status (JOB_GET replies, the JOB_START reply and
- * notifications): parsing and printing.
+ * notifications), decoded (printed by report/job.c).
  */
-#ifndef FSLOADCTL_STATUS_H
-#define FSLOADCTL_STATUS_H
+#ifndef FSLOADCTL_JOB_H
+#define FSLOADCTL_JOB_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -109,4 +109,4 @@ void job_status_move(struct job_status *dst, struct job_status *src);
 const char *job_phase_str(const struct job_status *js, char *buf,
 			  size_t len);
 
-#endif /* FSLOADCTL_STATUS_H */
+#endif /* FSLOADCTL_JOB_H */

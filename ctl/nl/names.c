@@ -12,9 +12,9 @@
 #include <libmnl/libmnl.h>
 
 #include "lib/fsloadctl.h"
+#include "lib/kshim.h"
 #include "nl/names.h"
 #include "nl/attrs.h"
-#include "lib/kshim.h"
 #include "engine.h"
 #include "lib/msg.h"
 

@@ -24,10 +24,10 @@
 #include <linux/netlink.h>
 
 #include "lib/fsloadctl.h"
-#include "nl/attrs.h"
-#include "nl/nl.h"
 #include "lib/msg.h"
 #include "lib/clock.h"
+#include "nl/attrs.h"
+#include "nl/nl.h"
 
 #define NL_BUF_SIZE		(64 * 1024)
 /* Receive buffer asked for: notifications of many jobs, big dumps. */

@@ -15,14 +15,14 @@
 #include <linux/genetlink.h>
 
 #include "lib/fsloadctl.h"
-#include "nl/attrs.h"
-#include "nl/nl.h"
 #include "lib/parse.h"
 #include "lib/print.h"
+#include "lib/msg.h"
+#include "nl/attrs.h"
+#include "nl/nl.h"
 #include "nl/results.h"
 #include "nl/series.h"
 #include "nl/job.h"
-#include "lib/msg.h"
 #include "nl/names.h"
 
 #define HAS(s, attr)	(!!((s)->have & (1ULL << (attr))))

@@ -17,10 +17,10 @@
 #include <linux/genetlink.h>
 
 #include "lib/fsloadctl.h"
+#include "lib/msg.h"
 #include "nl/attrs.h"
 #include "nl/nl.h"
 #include "nl/series.h"
-#include "lib/msg.h"
 
 /* Kernel samples */
 

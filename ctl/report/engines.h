@@ -8,8 +8,8 @@
 
 #include <stdbool.h>
 
-#include "workload/profile.h"
 #include "nl/job.h"
+#include "workload/profile.h"
 #include "engine/run.h"
 
 /*

@@ -20,12 +20,12 @@
 #include <unistd.h>
 
 #include "lib/fsloadctl.h"
-#include "report/env.h"
 #include "lib/json.h"
 #include "lib/print.h"
-#include "report/record.h"
 #include "lib/msg.h"
 #include "nl/names.h"
+#include "report/env.h"
+#include "report/record.h"
 
 static const struct record_info *rec;
 

@@ -18,10 +18,10 @@
 #include "nl/results.h"
 #include "nl/series.h"
 #include "nl/request.h"
+#include "engine/sampler.h"
 #include "report/job.h"
 #include "report/results.h"
 #include "report/series.h"
-#include "engine/sampler.h"
 
 #define HAS(s, attr)	(!!((s)->have & (1ULL << (attr))))
 

@@ -11,8 +11,8 @@
 #include "lib/fsloadctl.h"
 #include "lib/print.h"
 #include "nl/results.h"
-#include "report/runs.h"
 #include "nl/names.h"
+#include "report/runs.h"
 #include "report/job.h"
 #include "report/results.h"
 

@@ -4,14 +4,14 @@
  * thread count) and of iterations (mdtest's summary), with what
  * fsloadctl measured itself (extents, utilisation).
  */
-#ifndef FSLOADCTL_SWEEP_H
-#define FSLOADCTL_SWEEP_H
+#ifndef FSLOADCTL_RUNS_H
+#define FSLOADCTL_RUNS_H
 
 #include <stdbool.h>
 
-#include "workload/profile.h"
-#include "engine/run.h"
 #include "nl/job.h"
+#include "workload/profile.h"
+#include "engine/job.h"
 
 /* The aging that ran before (or as) the measured job. */
 struct age_report {
@@ -39,4 +39,4 @@ void report_iterations(const struct run *runs, unsigned int n,
 		       const struct profile *pf, const struct age_report *age,
 		       bool json);
 
-#endif /* FSLOADCTL_SWEEP_H */
+#endif /* FSLOADCTL_RUNS_H */

@@ -38,11 +38,11 @@
 #include <strings.h>
 
 #include "lib/fsloadctl.h"
-#include "workload/jobfile.h"
 #include "lib/parse.h"
-#include "workload/profile.h"
 #include "lib/msg.h"
 #include "nl/names.h"
+#include "workload/jobfile.h"
+#include "workload/profile.h"
 
 #define LINE_MAX_LEN	1024
 

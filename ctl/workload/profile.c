@@ -15,8 +15,8 @@
 
 #include "lib/fsloadctl.h"
 #include "lib/parse.h"
-#include "workload/profile.h"
 #include "nl/results.h"
+#include "workload/profile.h"
 #include "workload/untar-sizes.h"
 
 #define SEQ	FSLOAD_ORDER_SEQUENTIAL
