@@ -550,7 +550,7 @@ static void taint_note(const struct result_side *s)
 /* --- the table ------------------------------------------------------------------------ */
 
 static void print_sample(const char *key, const struct stat_sample *s,
-		       const double *v)
+			 const double *v)
 {
 	size_t i;
 
