@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fsloadctl: the kernel types and helpers that module/engine.h and
- * module/engine-loop.h use, for compiling them unchanged in userspace
+ * fsloadctl: the kernel types and helpers that include/fsload/engine.h and
+ * include/fsload/engine-loop.h use, for compiling them unchanged in userspace
  * (the userspace engine, uengine.c).  Include it before engine.h.
  *
  * Only what the shared engine needs: anything more here would let the

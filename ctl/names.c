@@ -15,7 +15,7 @@
 #include "fsloadctl.h"
 #include "attrs.h"
 #include "kshim.h"
-#include "engine.h"
+#include <fsload/engine.h>
 
 static const char *const state_names[] = {
 	[FSLOAD_JOB_RUNNING]	= "running",

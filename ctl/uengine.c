@@ -3,9 +3,9 @@
  * fsloadctl: the userspace engine (start --engine user).
  *
  * The kernel's workers and these threads share the workload's definition:
- * module/engine.h (names, file order, the choice of an operation by
+ * include/fsload/engine.h (names, file order, the choice of an operation by
  * weight, random offsets, statistics, histograms) and the phase loop of
- * module/engine-loop.h are compiled here unchanged, over ctl/kshim.h.
+ * include/fsload/engine-loop.h are compiled here unchanged, over ctl/kshim.h.
  * What differs is only how an operation is done: here through the system
  * call that the kernel's operation stands for, on the same path relative
  * to the job directory (an O_PATH descriptor, as the kernel's pinned
@@ -45,7 +45,7 @@
  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include "engine.h"
+#include <fsload/engine.h>
 
 #include "fsloadctl.h"
 #include "cpulist.h"
@@ -220,7 +220,7 @@ static s64 uop_write_all(struct fsload_worker *w, int fd,
 	return 0;
 }
 
-static s64 uop_create(struct fsload_worker *w, const struct fsload_opdesc *op)
+static s64 fsload_op_create(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	s64 err = 0;
 	int fd;
@@ -238,7 +238,7 @@ static s64 uop_create(struct fsload_worker *w, const struct fsload_opdesc *op)
 	return err ? err : (s64)op->size;
 }
 
-static s64 uop_append(struct fsload_worker *w, const struct fsload_opdesc *op)
+static s64 fsload_op_append(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	s64 err;
 	int fd;
@@ -252,7 +252,7 @@ static s64 uop_append(struct fsload_worker *w, const struct fsload_opdesc *op)
 	return err ? err : (s64)op->size;
 }
 
-static s64 uop_random(struct fsload_worker *w, const struct fsload_opdesc *op,
+static s64 fsload_op_random(struct fsload_worker *w, const struct fsload_opdesc *op,
 		      bool write)
 {
 	u64 pos = fsload_random_offset(&w->e, op);
@@ -274,7 +274,7 @@ static s64 uop_random(struct fsload_worker *w, const struct fsload_opdesc *op,
 	return err ? err : n;
 }
 
-static s64 uop_read(struct fsload_worker *w, const struct fsload_opdesc *op)
+static s64 fsload_op_read(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	s64 total = 0, err = 0;
 	u64 pos = 0;
@@ -298,7 +298,7 @@ static s64 uop_read(struct fsload_worker *w, const struct fsload_opdesc *op)
 	return err ? err : total;
 }
 
-static s64 uop_fsync(struct fsload_worker *w)
+static s64 fsload_op_fsync(struct fsload_worker *w)
 {
 	s64 err = 0;
 	int fd;
@@ -311,7 +311,7 @@ static s64 uop_fsync(struct fsload_worker *w)
 	return uop_close(fd, err);
 }
 
-static s64 uop_stat(struct fsload_worker *w)
+static s64 fsload_op_stat(struct fsload_worker *w)
 {
 	struct stat st;
 
@@ -322,7 +322,7 @@ static s64 uop_stat(struct fsload_worker *w)
  * unlink, rmdir, mkdir and rename: the system call walks to the name's
  * directory and acts on its last component, as the kernel's operation.
  */
-static s64 uop_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
+static s64 fsload_op_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	int dfd = w->job->dir_fd, ret;
 	char nname[FSLOAD_NAME_LEN_MAX + 1];
@@ -344,7 +344,7 @@ static s64 uop_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
 	return ret ? neg_errno() : 0;
 }
 
-static s64 uop_drop_cache(struct fsload_worker *w)
+static s64 fsload_op_drop_cache(struct fsload_worker *w)
 {
 	int fd, err;
 
@@ -355,41 +355,19 @@ static s64 uop_drop_cache(struct fsload_worker *w)
 	return uop_close(fd, -err);
 }
 
-static s64 uop_syncfs(struct ujob *job)
+static s64 fsload_op_syncfs(struct fsload_worker *w)
 {
+	struct ujob *job = w->job;
+
 	return syncfs(job->sync_fd) ? neg_errno() : 0;
 }
 
-/* Returns bytes moved (>= 0) or a negative errno. */
-static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
+/* A block job is the kernel's alone (fsloadctl start refuses it here). */
+static s64 fsload_op_bio(struct fsload_worker *w,
+			 const struct fsload_opdesc *op)
 {
-	switch (op->type) {
-	case FSLOAD_OP_NULL:
-		return 0;
-	case FSLOAD_OP_CREATE:
-		return uop_create(w, op);
-	case FSLOAD_OP_STAT:
-		return uop_stat(w);
-	case FSLOAD_OP_READ:
-		return uop_read(w, op);
-	case FSLOAD_OP_APPEND:
-		return uop_append(w, op);
-	case FSLOAD_OP_WRITE_RANDOM:
-		return uop_random(w, op, true);
-	case FSLOAD_OP_READ_RANDOM:
-		return uop_random(w, op, false);
-	case FSLOAD_OP_FSYNC:
-		return uop_fsync(w);
-	case FSLOAD_OP_UNLINK:
-	case FSLOAD_OP_MKDIR:
-	case FSLOAD_OP_RMDIR:
-	case FSLOAD_OP_RENAME:
-		return uop_dirent(w, op);
-	case FSLOAD_OP_SYNCFS:
-		return uop_syncfs(w->job);
-	case FSLOAD_OP_DROP_CACHE:
-		return uop_drop_cache(w);
-	}
+	(void)w;
+	(void)op;
 	return -EOPNOTSUPP;
 }
 
@@ -428,7 +406,7 @@ static inline void fsload_trace_op(struct fsload_worker *w,
 }
 
 /* The phase loop, shared with the kernel's workers. */
-#include "engine-loop.h"
+#include <fsload/engine-loop.h>
 #pragma GCC diagnostic pop
 
 /* The machine's CPU */
@@ -733,7 +711,7 @@ static void ujob_phase_close(struct fsload_worker *w, unsigned int p)
 	usys_snap(&s1);
 	s2 = s1;
 	if ((ph->flags & FSLOAD_PHASE_F_SYNC) && !READ_ONCE(job->stop)) {
-		err = uop_syncfs(job);
+		err = fsload_op_syncfs(w);
 		usys_snap(&s2);
 		tail = true;
 	}
@@ -975,34 +953,6 @@ static int uworker_start(struct fsload_worker *w, const char *cpus,
 
 /* The program, as the kernel's start request parser makes it */
 
-static bool op_takes_size(u8 type)
-{
-	return type == FSLOAD_OP_CREATE || type == FSLOAD_OP_APPEND ||
-	       type == FSLOAD_OP_WRITE_RANDOM || type == FSLOAD_OP_READ_RANDOM;
-}
-
-static bool op_does_io(u8 type)
-{
-	return op_takes_size(type) || type == FSLOAD_OP_READ;
-}
-
-/* Flags each op type takes (module/netlink.c's fsload_op_flags[]). */
-static u32 op_valid_flags(u8 type)
-{
-	switch (type) {
-	case FSLOAD_OP_CREATE:
-		return FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_FALLOCATE |
-		       FSLOAD_OP_F_DIRECT;
-	case FSLOAD_OP_APPEND:
-	case FSLOAD_OP_WRITE_RANDOM:
-		return FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_DIRECT;
-	case FSLOAD_OP_READ_RANDOM:
-	case FSLOAD_OP_READ:
-		return FSLOAD_OP_F_DIRECT;
-	}
-	return 0;
-}
-
 static int bad_program(const char *phase, const char *why)
 {
 	errmsg("user engine: phase %s: %s", phase, why);
@@ -1052,8 +1002,10 @@ static int uprog_convert(const struct program *prog, u64 files,
 
 			od->type = po->type;
 			od->weight = po->weight;
-			od->size = op_takes_size(po->type) ? po->size : 0;
-			od->block = op_does_io(po->type) ? po->block : 4096;
+			od->size = fsload_op_type(po->type)->params & FSLOAD_OPP_SIZE ?
+				   po->size : 0;
+			od->block = fsload_op_type(po->type)->params &
+				    FSLOAD_OPP_BLOCK ? po->block : 4096;
 			od->flags = po->flags;
 			od->prefix = po->prefix;
 			if (!od->type || od->type > FSLOAD_OP_MAX)
@@ -1064,7 +1016,7 @@ static int uprog_convert(const struct program *prog, u64 files,
 			if (od->block < 1 || od->block > FSLOAD_BLOCK_MAX)
 				return bad_program(ph->name,
 						   "block: 1 byte to 16 MiB");
-			if (od->flags & ~op_valid_flags(od->type))
+			if (od->flags & ~fsload_op_type(od->type)->flags)
 				return bad_program(ph->name,
 						   "flags not valid for the op");
 			if (od->type == FSLOAD_OP_RENAME &&

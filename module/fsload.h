@@ -16,7 +16,7 @@
 #include <linux/bvec.h>
 #include <linux/sched.h>
 #include <uapi/linux/fsload.h>
-#include "engine.h"
+#include <fsload/engine.h>
 #include "compat.h"
 
 /* Module parameters (main.c). */

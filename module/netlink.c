@@ -149,35 +149,6 @@ static const struct genl_multicast_group fsload_mcgrps[] = {
 	[FSLOAD_MCGRP_EVENTS_IDX] = { .name = FSLOAD_MCGRP_EVENTS },
 };
 
-/* What each op type takes besides a block size. */
-#define FSLOAD_OPP_SIZE		BIT(0)	/* size_bytes is meaningful */
-#define FSLOAD_OPP_NEED_SIZE	BIT(1)	/* size_bytes > 0 is required */
-#define FSLOAD_OPP_FILE_SIZE	BIT(2)	/* size_bytes is the file size */
-#define FSLOAD_OPP_BIO		BIT(3)	/* a bio op: block jobs only */
-#define FSLOAD_OPP_ANY		BIT(4)	/* in either kind of job */
-
-static const u8 fsload_op_params[FSLOAD_OP_MAX + 1] = {
-	[FSLOAD_OP_CREATE] = FSLOAD_OPP_SIZE,
-	[FSLOAD_OP_APPEND] = FSLOAD_OPP_SIZE | FSLOAD_OPP_NEED_SIZE,
-	[FSLOAD_OP_WRITE_RANDOM] = FSLOAD_OPP_SIZE | FSLOAD_OPP_FILE_SIZE,
-	[FSLOAD_OP_READ_RANDOM] = FSLOAD_OPP_SIZE | FSLOAD_OPP_FILE_SIZE,
-	[FSLOAD_OP_NULL] = FSLOAD_OPP_ANY,
-	/* size_bytes: the region of the device, 0 for all of it */
-	[FSLOAD_OP_BIO_WRITE] = FSLOAD_OPP_SIZE | FSLOAD_OPP_BIO,
-	[FSLOAD_OP_BIO_READ] = FSLOAD_OPP_SIZE | FSLOAD_OPP_BIO,
-};
-
-static const u32 fsload_op_flags[FSLOAD_OP_MAX + 1] = {
-	[FSLOAD_OP_CREATE] = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_FALLOCATE |
-			     FSLOAD_OP_F_DIRECT,
-	[FSLOAD_OP_APPEND] = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_DIRECT,
-	[FSLOAD_OP_WRITE_RANDOM] = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_DIRECT,
-	[FSLOAD_OP_READ_RANDOM] = FSLOAD_OP_F_DIRECT,
-	[FSLOAD_OP_READ] = FSLOAD_OP_F_DIRECT,
-	[FSLOAD_OP_BIO_WRITE] = FSLOAD_OP_F_RANDOM,
-	[FSLOAD_OP_BIO_READ] = FSLOAD_OP_F_RANDOM,
-};
-
 static int fsload_parse_op(const struct fsload_program *prog,
 			   struct fsload_opdesc *od, const struct nlattr *nla,
 			   struct netlink_ext_ack *extack)
@@ -213,7 +184,7 @@ static int fsload_parse_op(const struct fsload_program *prog,
 				    "group: no such group (GROUP nests, from 0)");
 		return -EINVAL;
 	}
-	if (fsload_op_params[od->type] & FSLOAD_OPP_BIO) {
+	if (fsload_op_type(od->type)->params & FSLOAD_OPP_BIO) {
 		if (!prog->block) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_TYPE],
 					    "type: bio ops need a device (a block job), not a dir");
@@ -226,7 +197,7 @@ static int fsload_parse_op(const struct fsload_program *prog,
 		}
 		/* The region is checked against the device once it is open. */
 	} else if (prog->block &&
-		   !(fsload_op_params[od->type] & FSLOAD_OPP_ANY)) {
+		   !(fsload_op_type(od->type)->params & FSLOAD_OPP_ANY)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_TYPE],
 				    "type: a block job (device) runs bio ops and null only");
 		return -EINVAL;
@@ -261,23 +232,23 @@ static int fsload_parse_op(const struct fsload_program *prog,
 				    "prefix: applies to rename only");
 		return -EINVAL;
 	}
-	if (od->size && !(fsload_op_params[od->type] & FSLOAD_OPP_SIZE)) {
+	if (od->size && !(fsload_op_type(od->type)->params & FSLOAD_OPP_SIZE)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],
 				    "size_bytes: not a parameter of this op type");
 		return -EINVAL;
 	}
-	if (od->flags & ~fsload_op_flags[od->type]) {
+	if (od->flags & ~fsload_op_type(od->type)->flags) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_FLAGS],
 				    "flags: not valid for this op type");
 		return -EINVAL;
 	}
-	if ((fsload_op_params[od->type] & FSLOAD_OPP_FILE_SIZE) &&
+	if ((fsload_op_type(od->type)->params & FSLOAD_OPP_FILE_SIZE) &&
 	    od->size < od->block) {
 		NL_SET_ERR_MSG_ATTR(extack, nla,
 				    "size_bytes: the file size, at least one block, is required");
 		return -EINVAL;
 	}
-	if ((fsload_op_params[od->type] & FSLOAD_OPP_NEED_SIZE) && !od->size) {
+	if ((fsload_op_type(od->type)->params & FSLOAD_OPP_NEED_SIZE) && !od->size) {
 		NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_OP_SIZE_BYTES);
 		NL_SET_ERR_MSG(extack, "size_bytes: required by this op type");
 		return -EINVAL;
@@ -372,7 +343,7 @@ static int fsload_parse_phase(struct fsload_program *prog,
 		 * Bytes one op moves: a random or bio op's one block, not its
 		 * size_bytes (the file's size, the device region).
 		 */
-		op_bytes = fsload_op_params[od->type] &
+		op_bytes = fsload_op_type(od->type)->params &
 			   (FSLOAD_OPP_FILE_SIZE | FSLOAD_OPP_BIO) ?
 			   od->block : od->size;
 		if (check_mul_overflow(op_bytes, total, &bytes)) {
@@ -708,7 +679,7 @@ static int fsload_open_device(struct fsload_job *job, struct genl_info *info)
 		for (i = 0; i < prog->phases[p].nops; i++) {
 			struct fsload_opdesc *od = &prog->phases[p].ops[i];
 
-			if (!(fsload_op_params[od->type] & FSLOAD_OPP_BIO))
+			if (!(fsload_op_type(od->type)->params & FSLOAD_OPP_BIO))
 				continue;
 			if (od->block % lbs) {
 				NL_SET_ERR_MSG_ATTR(info->extack, a,

@@ -823,42 +823,6 @@ static s64 fsload_drain(struct fsload_worker *w, u64 *last_ns)
 	return fsload_bio_reap(w, 0, last_ns);
 }
 
-/* Returns bytes moved (>= 0) or a negative errno. */
-static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
-{
-	switch (op->type) {
-	case FSLOAD_OP_NULL:
-		return 0;
-	case FSLOAD_OP_CREATE:
-		return fsload_op_create(w, op);
-	case FSLOAD_OP_STAT:
-		return fsload_op_stat(w);
-	case FSLOAD_OP_READ:
-		return fsload_op_read(w, op);
-	case FSLOAD_OP_APPEND:
-		return fsload_op_append(w, op);
-	case FSLOAD_OP_WRITE_RANDOM:
-		return fsload_op_random(w, op, true);
-	case FSLOAD_OP_READ_RANDOM:
-		return fsload_op_random(w, op, false);
-	case FSLOAD_OP_FSYNC:
-		return fsload_op_fsync(w);
-	case FSLOAD_OP_UNLINK:
-	case FSLOAD_OP_MKDIR:
-	case FSLOAD_OP_RMDIR:
-	case FSLOAD_OP_RENAME:
-		return fsload_op_dirent(w, op);
-	case FSLOAD_OP_SYNCFS:
-		return fsload_op_syncfs(w);
-	case FSLOAD_OP_BIO_WRITE:
-	case FSLOAD_OP_BIO_READ:
-		return fsload_op_bio(w, op);
-	case FSLOAD_OP_DROP_CACHE:
-		return fsload_op_drop_cache(w);
-	}
-	return -EOPNOTSUPP;
-}
-
 /* Record the first failure of the job and stop it. */
 static void fsload_fail(struct fsload_worker *w, const char *phase,
 			const char *what, int err)
@@ -902,7 +866,7 @@ static inline void fsload_trace_op(struct fsload_worker *w,
 }
 
 /* The phase loop, shared with fsloadctl's userspace engine. */
-#include "engine-loop.h"
+#include <fsload/engine-loop.h>
 
 /*
  * Before the first phase, with every other worker asleep: the machine's
