@@ -12,7 +12,7 @@
  * path), so the filesystem does the same work and the difference is the
  * system-call boundary.
  *
- * The job runs as a kernel job does (module/ops.c): the same job layout,
+ * The job runs as a kernel job does (module/worker.c): the same job layout,
  * the same phase barriers (the last thread to arrive opens or closes a
  * phase), the idle baseline and the loop's own cost measured before the
  * first phase, a timed syncfs tail after a phase, each thread's CPU time,

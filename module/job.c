@@ -25,7 +25,10 @@
 #include "fsload.h"
 #include "compat.h"
 
-/* Protects fsload_jobs, fsload_done_list and the two counters below. */
+/*
+ * Protects fsload_jobs, fsload_done_list (and each job's done_node) and
+ * the two counters below.
+ */
 DEFINE_MUTEX(fsload_mutex);
 static DEFINE_IDR(fsload_jobs);
 static LIST_HEAD(fsload_done_list);	/* finished jobs, oldest first */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fsload: the phase loop, compiled into the kernel's workers (ops.c) and
+ * fsload: the phase loop, compiled into the kernel's workers (worker.c) and
  * fsloadctl's userspace engine (ctl/uengine.c), so that both run the same
  * operation sequence with the same accounting.
  *
@@ -29,8 +29,9 @@
  *	void fsload_yield(void)		a rescheduling point
  *	void fsload_trace_op(w, op, ret, lat)
  *					a synchronous op ended (tracepoint)
- * as static (inline) functions: the operation is a direct call, chosen by
- * one switch (no indirect call per op).
+ * each a function the compiler sees, static (inline) or declared: the
+ * operation is a direct call, chosen by one switch (no indirect call per
+ * op, no retpoline).
  */
 #ifndef _FSLOAD_ENGINE_LOOP_H
 #define _FSLOAD_ENGINE_LOOP_H
