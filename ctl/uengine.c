@@ -83,12 +83,8 @@ struct utsnap {
 /* What a phase's result collects; as the kernel's struct fsload_result. */
 struct ures {
 	bool started;
-	u32 threads;
-	u32 complete;
-	u32 stonewalled;
 	u64 start_ns;
-	u64 end_ns;
-	struct fsload_opstat op[FSLOAD_OP_MAX + 1];
+	struct fsload_phase_sum sum;
 	u64 *hist;
 	u64 worker_cpu_ns;
 	bool measured;
@@ -98,7 +94,6 @@ struct ures {
 	u64 tail_busy_ns;
 	unsigned int ntop;
 	struct thread_cpu top[UENGINE_TOP_THREADS];
-	struct fsload_progress progress[FSLOAD_PROGRESS_MARKS];
 };
 
 struct ujob;
@@ -613,8 +608,8 @@ static void ujob_stop(struct ujob *job)
 }
 
 /* Record the first failure of the job and stop it. */
-static void ujob_fail(struct fsload_worker *w, const char *phase,
-		      const char *what, int err)
+static void fsload_fail(struct fsload_worker *w, const char *phase,
+			const char *what, int err)
 {
 	struct ujob *job = w->job;
 
@@ -677,7 +672,7 @@ static void ujob_calibrate(struct fsload_worker *w)
 }
 
 /* The last thread to arrive opens phase @p. */
-static void ujob_phase_open(struct fsload_worker *w, unsigned int p)
+static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
 {
 	struct ujob *job = w->job;
 
@@ -697,7 +692,7 @@ static void ujob_phase_open(struct fsload_worker *w, unsigned int p)
  * The last thread to finish phase @p closes it: the machine's CPU over
  * the phase, the sync tail, the threads that used most CPU.
  */
-static void ujob_phase_close(struct fsload_worker *w, unsigned int p)
+static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 {
 	struct ujob *job = w->job;
 	const struct fsload_phase *ph = &job->phases[p];
@@ -733,21 +728,17 @@ static void ujob_phase_close(struct fsload_worker *w, unsigned int p)
 	pthread_mutex_unlock(&job->lock);
 	if (err) {
 		w->e.name[0] = '\0';
-		ujob_fail(w, ph->name, "syncfs", err);
+		fsload_fail(w, ph->name, "syncfs", err);
 	}
 }
 
 /*
- * Barrier @gen: wait until every thread has arrived.  The last to arrive
- * opens phase @gen / 2 (even @gen) or closes it (odd) while the others
- * wait.  Returns false when the job is stopping.
- */
-/*
  * Before phase @p, with every other thread waiting: a phase with
  * FSLOAD_PHASE_F_HOLD has the caches dropped first, as fsloadctl does for
- * the kernel's job (run.c); a failure stops the job.
+ * the kernel's job (run.c); a failure stops the job.  Returns false when
+ * the job is stopping.
  */
-static void ujob_hold(struct fsload_worker *w, unsigned int p)
+static bool fsload_hold(struct fsload_worker *w, unsigned int p)
 {
 	struct ujob *job = w->job;
 	u64 ns = 0;
@@ -755,47 +746,51 @@ static void ujob_hold(struct fsload_worker *w, unsigned int p)
 
 	if (!(job->phases[p].flags & FSLOAD_PHASE_F_HOLD) ||
 	    READ_ONCE(job->stop))
-		return;
+		return !READ_ONCE(job->stop);
 	err = sync_drop_caches(&ns);
 	if (err) {
 		w->e.name[0] = '\0';
-		ujob_fail(w, job->phases[p].name,
-			  "sync; echo 3 > /proc/sys/vm/drop_caches", err);
-		return;
+		fsload_fail(w, job->phases[p].name,
+			    "sync; echo 3 > /proc/sys/vm/drop_caches", err);
+		return false;
 	}
 	job->holds++;
 	job->hold_ns += ns;
+	return !READ_ONCE(job->stop);
 }
 
-static bool ujob_barrier(struct fsload_worker *w, unsigned int gen)
+static bool fsload_barrier_arrive(struct fsload_worker *w, unsigned int gen)
 {
 	struct ujob *job = w->job;
-	bool last, passed;
+	bool last;
 
 	pthread_mutex_lock(&job->lock);
 	last = ++job->arrived == job->threads * (gen + 1);
 	pthread_mutex_unlock(&job->lock);
-	if (last) {
-		if (!(gen & 1))
-			ujob_hold(w, gen / 2);
-		/* A stopping job opens no phase. */
-		if (!(gen & 1) && READ_ONCE(job->stop))
-			return false;
-		if (gen & 1)
-			ujob_phase_close(w, gen / 2);
-		else
-			ujob_phase_open(w, gen / 2);
-		pthread_mutex_lock(&job->lock);
-		job->barrier_gen = gen + 1;
-		pthread_cond_broadcast(&job->cond);
-	} else {
-		pthread_mutex_lock(&job->lock);
-		while (job->barrier_gen <= gen && !READ_ONCE(job->stop))
-			pthread_cond_wait(&job->cond, &job->lock);
-	}
+	return last;
+}
+
+static void fsload_barrier_pass(struct fsload_worker *w, unsigned int gen)
+{
+	struct ujob *job = w->job;
+
+	pthread_mutex_lock(&job->lock);
+	job->barrier_gen = gen + 1;
+	pthread_cond_broadcast(&job->cond);
+	pthread_mutex_unlock(&job->lock);
+}
+
+static bool fsload_barrier_wait(struct fsload_worker *w, unsigned int gen)
+{
+	struct ujob *job = w->job;
+	bool passed;
+
+	pthread_mutex_lock(&job->lock);
+	while (job->barrier_gen <= gen && !READ_ONCE(job->stop))
+		pthread_cond_wait(&job->cond, &job->lock);
 	passed = job->barrier_gen > gen;
 	pthread_mutex_unlock(&job->lock);
-	return passed && !READ_ONCE(job->stop);
+	return passed;
 }
 
 static void ujob_merge(struct fsload_worker *w, unsigned int p,
@@ -803,27 +798,17 @@ static void ujob_merge(struct fsload_worker *w, unsigned int p,
 {
 	struct ujob *job = w->job;
 	struct ures *res = &job->res[p];
-	unsigned int t, i;
+	unsigned int i;
 
 	pthread_mutex_lock(&job->lock);
-	res->threads++;
-	if (end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED)
-		res->complete++;
-	if (end == FSLOAD_RUN_STONEWALLED)
-		res->stonewalled++;
-	res->end_ns = max(res->end_ns, end_ns);
+	fsload_phase_sum_add(&res->sum, &w->e, end, end_ns);
 	res->worker_cpu_ns += cpu_ns;
-	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		if (w->e.st[t].ops || w->e.st[t].errors)
-			fsload_opstat_add(&res->op[t], &w->e.st[t]);
-	}
 	for (i = 0; i < fsload_hist_words(&job->slots); i++)
 		res->hist[i] += w->e.hist[i];
-	fsload_progress_add(res->progress, &w->e);
 	pthread_mutex_unlock(&job->lock);
 }
 
-static bool ujob_run_phase(struct fsload_worker *w, unsigned int p)
+static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 {
 	struct ujob *job = w->job;
 	const struct fsload_phase *ph = &job->phases[p];
@@ -838,85 +823,42 @@ static bool ujob_run_phase(struct fsload_worker *w, unsigned int p)
 	c1 = thread_cpu_ns();
 	ujob_merge(w, p, end, end_ns, c1 - c0);
 	if (end == FSLOAD_RUN_FAILED)
-		ujob_fail(w, ph->name, op_name(w->e.failed_op->type),
-			  w->e.err);
+		fsload_fail(w, ph->name, op_name(w->e.failed_op->type),
+			    w->e.err);
 	return end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED;
 }
 
-/*
- * Make directory @k of the worker's tree (e->name), and in a shared tree
- * its parent first when another thread has not made that yet.  As the
- * kernel's fsload_make_dir().
- */
-static int umake_dir(struct fsload_worker *w, u32 k, bool shared,
-		     unsigned int levels)
+/* mkdir e->name, a directory of the thread's tree; EEXIST is fine if @ok. */
+static int fsload_mkdir_name(struct fsload_worker *w, bool ok)
 {
-	int dfd = w->job->dir_fd, err;
-
-	fsload_name_set_dir(&w->e, k);
-	if (!mkdirat(dfd, w->e.name, 0755) || (errno == EEXIST && shared))
-		return 0;
-	if (errno != ENOENT || !shared || !w->e.branch || !k || !levels)
-		return neg_errno();
-	err = umake_dir(w, (k - 1) / w->e.branch, shared, levels - 1);
-	if (err)
-		return err;
-	fsload_name_set_dir(&w->e, k);
-	if (!mkdirat(dfd, w->e.name, 0755) || errno == EEXIST)
+	if (!mkdirat(w->job->dir_fd, w->e.name, 0755) || (errno == EEXIST && ok))
 		return 0;
 	return neg_errno();
 }
 
-/*
- * The thread's tree root, t<index> (t000 when shared), and unless a phase
- * makes them, the directories its files need, parents first (another
- * thread may have made them first).  As the kernel's
- * fsload_worker_prepare().
- */
-static int uworker_prepare(struct fsload_worker *w)
+/* mkdir the thread's tree root, t<index> (t000 when shared). */
+static int fsload_mkdir_root(struct fsload_worker *w)
 {
-	struct ujob *job = w->job;
-	bool shared = job->flags & FSLOAD_JOB_F_SHARED_DIR;
-	u32 fpd = job->files_per_dir;
-	u32 d = w->e.file_base / fpd;
-	u32 dend = (w->e.file_base + (u32)job->files - 1) / fpd;
 	int err = 0;
 
 	w->e.name[FSLOAD_NAME_TDIR_LEN] = '\0';
-	if (mkdirat(job->dir_fd, w->e.name, 0755) &&
-	    (errno != EEXIST || !shared)) {
-		w->e.name_len = FSLOAD_NAME_TDIR_LEN;	/* where it failed */
-		return neg_errno();
-	}
+	if (mkdirat(w->job->dir_fd, w->e.name, 0755))
+		err = neg_errno();
 	w->e.name[FSLOAD_NAME_TDIR_LEN] = '/';
-	if (fsload_phases_make_dirs(job->phases, job->nphases))
-		return 0;
-	for (; d <= dend && !err; d++) {
-		if (READ_ONCE(job->stop))
-			break;
-		err = umake_dir(w, d, shared, FSLOAD_TREE_DEPTH_MAX);
-	}
 	return err;
 }
+
+/* The job around the phase loop, shared with the kernel's workers. */
+#include <fsload/engine-job.h>
 
 static void *uworker_fn(void *data)
 {
 	struct fsload_worker *w = data;
 	struct ujob *job = w->job;
-	unsigned int p;
-	bool ok = true;
-	int err;
 
 	w->tid = gettid();
-	err = uworker_prepare(w);
-	if (err)
-		ujob_fail(w, "prepare", "mkdir", err);	/* e.name: where */
-	for (p = 0; !err && ok && p < job->nphases; p++) {
-		if (!ujob_barrier(w, 2 * p))
-			break;
-		ok = ujob_run_phase(w, p);
-		ujob_barrier(w, 2 * p + 1);
-	}
+	fsload_engine_job(w, &w->e, job->phases, job->nphases, true,
+			  job->flags & FSLOAD_JOB_F_SHARED_DIR);
 	pthread_mutex_lock(&job->lock);
 	job->running--;
 	pthread_cond_broadcast(&job->cond);
@@ -1182,7 +1124,7 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	JS_SET(js, FSLOAD_A_JOB_PROGRESS_MS);
 
 	for (i = 0; i < job->nphases; i++) {
-		if (job->res[i].complete != job->threads)
+		if (job->res[i].sum.complete != job->threads)
 			complete = false;
 	}
 	js->state = job->err ? FSLOAD_JOB_FAILED : complete ?
@@ -1279,32 +1221,32 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 	RES_SET(pr, FSLOAD_A_RES_PHASE_INDEX);
 	snprintf(pr->name, sizeof(pr->name), "%s", job->phases[p].name);
 	RES_SET(pr, FSLOAD_A_RES_PHASE_NAME);
-	pr->threads = res->threads;
+	pr->threads = res->sum.threads;
 	RES_SET(pr, FSLOAD_A_RES_THREADS);
-	pr->complete = res->complete == job->threads;
+	pr->complete = res->sum.complete == job->threads;
 	RES_SET(pr, FSLOAD_A_RES_COMPLETE);
-	pr->stonewalled = !!res->stonewalled;
+	pr->stonewalled = !!res->sum.stonewalled;
 	RES_SET(pr, FSLOAD_A_RES_STONEWALLED);
-	pr->elapsed_ns = res->end_ns > res->start_ns ?
-			 res->end_ns - res->start_ns : 0;
+	pr->elapsed_ns = res->sum.end_ns > res->start_ns ?
+			 res->sum.end_ns - res->start_ns : 0;
 	RES_SET(pr, FSLOAD_A_RES_ELAPSED_NS);
 	/* the phase's course, as the kernel reports it */
-	for (t = 0; t < FSLOAD_PROGRESS_MARKS && res->progress[t].workers;
+	for (t = 0; t < FSLOAD_PROGRESS_MARKS && res->sum.progress[t].workers;
 	     t++) {
 		struct progress_mark *m = &pr->progress[pr->nprogress++];
 
 		m->pct = (t + 1) * 100 / FSLOAD_PROGRESS_MARKS;
-		m->workers = res->progress[t].workers;
-		m->items = res->progress[t].items;
-		m->elapsed_ns = res->progress[t].end_ns > res->start_ns ?
-				res->progress[t].end_ns - res->start_ns : 0;
+		m->workers = res->sum.progress[t].workers;
+		m->items = res->sum.progress[t].items;
+		m->elapsed_ns = res->sum.progress[t].end_ns > res->start_ns ?
+				res->sum.progress[t].end_ns - res->start_ns : 0;
 		RES_SET(pr, FSLOAD_A_RES_PROGRESS);
 	}
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		pr->ops += res->op[t].ops;
-		pr->errors += res->op[t].errors;
-		pr->bytes += res->op[t].bytes;
-		n += res->op[t].ops || res->op[t].errors;
+		pr->ops += res->sum.op[t].ops;
+		pr->errors += res->sum.op[t].errors;
+		pr->bytes += res->sum.op[t].bytes;
+		n += res->sum.op[t].ops || res->sum.op[t].errors;
 	}
 	RES_SET(pr, FSLOAD_A_RES_OPS);
 	RES_SET(pr, FSLOAD_A_RES_ERRORS);
@@ -1336,7 +1278,7 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 		return -ENOMEM;
 	RES_SET(pr, FSLOAD_A_RES_OPSTAT);
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		const struct fsload_opstat *s = &res->op[t];
+		const struct fsload_opstat *s = &res->sum.op[t];
 		struct opstat *os;
 
 		if (!s->ops && !s->errors)

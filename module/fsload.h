@@ -85,14 +85,9 @@ struct fsload_threads {
 /* Merged result of one phase. */
 struct fsload_result {
 	bool started;
-	u32 threads;		/* workers that merged into this result */
-	u32 complete;		/* workers that finished every iteration */
-	u32 stonewalled;	/* workers stopped by the time limit */
 	u64 start_ns;		/* ktime_get_ns() when the barrier opened */
-	u64 end_ns;		/* latest end of any worker's last op */
-	struct fsload_opstat op[FSLOAD_OP_MAX + 1];
+	struct fsload_phase_sum sum;	/* the workers' runs, as merged */
 	u64 *hist;		/* slots.n histograms; job->hist_lock */
-	struct fsload_progress progress[FSLOAD_PROGRESS_MARKS];
 
 	/* CPU, summed over the workers. */
 	u64 worker_cpu_ns;	/* scheduler runtime */

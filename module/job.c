@@ -298,8 +298,8 @@ static u64 fsload_cleanup_budget(const struct fsload_job *job)
 
 	for (p = 0; p < prog->nphases; p++) {
 		for (i = 0; i < ARRAY_SIZE(makers); i++)
-			n += job->res[p].op[makers[i]].ops +
-			     job->res[p].op[makers[i]].errors;
+			n += job->res[p].sum.op[makers[i]].ops +
+			     job->res[p].sum.op[makers[i]].errors;
 	}
 	return 2 * n + 1024;
 }
@@ -372,7 +372,7 @@ static void fsload_job_reap(struct work_struct *work)
 
 	spin_lock(&job->lock);
 	for (p = 0; p < job->prog.nphases; p++) {
-		if (job->res[p].complete != job->prog.threads)
+		if (job->res[p].sum.complete != job->prog.threads)
 			complete = false;
 	}
 	if (job->err)

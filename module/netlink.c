@@ -746,7 +746,7 @@ static int fsload_fill_progress(struct sk_buff *skb,
 	unsigned int k;
 
 	for (k = 0; k < FSLOAD_PROGRESS_MARKS; k++) {
-		pg = &r->progress[k];
+		pg = &r->sum.progress[k];
 		if (!pg->workers)
 			break;
 		nest = nla_nest_start(skb, FSLOAD_A_RES_PROGRESS);
@@ -853,9 +853,9 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	*r = *src;
 	spin_unlock(&job->lock);
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		ops += r->op[t].ops;
-		errors += r->op[t].errors;
-		bytes += r->op[t].bytes;
+		ops += r->sum.op[t].ops;
+		errors += r->sum.op[t].errors;
+		bytes += r->sum.op[t].bytes;
 	}
 
 	if (nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id))
@@ -865,14 +865,15 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	    nla_put_u32(skb, FSLOAD_A_RES_PHASE_INDEX, p) ||
 	    nla_put_string(skb, FSLOAD_A_RES_PHASE_NAME,
 			   job->prog.phases[p].name) ||
-	    nla_put_u32(skb, FSLOAD_A_RES_THREADS, r->threads) ||
+	    nla_put_u32(skb, FSLOAD_A_RES_THREADS, r->sum.threads) ||
 	    nla_put_u8(skb, FSLOAD_A_RES_COMPLETE,
-		       r->complete == job->prog.threads) ||
-	    nla_put_u8(skb, FSLOAD_A_RES_STONEWALLED, !!r->stonewalled) ||
+		       r->sum.complete == job->prog.threads) ||
+	    nla_put_u8(skb, FSLOAD_A_RES_STONEWALLED, !!r->sum.stonewalled) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_START_NS, r->start_ns,
 			   FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ELAPSED_NS,
-			   r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0,
+			   r->sum.end_ns > r->start_ns ?
+			   r->sum.end_ns - r->start_ns : 0,
 			   FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_OPS, ops, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ERRORS, errors, FSLOAD_A_RES_PAD) ||
@@ -881,9 +882,9 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	    fsload_fill_progress(skb, r))
 		goto out;
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		if (!r->op[t].ops && !r->op[t].errors)
+		if (!r->sum.op[t].ops && !r->sum.op[t].errors)
 			continue;
-		if (fsload_fill_opstat(skb, t, &r->op[t]))
+		if (fsload_fill_opstat(skb, t, &r->sum.op[t]))
 			goto out;
 	}
 	nla_nest_end(skb, nest);

@@ -186,8 +186,34 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 
 static bool fsload_barrier_passed(struct fsload_job *job, unsigned int gen)
 {
-	/* Pairs with smp_store_release() in fsload_barrier(). */
+	/* Pairs with smp_store_release() in fsload_barrier_pass(). */
 	return smp_load_acquire(&job->barrier_gen) > gen;
+}
+
+static bool fsload_barrier_arrive(struct fsload_worker *w, unsigned int gen)
+{
+	struct fsload_job *job = w->job;
+
+	return atomic_inc_return(&job->arrived) == job->prog.threads * (gen + 1);
+}
+
+static void fsload_barrier_pass(struct fsload_worker *w, unsigned int gen)
+{
+	/*
+	 * Pairs with smp_load_acquire() in fsload_barrier_passed(): what the
+	 * phase's opener or closer wrote is visible to the others.
+	 */
+	smp_store_release(&w->job->barrier_gen, gen + 1);
+	wake_up_all(&w->job->wq);
+}
+
+static bool fsload_barrier_wait(struct fsload_worker *w, unsigned int gen)
+{
+	struct fsload_job *job = w->job;
+
+	wait_event_idle(job->wq, fsload_barrier_passed(job, gen) ||
+			READ_ONCE(job->stop));
+	return fsload_barrier_passed(job, gen);
 }
 
 /*
@@ -195,8 +221,10 @@ static bool fsload_barrier_passed(struct fsload_job *job, unsigned int gen)
  * if the phase asks, announce the hold and wait for JOB_RESUME or a stop.
  * Returns false when the job is stopping.
  */
-static bool fsload_hold(struct fsload_job *job, unsigned int p)
+static bool fsload_hold(struct fsload_worker *w, unsigned int p)
 {
+	struct fsload_job *job = w->job;
+
 	if (READ_ONCE(job->stop))
 		return false;
 	if (!(job->prog.phases[p].flags & FSLOAD_PHASE_F_HOLD))
@@ -208,36 +236,6 @@ static bool fsload_hold(struct fsload_job *job, unsigned int p)
 	return !READ_ONCE(job->stop);
 }
 
-/*
- * Barrier @gen: wait until every worker has arrived.  The last to arrive
- * opens phase @gen / 2 (even @gen) or closes it (odd) while the others
- * sleep.  Returns false when the job is stopping.
- */
-static bool fsload_barrier(struct fsload_worker *w, unsigned int gen)
-{
-	struct fsload_job *job = w->job;
-
-	if (atomic_inc_return(&job->arrived) == job->prog.threads * (gen + 1)) {
-		/* A stopping job opens no phase. */
-		if (!(gen & 1) && !fsload_hold(job, gen / 2))
-			return false;
-		if (gen & 1)
-			fsload_phase_close(w, gen / 2);
-		else
-			fsload_phase_open(w, gen / 2);
-		/*
-		 * Pairs with smp_load_acquire() below: what the phase's opener
-		 * or closer wrote is visible to the others.
-		 */
-		smp_store_release(&job->barrier_gen, gen + 1);
-		wake_up_all(&job->wq);
-	} else {
-		wait_event_idle(job->wq, fsload_barrier_passed(job, gen) ||
-				READ_ONCE(job->stop));
-	}
-	return fsload_barrier_passed(job, gen) && !READ_ONCE(job->stop);
-}
-
 static void fsload_merge(struct fsload_worker *w, unsigned int p,
 			 enum fsload_run_end end, u64 end_ns,
 			 const struct fsload_counters *c0,
@@ -245,23 +243,13 @@ static void fsload_merge(struct fsload_worker *w, unsigned int p,
 {
 	struct fsload_job *job = w->job;
 	struct fsload_result *res = &job->res[p];
-	unsigned int t, i;
+	unsigned int i;
 
 	spin_lock(&job->lock);
-	res->threads++;
-	if (end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED)
-		res->complete++;
-	if (end == FSLOAD_RUN_STONEWALLED)
-		res->stonewalled++;
-	res->end_ns = max(res->end_ns, end_ns);
+	fsload_phase_sum_add(&res->sum, &w->e, end, end_ns);
 	res->worker_cpu_ns += c1->cpu_ns - c0->cpu_ns;
 	res->instructions += c1->instructions - c0->instructions;
 	res->cycles += c1->cycles - c0->cycles;
-	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		if (w->e.st[t].ops || w->e.st[t].errors)
-			fsload_opstat_add(&res->op[t], &w->e.st[t]);
-	}
-	fsload_progress_add(res->progress, &w->e);
 	spin_unlock(&job->lock);
 
 	mutex_lock(&job->hist_lock);
@@ -321,60 +309,14 @@ static int fsload_mkdir_name(struct fsload_worker *w, bool ok)
 	return err == -EEXIST && ok ? 0 : err;
 }
 
-/*
- * Make directory @k.  In a shared tree its parent may be another thread's
- * to make and not made yet: then make that first (@levels up at most).
- */
-static int fsload_make_dir(struct fsload_worker *w, u32 k, bool shared,
-			   unsigned int levels)
+/* mkdir the worker's tree root, t<index> (t000 when shared). */
+static int fsload_mkdir_root(struct fsload_worker *w)
 {
-	int err;
-
-	fsload_name_set_dir(&w->e, k);
-	err = fsload_mkdir_name(w, shared);
-	if (err != -ENOENT || !shared || !w->e.branch || !k || !levels)
-		return err;
-	err = fsload_make_dir(w, (k - 1) / w->e.branch, shared, levels - 1);
-	if (err)
-		return err;
-	fsload_name_set_dir(&w->e, k);
-	return fsload_mkdir_name(w, shared);
+	return fsload_mkdir(&w->job->dir, w->e.name, FSLOAD_NAME_TDIR_LEN, NULL);
 }
 
-/*
- * Make the worker's tree root, t<index> (t000 when shared), and unless a
- * phase makes them, the directories that will hold its files, parents
- * first.  In a shared tree another thread may have made one first.
- */
-static int fsload_worker_prepare(struct fsload_worker *w)
-{
-	const struct fsload_program *prog = &w->job->prog;
-	bool shared = prog->flags & FSLOAD_JOB_F_SHARED_DIR;
-	u32 fpd = prog->files_per_dir;
-	u32 d = w->e.file_base / fpd;
-	u32 dend = (w->e.file_base + (u32)prog->files - 1) / fpd;
-	int err;
-
-	if (prog->block)
-		return 0;	/* no directories */
-	err = fsload_mkdir(&w->job->dir, w->e.name, FSLOAD_NAME_TDIR_LEN, NULL);
-	if (err == -EEXIST && shared)
-		err = 0;
-	if (err) {
-		w->e.name_len = FSLOAD_NAME_TDIR_LEN;
-		w->e.name[FSLOAD_NAME_TDIR_LEN] = '\0';
-		return err;
-	}
-	if (fsload_phases_make_dirs(prog->phases, prog->nphases))
-		return 0;
-	for (; d <= dend && !err; d++) {
-		if (READ_ONCE(w->job->stop))
-			break;
-		err = fsload_make_dir(w, d, shared, FSLOAD_TREE_DEPTH_MAX);
-		cond_resched();
-	}
-	return err;
-}
+/* The job around the phase loop, shared with fsloadctl's user engine. */
+#include <fsload/engine-job.h>
 
 /**
  * fsload_worker_fn() - body of a worker kthread
@@ -391,10 +333,8 @@ int fsload_worker_fn(void *data)
 {
 	struct fsload_worker *w = data;
 	struct fsload_job *job = w->job;
+	const struct fsload_program *prog = &job->prog;
 	const struct cred *old;
-	unsigned int p;
-	bool ok = true;
-	int err;
 
 	/* fsload_job_stop() ends a sleep only a signal ends. */
 	allow_signal(SIGKILL);
@@ -402,15 +342,9 @@ int fsload_worker_fn(void *data)
 	fsload_counters_open(w);
 	if (w->ev_insn)
 		WRITE_ONCE(job->pmu, true);
-	err = fsload_worker_prepare(w);
-	if (err)
-		fsload_fail(w, "prepare", "mkdir", err);	/* e.name: where */
-	for (p = 0; !err && ok && p < job->prog.nphases; p++) {
-		if (!fsload_barrier(w, 2 * p))
-			break;
-		ok = fsload_run_phase(w, p);
-		fsload_barrier(w, 2 * p + 1);
-	}
+	/* A block job has no directories. */
+	fsload_engine_job(w, &w->e, prog->phases, prog->nphases, !prog->block,
+			  prog->flags & FSLOAD_JOB_F_SHARED_DIR);
 	fsload_counters_close(w);
 	revert_creds(old);
 	fsload_job_worker_done(job);

@@ -82,6 +82,29 @@ enum fsload_run_end {
 };
 
 /*
+ * Add a thread's run of a phase, which ended as @end with its last op at
+ * @end_ns, into the phase's sum (the histograms apart).
+ */
+static inline void fsload_phase_sum_add(struct fsload_phase_sum *sum,
+					const struct fsload_engine *e,
+					enum fsload_run_end end, u64 end_ns)
+{
+	unsigned int t;
+
+	sum->threads++;
+	if (end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED)
+		sum->complete++;
+	if (end == FSLOAD_RUN_STONEWALLED)
+		sum->stonewalled++;
+	sum->end_ns = max(sum->end_ns, end_ns);
+	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
+		if (e->st[t].ops || e->st[t].errors)
+			fsload_opstat_add(&sum->op[t], &e->st[t]);
+	}
+	fsload_progress_add(sum->progress, e);
+}
+
+/*
  * Run @ph, which opened at @start_ns, over the worker's file set.  The
  * phase statistics in @e are reset first.  *@end_ns is the end of the last
  * operation.  One clock read per operation: the end of one is the start

@@ -562,6 +562,19 @@ struct fsload_progress {
 	u64 end_ns;		/* the last of them to get there */
 };
 
+/*
+ * What the threads' runs of a phase add up to, in its result
+ * (engine-loop.h's fsload_phase_sum_add()).
+ */
+struct fsload_phase_sum {
+	u32 threads;		/* threads that merged into it */
+	u32 complete;		/* threads that finished every iteration */
+	u32 stonewalled;	/* threads stopped by the time limit */
+	u64 end_ns;		/* latest end of any thread's last op */
+	struct fsload_opstat op[FSLOAD_OP_MAX + 1];
+	struct fsload_progress progress[FSLOAD_PROGRESS_MARKS];
+};
+
 static inline void fsload_progress_add(struct fsload_progress *pg,
 				       const struct fsload_engine *e)
 {
