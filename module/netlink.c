@@ -426,9 +426,6 @@ static int fsload_nl_start(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *reply;
 	int err;
 
-	err = fsload_check_admin(skb, info);
-	if (err)
-		return err;
 	if (info->attrs[FSLOAD_A_JOB_DIR] && info->attrs[FSLOAD_A_JOB_DEVICE]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FSLOAD_A_JOB_DEVICE],
 				    "device: excludes dir (a job runs on a directory or on a block device)");
@@ -498,24 +495,48 @@ static struct fsload_job *fsload_nl_job(struct genl_info *info)
 	return job;
 }
 
-/* The job a mutating request names, its sender being allowed to. */
-static struct fsload_job *fsload_nl_admin_job(struct sk_buff *skb,
-					      struct genl_info *info)
-{
-	int err = fsload_check_admin(skb, info);
+/*
+ * What the family's pre_doit does before an op's doit, by the op's
+ * internal_flags; post_doit undoes it.
+ */
+#define FSLOAD_NL_ADMIN		BIT(0)	/* the sender needs CAP_SYS_ADMIN */
+#define FSLOAD_NL_JOB		BIT(1)	/* ID names a job: info->user_ptr[0],
+					 * held until post_doit
+					 */
 
-	return err ? ERR_PTR(err) : fsload_nl_job(info);
+static int fsload_nl_pre_doit(const struct fsload_genl_split_ops *ops,
+			      struct sk_buff *skb, struct genl_info *info)
+{
+	struct fsload_job *job;
+	int err;
+
+	if (ops->internal_flags & FSLOAD_NL_ADMIN) {
+		err = fsload_check_admin(skb, info);
+		if (err)
+			return err;
+	}
+	if (ops->internal_flags & FSLOAD_NL_JOB) {
+		job = fsload_nl_job(info);
+		if (IS_ERR(job))
+			return PTR_ERR(job);
+		info->user_ptr[0] = job;
+	}
+	return 0;
+}
+
+static void fsload_nl_post_doit(const struct fsload_genl_split_ops *ops,
+				struct sk_buff *skb, struct genl_info *info)
+{
+	if (ops->internal_flags & FSLOAD_NL_JOB)
+		fsload_job_put(info->user_ptr[0]);
 }
 
 static int fsload_nl_stop(struct sk_buff *skb, struct genl_info *info)
 {
-	struct fsload_job *job;
+	struct fsload_job *job = info->user_ptr[0];
 	bool ended;
 	int err = 0;
 
-	job = fsload_nl_admin_job(skb, info);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
 	spin_lock(&job->lock);
 	ended = job->state != FSLOAD_JOB_RUNNING &&
 		job->state != FSLOAD_JOB_STOPPING;
@@ -527,7 +548,6 @@ static int fsload_nl_stop(struct sk_buff *skb, struct genl_info *info)
 	} else {
 		fsload_job_stop(job);
 	}
-	fsload_job_put(job);
 	return err;
 }
 
@@ -538,12 +558,9 @@ static int fsload_nl_stop(struct sk_buff *skb, struct genl_info *info)
 static int fsload_nl_resume(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *want = info->attrs[FSLOAD_A_JOB_HELD];
-	struct fsload_job *job;
+	struct fsload_job *job = info->user_ptr[0];
 	int err = 0, held;
 
-	job = fsload_nl_admin_job(skb, info);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
 	held = READ_ONCE(job->held);
 	if (!held) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FSLOAD_A_JOB_ID],
@@ -564,21 +581,16 @@ static int fsload_nl_resume(struct sk_buff *skb, struct genl_info *info)
 	} else {
 		wake_up_all(&job->wq);
 	}
-	fsload_job_put(job);
 	return err;
 }
 
 static int fsload_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct fsload_job *job;
+	struct fsload_job *job = info->user_ptr[0];
 	struct sk_buff *reply;
 
-	job = fsload_nl_job(info);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
 	reply = fsload_job_msg(job, info->snd_portid, info->snd_seq, 0,
 			       FSLOAD_CMD_JOB_GET);
-	fsload_job_put(job);
 	if (IS_ERR(reply))
 		return PTR_ERR(reply);
 	return genlmsg_reply(reply, info);
@@ -623,29 +635,66 @@ static int fsload_nl_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
-/* The job a dump names (ID, required), with a reference; or an ERR_PTR. */
-static struct fsload_job *fsload_dump_job(struct netlink_callback *cb)
+/*
+ * The dumps of one job (WORKER_GET, RESULT_GET, SERIES_GET): their .start
+ * looks the job up once and holds it in this, the first member of their
+ * context, until .done.  When there is none, the first dumpit call says
+ * why, as the dump's own error (in its NLMSG_DONE), as a dump whose every
+ * call looked the job up did.
+ */
+struct fsload_job_dump {
+	struct fsload_job *job;		/* held; NULL: ID names none */
+};
+
+/* Start a dump of the job ID names; @d is the dump's context's head. */
+static void fsload_job_dump_start(struct netlink_callback *cb,
+				  struct fsload_job_dump *d)
 {
 	struct nlattr *id = fsload_dump_attrs(cb)[FSLOAD_A_JOB_ID];
-	struct fsload_job *job;
+
+	BUILD_BUG_ON(sizeof(struct fsload_job_dump) > sizeof(cb->ctx));
+	d->job = id ? fsload_job_get(nla_get_u32(id)) : NULL;
+}
+
+/* Why a dump has no job: ID is missing or names none. */
+static int fsload_job_dump_none(struct netlink_callback *cb)
+{
+	struct nlattr *id = fsload_dump_attrs(cb)[FSLOAD_A_JOB_ID];
 
 	if (!id) {
 		NL_SET_ERR_ATTR_MISS(cb->extack, NULL, FSLOAD_A_JOB_ID);
 		NL_SET_ERR_MSG(cb->extack, "id: required");
-		return ERR_PTR(-EINVAL);
+		return -EINVAL;
 	}
-	job = fsload_job_get(nla_get_u32(id));
-	if (!job) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, id, "id: no such job");
-		return ERR_PTR(-ENOENT);
-	}
-	return job;
+	NL_SET_ERR_MSG_ATTR(cb->extack, id, "id: no such job");
+	return -ENOENT;
 }
 
-/* WORKER_GET dump position: the next worker to report. */
+/* .done of WORKER_GET and RESULT_GET, and the end of SERIES_GET's. */
+static int fsload_job_dump_done(struct netlink_callback *cb)
+{
+	struct fsload_job_dump *d = (void *)cb->ctx;
+
+	if (d->job)
+		fsload_job_put(d->job);
+	return 0;
+}
+
+/* WORKER_GET dump state: the job, then the next worker to report. */
 struct fsload_worker_ctx {
+	struct fsload_job_dump d;
 	u32 next;
 };
+
+static int fsload_nl_worker_start(struct netlink_callback *cb)
+{
+	struct fsload_worker_ctx *ctx = (void *)cb->ctx;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+	BUILD_BUG_ON(offsetof(typeof(*ctx), d));	/* fsload_job_dump_done() */
+	fsload_job_dump_start(cb, &ctx->d);
+	return 0;
+}
 
 /* Worker @i of @job: its index, thread id, and CPU when pinned. */
 static int fsload_fill_worker(struct sk_buff *skb,
@@ -673,15 +722,13 @@ static int fsload_nl_worker_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	struct fsload_worker_ctx *ctx = (void *)cb->ctx;
-	struct fsload_job *job;
+	struct fsload_job *job = ctx->d.job;
 	unsigned int n;
 	void *hdr;
 	int err = 0;
 
-	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	job = fsload_dump_job(cb);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
+	if (!job)
+		return fsload_job_dump_none(cb);
 	/* One message per buffer, as many workers as fit. */
 	while (ctx->next < job->prog.threads) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
@@ -706,7 +753,6 @@ static int fsload_nl_worker_dumpit(struct sk_buff *skb,
 		}
 		genlmsg_end(skb, hdr);
 	}
-	fsload_job_put(job);
 	/* A worker too big for an empty buffer would loop forever. */
 	if (err && !skb->len)
 		return err;
@@ -895,10 +941,13 @@ out:
 }
 
 /*
- * RESULT_GET dump position: phase, then within it 0 for the summary or
- * the op type whose histogram is next, from bucket.
+ * RESULT_GET dump state: the job and whether the sender may see its
+ * threads' names, then the position: phase, then within it 0 for the
+ * summary or the op type whose histogram is next, from bucket.
  */
 struct fsload_res_ctx {
+	struct fsload_job_dump d;
+	bool names;
 	u32 phase;
 	u32 type;
 	u32 bucket;
@@ -991,20 +1040,29 @@ static int fsload_fill_result_msg(struct sk_buff *skb, struct fsload_job *job,
 	return fsload_fill_hist(skb, job, ctx);
 }
 
+static int fsload_nl_result_start(struct netlink_callback *cb)
+{
+	struct fsload_res_ctx *ctx = (void *)cb->ctx;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+	BUILD_BUG_ON(offsetof(typeof(*ctx), d));	/* fsload_job_dump_done() */
+	fsload_job_dump_start(cb, &ctx->d);
+	if (ctx->d.job)
+		ctx->names = fsload_may_name_threads(cb->skb, ctx->d.job);
+	return 0;
+}
+
 static int fsload_nl_result_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	struct fsload_res_ctx *ctx = (void *)cb->ctx;
-	struct fsload_job *job;
-	bool started, names;
+	struct fsload_job *job = ctx->d.job;
+	bool started;
 	void *hdr;
 	int err = 0;
 
-	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	job = fsload_dump_job(cb);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
-	names = fsload_may_name_threads(cb->skb, job);
+	if (!job)
+		return fsload_job_dump_none(cb);
 	while (ctx->phase < job->prog.nphases) {
 		if (ctx->type) {
 			/* Skip to the next type with buckets left. */
@@ -1031,14 +1089,13 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 			err = -EMSGSIZE;
 			break;
 		}
-		err = fsload_fill_result_msg(skb, job, ctx, names);
+		err = fsload_fill_result_msg(skb, job, ctx, ctx->names);
 		if (err) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}
 		genlmsg_end(skb, hdr);
 	}
-	fsload_job_put(job);
 	/* A message too big for an empty buffer would loop forever. */
 	if (err && !skb->len)
 		return err;
@@ -1089,44 +1146,69 @@ static int fsload_fill_sample(struct sk_buff *skb, const struct fsload_job *job,
 	return 0;
 }
 
-/* SERIES_GET dump position: the next sequence number; 0 before any. */
+/*
+ * SERIES_GET dump state: the job, the batch samples are copied into from
+ * its ring (NULL when it keeps none), then the next sequence number.
+ */
 struct fsload_series_ctx {
+	struct fsload_job_dump d;
+	u64 *buf;
 	u64 next;
-	bool started;
 };
 
 /* Samples copied from the ring per message. */
 #define FSLOAD_SERIES_BATCH	64
 
+static int fsload_nl_series_start(struct netlink_callback *cb)
+{
+	struct fsload_series_ctx *ctx = (void *)cb->ctx;
+	struct nlattr **attrs = fsload_dump_attrs(cb);
+	struct fsload_job *job;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+	BUILD_BUG_ON(offsetof(typeof(*ctx), d));	/* fsload_job_dump_done() */
+	fsload_job_dump_start(cb, &ctx->d);
+	job = ctx->d.job;
+	if (!job)
+		return 0;
+	if (attrs[FSLOAD_A_JOB_SERIES_FROM])
+		ctx->next = nla_get_u64(attrs[FSLOAD_A_JOB_SERIES_FROM]);
+	if (!job->ring)
+		return 0;
+	ctx->buf = kmalloc_array(FSLOAD_SERIES_BATCH,
+				 fsload_series_words(job) * sizeof(u64),
+				 GFP_KERNEL);
+	if (!ctx->buf) {
+		/* No .done after a failed .start. */
+		fsload_job_dump_done(cb);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int fsload_nl_series_done(struct netlink_callback *cb)
+{
+	struct fsload_series_ctx *ctx = (void *)cb->ctx;
+
+	kfree(ctx->buf);
+	return fsload_job_dump_done(cb);
+}
+
 static int fsload_nl_series_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	struct fsload_series_ctx *ctx = (void *)cb->ctx;
-	struct nlattr **attrs = fsload_dump_attrs(cb);
+	struct fsload_job *job = ctx->d.job;
 	unsigned int n, i, words;
-	struct fsload_job *job;
-	u64 first, *buf;
+	u64 first, *buf = ctx->buf;
 	void *hdr = NULL;
 	int err = 0;
 
-	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	job = fsload_dump_job(cb);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
-	if (!ctx->started) {
-		ctx->started = true;
-		if (attrs[FSLOAD_A_JOB_SERIES_FROM])
-			ctx->next = nla_get_u64(attrs[FSLOAD_A_JOB_SERIES_FROM]);
-	}
-	if (!job->ring)
-		goto out;
+	if (!job)
+		return fsload_job_dump_none(cb);
+	if (!buf)
+		return 0;	/* no ring: no samples */
 	words = fsload_series_words(job);
-	buf = kmalloc_array(FSLOAD_SERIES_BATCH, words * sizeof(u64),
-			    GFP_KERNEL);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out;
-	}
 	/* One message per batch, as many samples as fit. */
 	while ((n = fsload_series_copy(job, ctx->next, buf,
 				       FSLOAD_SERIES_BATCH, &first))) {
@@ -1154,9 +1236,6 @@ static int fsload_nl_series_dumpit(struct sk_buff *skb,
 	}
 	if (hdr)
 		genlmsg_cancel(skb, hdr);
-	kfree(buf);
-out:
-	fsload_job_put(job);
 	/* A sample too big for an empty buffer would loop forever. */
 	if (err && !skb->len)
 		return err;
@@ -1166,24 +1245,28 @@ out:
 static const struct genl_ops fsload_ops[] = {
 	{
 		.cmd = FSLOAD_CMD_JOB_START,
+		.internal_flags = FSLOAD_NL_ADMIN,
 		.doit = fsload_nl_start,
 		.policy = fsload_start_policy,
 		.maxattr = FSLOAD_A_JOB_MAX,
 	},
 	{
 		.cmd = FSLOAD_CMD_JOB_STOP,
+		.internal_flags = FSLOAD_NL_ADMIN | FSLOAD_NL_JOB,
 		.doit = fsload_nl_stop,
 		.policy = fsload_id_policy,
 		.maxattr = FSLOAD_A_JOB_ID,
 	},
 	{
 		.cmd = FSLOAD_CMD_JOB_RESUME,
+		.internal_flags = FSLOAD_NL_ADMIN | FSLOAD_NL_JOB,
 		.doit = fsload_nl_resume,
 		.policy = fsload_resume_policy,
 		.maxattr = FSLOAD_A_JOB_MAX,
 	},
 	{
 		.cmd = FSLOAD_CMD_JOB_GET,
+		.internal_flags = FSLOAD_NL_JOB,	/* the doit's */
 		.doit = fsload_nl_get_doit,
 		.dumpit = fsload_nl_get_dumpit,
 		.policy = fsload_id_policy,
@@ -1191,19 +1274,25 @@ static const struct genl_ops fsload_ops[] = {
 	},
 	{
 		.cmd = FSLOAD_CMD_RESULT_GET,
+		.start = fsload_nl_result_start,
 		.dumpit = fsload_nl_result_dumpit,
+		.done = fsload_job_dump_done,
 		.policy = fsload_id_policy,
 		.maxattr = FSLOAD_A_JOB_ID,
 	},
 	{
 		.cmd = FSLOAD_CMD_SERIES_GET,
+		.start = fsload_nl_series_start,
 		.dumpit = fsload_nl_series_dumpit,
+		.done = fsload_nl_series_done,
 		.policy = fsload_series_policy,
 		.maxattr = FSLOAD_A_JOB_SERIES_FROM,
 	},
 	{
 		.cmd = FSLOAD_CMD_WORKER_GET,
+		.start = fsload_nl_worker_start,
 		.dumpit = fsload_nl_worker_dumpit,
+		.done = fsload_job_dump_done,
 		.policy = fsload_id_policy,
 		.maxattr = FSLOAD_A_JOB_ID,
 	},
@@ -1214,6 +1303,8 @@ static struct genl_family fsload_family __ro_after_init = {
 	.version = FSLOAD_FAMILY_VERSION,
 	.module = THIS_MODULE,
 	.parallel_ops = true,
+	.pre_doit = fsload_nl_pre_doit,
+	.post_doit = fsload_nl_post_doit,
 	.ops = fsload_ops,
 	.n_ops = ARRAY_SIZE(fsload_ops),
 	.resv_start_op = 0,	/* strict validation for every command */
