@@ -4,8 +4,10 @@
  *
  * The kernel's workers and these threads share the workload's definition:
  * include/fsload/engine.h (names, file order, the choice of an operation by
- * weight, random offsets, statistics, histograms) and the phase loop of
- * include/fsload/engine-loop.h are compiled here unchanged, over ctl/kshim.h.
+ * weight, random offsets, statistics, histograms, the op table), the phase
+ * loop of include/fsload/engine-loop.h and the job's choreography of
+ * include/fsload/engine-job.h are compiled here unchanged, over
+ * ctl/kshim.h.
  * What differs is only how an operation is done: here through the system
  * call that the kernel's operation stands for, on the same path relative
  * to the job directory (an O_PATH descriptor, as the kernel's pinned
@@ -13,10 +15,11 @@
  * system-call boundary.
  *
  * The job runs as a kernel job does (module/worker.c): the same job layout,
- * the same phase barriers (the last thread to arrive opens or closes a
- * phase), the idle baseline and the loop's own cost measured before the
- * first phase, a timed syncfs tail after a phase, each thread's CPU time,
- * the machine's busy time and the threads that used most CPU meanwhile.
+ * the same phase barriers (engine-job.h: the last thread to arrive opens
+ * or closes a phase), the idle baseline and the loop's own cost measured
+ * before the first phase, a timed syncfs tail after a phase, each
+ * thread's CPU time, the machine's busy time and the threads that used
+ * most CPU meanwhile.
  * The results fill the structures that the kernel's status and results
  * are parsed into, so they print the same way.
  */

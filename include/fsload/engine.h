@@ -4,8 +4,10 @@
  * fsloadctl's userspace engine (ctl/uengine.c) share, compiled for both:
  * the program's types, the file names, the random file order, the choice
  * of an operation by weight, the per-operation statistics and the latency
- * histogram.  The phase loop itself is in engine-loop.h.  So both engines
- * run the identical operation sequence from one definition.
+ * histogram, and the op table (what each op type takes).  The phase loop
+ * itself is in engine-loop.h, the job's choreography around it in
+ * engine-job.h.  So both engines run the identical operation sequence
+ * from one definition.
  *
  * Userspace includes ctl/kshim.h first, which supplies the kernel types
  * and helpers used here.
