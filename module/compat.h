@@ -312,6 +312,17 @@ static inline void fsload_bdev_close(struct fsload_bdev *b)
 	b->bdev = NULL;
 }
 
+/*
+ * The op a family's pre_doit and post_doit are given: from 6.2 the
+ * kernel splits each genl_ops into a do and a dump half and passes the
+ * do half; 6.1 passes the genl_ops itself.  Both carry internal_flags.
+ */
+#if FSLOAD_KV_GE(6, 2)
+#define fsload_genl_split_ops genl_split_ops
+#else
+#define fsload_genl_split_ops genl_ops
+#endif
+
 /* The request attributes of a dump, parsed with the command's policy. */
 static inline struct nlattr **fsload_dump_attrs(struct netlink_callback *cb)
 {

@@ -15,8 +15,9 @@
 #include <linux/refcount.h>
 #include <linux/bvec.h>
 #include <linux/sched.h>
+#include <net/netlink.h>
 #include <uapi/linux/fsload.h>
-#include "engine.h"
+#include <fsload/engine.h>
 #include "compat.h"
 
 /* Module parameters (main.c). */
@@ -84,14 +85,9 @@ struct fsload_threads {
 /* Merged result of one phase. */
 struct fsload_result {
 	bool started;
-	u32 threads;		/* workers that merged into this result */
-	u32 complete;		/* workers that finished every iteration */
-	u32 stonewalled;	/* workers stopped by the time limit */
 	u64 start_ns;		/* ktime_get_ns() when the barrier opened */
-	u64 end_ns;		/* latest end of any worker's last op */
-	struct fsload_opstat op[FSLOAD_OP_MAX + 1];
+	struct fsload_phase_sum sum;	/* the workers' runs, as merged */
 	u64 *hist;		/* slots.n histograms; job->hist_lock */
-	struct fsload_progress progress[FSLOAD_PROGRESS_MARKS];
 
 	/* CPU, summed over the workers. */
 	u64 worker_cpu_ns;	/* scheduler runtime */
@@ -184,7 +180,7 @@ struct fsload_counters {
 };
 
 /*
- * A job's tree removal (ops.c, for the reaper): what it could not
+ * A job's tree removal (vfs.c, for the reaper): what it could not
  * remove.  @budget bounds the work, so that another process that keeps
  * adding entries cannot keep the reaper busy for ever.
  */
@@ -213,7 +209,7 @@ struct fsload_job {
 	u64 dev_bytes;			/* its size */
 	u32 owner_portid;		/* 0 when detached */
 	u64 start_ns;
-	u64 end_ns;
+	u64 end_ns;			/* reaped; lock */
 
 	struct fsload_worker *workers;
 	atomic_t running;		/* workers that have not finished */
@@ -227,7 +223,7 @@ struct fsload_job {
 	struct fsload_sys sys0;
 	struct fsload_threads threads0;
 
-	/* Measured before the first phase (its opener). */
+	/* Measured before the first phase (its opener); lock. */
 	u64 idle_ns;
 	u64 idle_busy_ns;
 	u64 overhead_ops;
@@ -241,8 +237,11 @@ struct fsload_job {
 					 */
 
 	/*
-	 * Protects state, err, errmsg, reaping (the workers' tasks are
-	 * signalled only before it is set) and merging into results.
+	 * Protects, here: state, reaping (the workers' tasks are signalled
+	 * only before it is set), cur_phase, phase_seq, err, errmsg and
+	 * res[] but for res[].hist (hist_lock); above: end_ns, idle_ns,
+	 * idle_busy_ns, overhead_ops and overhead_ns; below: the ring's
+	 * samples and ring_head, stalls[] and nstalls.
 	 */
 	spinlock_t lock;
 	enum fsload_job_state state;
@@ -254,12 +253,17 @@ struct fsload_job {
 	int err;			/* negative errno of the first failure */
 	char errmsg[160];
 	struct fsload_result *res;	/* prog.nphases entries */
-	struct mutex hist_lock;		/* merging into res[].hist */
+	struct mutex hist_lock;		/* res[].hist: the workers' merges,
+					 * the result dump's reads
+					 */
 
 	struct work_struct reap_work;
 	struct delayed_work progress_work;
 
-	/* Time series and stalls (series.c); ring, stalls under lock. */
+	/*
+	 * Time series and stalls (series.c): the ring's samples, ring_head,
+	 * stalls[] and nstalls under lock.
+	 */
 	struct delayed_work series_work;
 	u64 *ring;			/* ring_cap samples, then a scratch one */
 	unsigned int ring_cap;
@@ -323,14 +327,44 @@ unsigned int fsload_series_copy(struct fsload_job *job, u64 from, u64 *buf,
 				unsigned int max, u64 *first);
 unsigned int fsload_series_words(const struct fsload_job *job);
 
-/* ops.c */
+/* worker.c */
 int fsload_worker_fn(void *data);
+
+/*
+ * vfs.c: the primitives of the phase loop's fsload_do_op() (engine-loop.h
+ * says what each does and returns), and directories.
+ */
+s64 fsload_op_create(struct fsload_worker *w, const struct fsload_opdesc *op);
+s64 fsload_op_append(struct fsload_worker *w, const struct fsload_opdesc *op);
+s64 fsload_op_random(struct fsload_worker *w,
+		     const struct fsload_opdesc *op, bool write);
+s64 fsload_op_read(struct fsload_worker *w, const struct fsload_opdesc *op);
+s64 fsload_op_syncfs(struct fsload_worker *w);
+s64 fsload_op_fsync(struct fsload_worker *w);
+s64 fsload_op_drop_cache(struct fsload_worker *w);
+s64 fsload_op_stat(struct fsload_worker *w);
+s64 fsload_op_dirent(struct fsload_worker *w, const struct fsload_opdesc *op);
+s64 fsload_op_bio(struct fsload_worker *w, const struct fsload_opdesc *op);
+s64 fsload_drain(struct fsload_worker *w, u64 *last_ns);
+int fsload_name_parent(struct fsload_worker *w, struct path *parent);
 int fsload_tree_remove(const struct path *dir, struct fsload_cleanup *st);
 int fsload_mkdir(const struct path *parent, const char *name, int len,
 		 struct path *res);
 int fsload_rmdir_pinned(const struct path *d);
 
+/* program.c */
+struct genl_info;
+int fsload_parse_program(struct fsload_program *prog, struct genl_info *info);
+
+/* target.c */
+int fsload_resolve_dir(struct fsload_job *job, struct genl_info *info);
+int fsload_open_device(struct fsload_job *job, struct genl_info *info);
+
 /* netlink.c */
+/* The nested policies program.c parses with. */
+extern const struct nla_policy fsload_op_policy[FSLOAD_A_OP_MAX + 1];
+extern const struct nla_policy fsload_group_policy[FSLOAD_A_GROUP_MAX + 1];
+extern const struct nla_policy fsload_phase_policy[FSLOAD_A_PHASE_MAX + 1];
 int fsload_nl_init(void);
 void fsload_nl_exit(void);
 void fsload_nl_notify(struct fsload_job *job, u8 cmd);

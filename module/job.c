@@ -25,7 +25,10 @@
 #include "fsload.h"
 #include "compat.h"
 
-/* Protects fsload_jobs, fsload_done_list and the two counters below. */
+/*
+ * Protects fsload_jobs, fsload_done_list (and each job's done_node) and
+ * the two counters below.
+ */
 DEFINE_MUTEX(fsload_mutex);
 static DEFINE_IDR(fsload_jobs);
 static LIST_HEAD(fsload_done_list);	/* finished jobs, oldest first */
@@ -295,8 +298,8 @@ static u64 fsload_cleanup_budget(const struct fsload_job *job)
 
 	for (p = 0; p < prog->nphases; p++) {
 		for (i = 0; i < ARRAY_SIZE(makers); i++)
-			n += job->res[p].op[makers[i]].ops +
-			     job->res[p].op[makers[i]].errors;
+			n += job->res[p].sum.op[makers[i]].ops +
+			     job->res[p].sum.op[makers[i]].errors;
 	}
 	return 2 * n + 1024;
 }
@@ -369,7 +372,7 @@ static void fsload_job_reap(struct work_struct *work)
 
 	spin_lock(&job->lock);
 	for (p = 0; p < job->prog.nphases; p++) {
-		if (job->res[p].complete != job->prog.threads)
+		if (job->res[p].sum.complete != job->prog.threads)
 			complete = false;
 	}
 	if (job->err)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fsload: the generic netlink family - policies, request handlers and
- * notifications.  Job logic lives in job.c; this file only translates.
+ * notifications.  Job logic lives in job.c, program validation in
+ * program.c, the target directory or device in target.c; this file only
+ * translates.
  *
  * The family sets parallel_ops: handlers do not take the global genl
  * mutex and serialise on fsload_mutex (job.c) only where they must, and
@@ -10,7 +12,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
-#include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/netlink.h>
 #include <linux/rwsem.h>
@@ -57,7 +58,7 @@ static struct netlink_range_validation fsload_stall_range = {
 	.max = 86400000,
 };
 
-static const struct nla_policy fsload_op_policy[FSLOAD_A_OP_MAX + 1] = {
+const struct nla_policy fsload_op_policy[FSLOAD_A_OP_MAX + 1] = {
 	[FSLOAD_A_OP_TYPE] = NLA_POLICY_RANGE(NLA_U8, 1, FSLOAD_OP_MAX),
 	[FSLOAD_A_OP_WEIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_weight_range),
 	[FSLOAD_A_OP_SIZE_BYTES] = { .type = NLA_U64 },
@@ -69,14 +70,14 @@ static const struct nla_policy fsload_op_policy[FSLOAD_A_OP_MAX + 1] = {
 	[FSLOAD_A_OP_GROUP] = NLA_POLICY_MAX(NLA_U8, FSLOAD_GROUPS_MAX - 1),
 };
 
-static const struct nla_policy fsload_group_policy[FSLOAD_A_GROUP_MAX + 1] = {
+const struct nla_policy fsload_group_policy[FSLOAD_A_GROUP_MAX + 1] = {
 	[FSLOAD_A_GROUP_NAME] = { .type = NLA_NUL_STRING,
 				  .len = FSLOAD_NAME_MAX - 1 },
 	[FSLOAD_A_GROUP_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1,
 						    FSLOAD_THREADS_MAX),
 };
 
-static const struct nla_policy fsload_phase_policy[FSLOAD_A_PHASE_MAX + 1] = {
+const struct nla_policy fsload_phase_policy[FSLOAD_A_PHASE_MAX + 1] = {
 	[FSLOAD_A_PHASE_NAME] = { .type = NLA_NUL_STRING,
 				  .len = FSLOAD_NAME_MAX - 1 },
 	[FSLOAD_A_PHASE_ORDER] = NLA_POLICY_RANGE(NLA_U8,
@@ -148,593 +149,6 @@ enum fsload_mcgrp { FSLOAD_MCGRP_EVENTS_IDX };
 static const struct genl_multicast_group fsload_mcgrps[] = {
 	[FSLOAD_MCGRP_EVENTS_IDX] = { .name = FSLOAD_MCGRP_EVENTS },
 };
-
-/* What each op type takes besides a block size. */
-#define FSLOAD_OPP_SIZE		BIT(0)	/* size_bytes is meaningful */
-#define FSLOAD_OPP_NEED_SIZE	BIT(1)	/* size_bytes > 0 is required */
-#define FSLOAD_OPP_FILE_SIZE	BIT(2)	/* size_bytes is the file size */
-#define FSLOAD_OPP_BIO		BIT(3)	/* a bio op: block jobs only */
-#define FSLOAD_OPP_ANY		BIT(4)	/* in either kind of job */
-
-static const u8 fsload_op_params[FSLOAD_OP_MAX + 1] = {
-	[FSLOAD_OP_CREATE] = FSLOAD_OPP_SIZE,
-	[FSLOAD_OP_APPEND] = FSLOAD_OPP_SIZE | FSLOAD_OPP_NEED_SIZE,
-	[FSLOAD_OP_WRITE_RANDOM] = FSLOAD_OPP_SIZE | FSLOAD_OPP_FILE_SIZE,
-	[FSLOAD_OP_READ_RANDOM] = FSLOAD_OPP_SIZE | FSLOAD_OPP_FILE_SIZE,
-	[FSLOAD_OP_NULL] = FSLOAD_OPP_ANY,
-	/* size_bytes: the region of the device, 0 for all of it */
-	[FSLOAD_OP_BIO_WRITE] = FSLOAD_OPP_SIZE | FSLOAD_OPP_BIO,
-	[FSLOAD_OP_BIO_READ] = FSLOAD_OPP_SIZE | FSLOAD_OPP_BIO,
-};
-
-static const u32 fsload_op_flags[FSLOAD_OP_MAX + 1] = {
-	[FSLOAD_OP_CREATE] = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_FALLOCATE |
-			     FSLOAD_OP_F_DIRECT,
-	[FSLOAD_OP_APPEND] = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_DIRECT,
-	[FSLOAD_OP_WRITE_RANDOM] = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_DIRECT,
-	[FSLOAD_OP_READ_RANDOM] = FSLOAD_OP_F_DIRECT,
-	[FSLOAD_OP_READ] = FSLOAD_OP_F_DIRECT,
-	[FSLOAD_OP_BIO_WRITE] = FSLOAD_OP_F_RANDOM,
-	[FSLOAD_OP_BIO_READ] = FSLOAD_OP_F_RANDOM,
-};
-
-static int fsload_parse_op(const struct fsload_program *prog,
-			   struct fsload_opdesc *od, const struct nlattr *nla,
-			   struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[FSLOAD_A_OP_MAX + 1];
-	u32 rem = 0;
-	int err;
-
-	err = nla_parse_nested(tb, FSLOAD_A_OP_MAX, nla, fsload_op_policy,
-			       extack);
-	if (err)
-		return err;
-	if (!tb[FSLOAD_A_OP_TYPE]) {
-		NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_OP_TYPE);
-		NL_SET_ERR_MSG(extack, "op: type is required");
-		return -EINVAL;
-	}
-	od->type = nla_get_u8(tb[FSLOAD_A_OP_TYPE]);
-	od->weight = tb[FSLOAD_A_OP_WEIGHT] ?
-		     nla_get_u32(tb[FSLOAD_A_OP_WEIGHT]) : 1;
-	od->size = tb[FSLOAD_A_OP_SIZE_BYTES] ?
-		   nla_get_u64(tb[FSLOAD_A_OP_SIZE_BYTES]) : 0;
-	od->block = tb[FSLOAD_A_OP_BLOCK_BYTES] ?
-		    nla_get_u32(tb[FSLOAD_A_OP_BLOCK_BYTES]) : 4096;
-	od->flags = tb[FSLOAD_A_OP_FLAGS] ?
-		    nla_get_u32(tb[FSLOAD_A_OP_FLAGS]) : 0;
-	od->depth = tb[FSLOAD_A_OP_DEPTH] ?
-		    nla_get_u32(tb[FSLOAD_A_OP_DEPTH]) : 1;
-	od->group = tb[FSLOAD_A_OP_GROUP] ? nla_get_u8(tb[FSLOAD_A_OP_GROUP]) :
-		    FSLOAD_GROUP_ALL;
-	if (od->group != FSLOAD_GROUP_ALL && od->group >= prog->ngroups) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_GROUP],
-				    "group: no such group (GROUP nests, from 0)");
-		return -EINVAL;
-	}
-	if (fsload_op_params[od->type] & FSLOAD_OPP_BIO) {
-		if (!prog->block) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_TYPE],
-					    "type: bio ops need a device (a block job), not a dir");
-			return -EINVAL;
-		}
-		if (od->block > FSLOAD_BIO_BLOCK_MAX || od->block % 512) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_BLOCK_BYTES],
-					    "block_bytes: a bio's block is a multiple of 512 bytes, at most 1 MiB");
-			return -EINVAL;
-		}
-		/* The region is checked against the device once it is open. */
-	} else if (prog->block &&
-		   !(fsload_op_params[od->type] & FSLOAD_OPP_ANY)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_TYPE],
-				    "type: a block job (device) runs bio ops and null only");
-		return -EINVAL;
-	} else if (tb[FSLOAD_A_OP_DEPTH]) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_DEPTH],
-				    "depth: applies to bio ops only");
-		return -EINVAL;
-	} else if (od->size > fsload_max_file_bytes) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],
-				    "size_bytes: larger than the module parameter max_file_bytes");
-		return -ERANGE;
-	}
-	if (od->block > fsload_max_block_bytes) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_BLOCK_BYTES],
-				    "block_bytes: larger than the module parameter max_block_bytes");
-		return -ERANGE;
-	}
-	if (od->type == FSLOAD_OP_RENAME) {
-		if (!tb[FSLOAD_A_OP_PREFIX]) {
-			NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_OP_PREFIX);
-			NL_SET_ERR_MSG(extack, "prefix: required by rename");
-			return -EINVAL;
-		}
-		od->prefix = nla_get_u8(tb[FSLOAD_A_OP_PREFIX]);
-		if (od->prefix == 'd' || od->prefix == 't') {
-			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_PREFIX],
-					    "prefix: 'd' and 't' name directories");
-			return -EINVAL;
-		}
-	} else if (tb[FSLOAD_A_OP_PREFIX]) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_PREFIX],
-				    "prefix: applies to rename only");
-		return -EINVAL;
-	}
-	if (od->size && !(fsload_op_params[od->type] & FSLOAD_OPP_SIZE)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],
-				    "size_bytes: not a parameter of this op type");
-		return -EINVAL;
-	}
-	if (od->flags & ~fsload_op_flags[od->type]) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_FLAGS],
-				    "flags: not valid for this op type");
-		return -EINVAL;
-	}
-	if ((fsload_op_params[od->type] & FSLOAD_OPP_FILE_SIZE) &&
-	    od->size < od->block) {
-		NL_SET_ERR_MSG_ATTR(extack, nla,
-				    "size_bytes: the file size, at least one block, is required");
-		return -EINVAL;
-	}
-	if ((fsload_op_params[od->type] & FSLOAD_OPP_NEED_SIZE) && !od->size) {
-		NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_OP_SIZE_BYTES);
-		NL_SET_ERR_MSG(extack, "size_bytes: required by this op type");
-		return -EINVAL;
-	}
-	if (od->flags & FSLOAD_OP_F_DIRECT)
-		div_u64_rem(od->size, od->block, &rem);
-	if ((od->flags & FSLOAD_OP_F_DIRECT) && (od->block % 512 || rem)) {
-		NL_SET_ERR_MSG_ATTR(extack, nla,
-				    "flags: direct I/O needs 512-byte multiples and whole blocks");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int fsload_parse_phase(struct fsload_program *prog,
-			      struct fsload_phase *ph,
-			      const struct nlattr *nla,
-			      struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[FSLOAD_A_PHASE_MAX + 1];
-	const struct nlattr *a;
-	u64 total;
-	int rem, err;
-
-	err = nla_parse_nested(tb, FSLOAD_A_PHASE_MAX, nla,
-			       fsload_phase_policy, extack);
-	if (err)
-		return err;
-	if (!tb[FSLOAD_A_PHASE_NAME]) {
-		NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_PHASE_NAME);
-		NL_SET_ERR_MSG(extack, "phase: name is required");
-		return -EINVAL;
-	}
-	nla_strscpy(ph->name, tb[FSLOAD_A_PHASE_NAME], sizeof(ph->name));
-	ph->order = tb[FSLOAD_A_PHASE_ORDER] ?
-		    nla_get_u8(tb[FSLOAD_A_PHASE_ORDER]) :
-		    FSLOAD_ORDER_SEQUENTIAL;
-	ph->prefix = tb[FSLOAD_A_PHASE_PREFIX] ?
-		     nla_get_u8(tb[FSLOAD_A_PHASE_PREFIX]) : 'f';
-	if (ph->prefix == 'd' || ph->prefix == 't') {
-		/* Would collide with the names of the job's directories. */
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_PREFIX],
-				    "prefix: 'd' and 't' name directories");
-		return -EINVAL;
-	}
-	ph->flags = tb[FSLOAD_A_PHASE_FLAGS] ?
-		    nla_get_u32(tb[FSLOAD_A_PHASE_FLAGS]) : 0;
-	if ((ph->flags & FSLOAD_PHASE_F_HOLD) &&
-	    (prog->flags & FSLOAD_JOB_F_DETACH)) {
-		/* Nobody would be there to resume it. */
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_FLAGS],
-				    "phase flags: hold needs the job's owner, not detach");
-		return -EINVAL;
-	}
-	ph->first = tb[FSLOAD_A_PHASE_FIRST] ?
-		    nla_get_u64(tb[FSLOAD_A_PHASE_FIRST]) : 0;
-	ph->duration_ns = tb[FSLOAD_A_PHASE_DURATION_MS] ?
-			  nla_get_u32(tb[FSLOAD_A_PHASE_DURATION_MS]) *
-			  (u64)NSEC_PER_MSEC : 0;
-	ph->iterations = tb[FSLOAD_A_PHASE_ITERATIONS] ?
-			 nla_get_u64(tb[FSLOAD_A_PHASE_ITERATIONS]) :
-			 prog->files;
-	if (!ph->iterations) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_ITERATIONS],
-				    "phase: iterations must be at least 1");
-		return -EINVAL;
-	}
-	if (check_mul_overflow(ph->iterations, (u64)prog->threads, &total)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_ITERATIONS],
-				    "phase: iterations x threads overflows");
-		return -EOVERFLOW;
-	}
-	nla_for_each_nested(a, nla, rem) {
-		struct fsload_opdesc *od;
-		u64 bytes, op_bytes;
-
-		if (nla_type(a) != FSLOAD_A_PHASE_OP)
-			continue;
-		if (ph->nops == FSLOAD_PHASE_OPS_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, a,
-					    "phase: more than FSLOAD_PHASE_OPS_MAX ops");
-			return -E2BIG;
-		}
-		od = &ph->ops[ph->nops++];
-		err = fsload_parse_op(prog, od, a, extack);
-		if (err)
-			return err;
-		if (od->type == FSLOAD_OP_BIO_WRITE)
-			prog->bio_write = true;
-		prog->max_depth = max(prog->max_depth, od->depth);
-		/*
-		 * Bytes one op moves: a random or bio op's one block, not its
-		 * size_bytes (the file's size, the device region).
-		 */
-		op_bytes = fsload_op_params[od->type] &
-			   (FSLOAD_OPP_FILE_SIZE | FSLOAD_OPP_BIO) ?
-			   od->block : od->size;
-		if (check_mul_overflow(op_bytes, total, &bytes)) {
-			NL_SET_ERR_MSG_ATTR(extack, a,
-					    "op: bytes per op x iterations x threads overflows");
-			return -EOVERFLOW;
-		}
-		ph->weight_total += od->weight;
-		prog->max_block = max(prog->max_block, od->block);
-	}
-	if (!ph->nops) {
-		NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_PHASE_OP);
-		NL_SET_ERR_MSG(extack, "phase: at least one op is required");
-		return -EINVAL;
-	}
-	if (!fsload_phase_dirs_ok(ph)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_FLAGS],
-				    "phase flags: dirs takes only mkdir, rmdir and stat ops, one of each");
-		return -EINVAL;
-	}
-	fsload_phase_groups(ph, prog->ngroups);
-	return 0;
-}
-
-/*
- * GROUP: the thread groups, their workers in request order; the job's
- * threads are their sum.  Without, one group of all the workers.
- */
-static int fsload_parse_groups(struct fsload_program *prog,
-			       struct genl_info *info)
-{
-	struct netlink_ext_ack *extack = info->extack;
-	struct nlattr *tb[FSLOAD_A_GROUP_MAX + 1];
-	const struct nlattr *a;
-	u32 sum = 0;
-	int rem, err;
-
-	prog->ngroups = 0;
-	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(a) != FSLOAD_A_JOB_GROUP)
-			continue;
-		if (prog->ngroups == FSLOAD_GROUPS_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, a,
-					    "group: more than FSLOAD_GROUPS_MAX");
-			return -E2BIG;
-		}
-		err = nla_parse_nested(tb, FSLOAD_A_GROUP_MAX, a,
-				       fsload_group_policy, extack);
-		if (err)
-			return err;
-		if (!tb[FSLOAD_A_GROUP_THREADS]) {
-			NL_SET_ERR_ATTR_MISS(extack, a, FSLOAD_A_GROUP_THREADS);
-			NL_SET_ERR_MSG(extack, "group: threads is required");
-			return -EINVAL;
-		}
-		if (tb[FSLOAD_A_GROUP_NAME])
-			nla_strscpy(prog->group_name[prog->ngroups],
-				    tb[FSLOAD_A_GROUP_NAME], FSLOAD_NAME_MAX);
-		prog->group_threads[prog->ngroups] =
-			nla_get_u32(tb[FSLOAD_A_GROUP_THREADS]);
-		sum += prog->group_threads[prog->ngroups++];
-	}
-	if (!prog->ngroups) {
-		prog->ngroups = 1;
-		prog->group_threads[0] = prog->threads;
-		return 0;
-	}
-	if (info->attrs[FSLOAD_A_JOB_THREADS] && sum != prog->threads) {
-		NL_SET_ERR_MSG_ATTR(extack, info->attrs[FSLOAD_A_JOB_THREADS],
-				    "threads: not the sum of the groups' threads");
-		return -EINVAL;
-	}
-	if (sum > min_t(u32, fsload_max_threads, FSLOAD_THREADS_MAX)) {
-		NL_SET_ERR_MSG_ATTR(extack, info->attrs[FSLOAD_A_JOB_GROUP],
-				    "group: more threads in all than the module parameter max_threads");
-		return -ERANGE;
-	}
-	prog->threads = sum;
-	return 0;
-}
-
-/* WORKER_CPU: the CPUs to bind the workers to, each online. */
-static int fsload_parse_cpus(struct fsload_program *prog,
-			     struct genl_info *info)
-{
-	struct netlink_ext_ack *extack = info->extack;
-	const struct nlattr *a;
-	unsigned int n = 0;
-	int rem;
-	u32 cpu;
-
-	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(a) == FSLOAD_A_JOB_WORKER_CPU)
-			n++;
-	}
-	if (!n)
-		return 0;
-	if (n > FSLOAD_THREADS_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, info->attrs[FSLOAD_A_JOB_WORKER_CPU],
-				    "worker_cpu: more than FSLOAD_THREADS_MAX");
-		return -E2BIG;
-	}
-	prog->cpus = kcalloc(n, sizeof(*prog->cpus), GFP_KERNEL);
-	if (!prog->cpus)
-		return -ENOMEM;
-	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(a) != FSLOAD_A_JOB_WORKER_CPU)
-			continue;
-		cpu = nla_get_u32(a);
-		if (cpu >= nr_cpu_ids || !cpu_online(cpu)) {
-			NL_SET_ERR_MSG_ATTR(extack, a,
-					    "worker_cpu: not an online CPU");
-			return -EINVAL;
-		}
-		prog->cpus[prog->ncpus++] = cpu;
-	}
-	return 0;
-}
-
-/* Validate a start request into @prog; reject with a named attribute. */
-static int fsload_parse_program(struct fsload_program *prog,
-				struct genl_info *info)
-{
-	struct netlink_ext_ack *extack = info->extack;
-	struct nlattr **tb = info->attrs;
-	const struct nlattr *a;
-	unsigned int n = 0;
-	u64 tree_files, dirs;
-	int rem, err;
-
-	prog->threads = tb[FSLOAD_A_JOB_THREADS] ?
-			nla_get_u32(tb[FSLOAD_A_JOB_THREADS]) : 1;
-	if (prog->threads > fsload_max_threads) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_THREADS],
-				    "threads: more than the module parameter max_threads");
-		return -ERANGE;
-	}
-	err = fsload_parse_groups(prog, info);
-	if (err)
-		return err;
-	prog->files = tb[FSLOAD_A_JOB_FILES] ?
-		      nla_get_u64(tb[FSLOAD_A_JOB_FILES]) : 1000;
-	if (!prog->files || prog->files > FSLOAD_FILES_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES],
-				    "files: must be 1 to 100000000 per thread");
-		return -ERANGE;
-	}
-	prog->files_per_dir = tb[FSLOAD_A_JOB_FILES_PER_DIR] ?
-			      nla_get_u32(tb[FSLOAD_A_JOB_FILES_PER_DIR]) :
-			      1000;
-	prog->flags = tb[FSLOAD_A_JOB_FLAGS] ?
-		      nla_get_u32(tb[FSLOAD_A_JOB_FLAGS]) : 0;
-	prog->block = !!tb[FSLOAD_A_JOB_DEVICE];
-	if (prog->block && (prog->flags & FSLOAD_JOB_F_SHARED_DIR)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FLAGS],
-				    "flags: shared_dir needs a dir, not a device");
-		return -EINVAL;
-	}
-	/* A shared tree numbers every thread's files in one range. */
-	tree_files = prog->files;
-	if (prog->flags & FSLOAD_JOB_F_SHARED_DIR)
-		tree_files *= prog->threads;
-	if (tree_files > FSLOAD_FILES_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES],
-				    "files: threads x files in a shared tree exceeds 100000000");
-		return -ERANGE;
-	}
-	dirs = DIV_ROUND_UP(tree_files, prog->files_per_dir);
-	if (dirs > FSLOAD_DIRS_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES_PER_DIR],
-				    "files_per_dir: files need more than 100000 subdirectories");
-		return -ERANGE;
-	}
-	prog->branch = tb[FSLOAD_A_JOB_TREE_BRANCH] ?
-		       nla_get_u32(tb[FSLOAD_A_JOB_TREE_BRANCH]) : 0;
-	if (prog->branch && prog->block) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_TREE_BRANCH],
-				    "tree_branch: needs a dir, not a device");
-		return -EINVAL;
-	}
-	if (fsload_dir_depth(prog->branch, dirs - 1) > FSLOAD_TREE_DEPTH_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_TREE_BRANCH],
-				    "tree_branch: the files need a tree more than 8 levels deep (FSLOAD_TREE_DEPTH_MAX)");
-		return -ERANGE;
-	}
-	prog->seed = tb[FSLOAD_A_JOB_SEED] ?
-		     nla_get_u64(tb[FSLOAD_A_JOB_SEED]) : 1;
-	prog->progress_ms = tb[FSLOAD_A_JOB_PROGRESS_MS] ?
-			    nla_get_u32(tb[FSLOAD_A_JOB_PROGRESS_MS]) : 1000;
-	if (prog->progress_ms && prog->progress_ms < 10) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_PROGRESS_MS],
-				    "progress_ms: 0 (none) or at least 10");
-		return -ERANGE;
-	}
-	prog->idle_ms = tb[FSLOAD_A_JOB_IDLE_MS] ?
-			nla_get_u32(tb[FSLOAD_A_JOB_IDLE_MS]) : 0;
-	prog->sample_ms = tb[FSLOAD_A_JOB_SAMPLE_MS] ?
-			  nla_get_u32(tb[FSLOAD_A_JOB_SAMPLE_MS]) : 0;
-	if (prog->sample_ms && prog->sample_ms < 10) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_SAMPLE_MS],
-				    "sample_ms: 0 (none) or at least 10");
-		return -ERANGE;
-	}
-	prog->stall_ms = tb[FSLOAD_A_JOB_STALL_MS] ?
-			 nla_get_u32(tb[FSLOAD_A_JOB_STALL_MS]) : 0;
-	if (prog->stall_ms && prog->stall_ms < 100) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_STALL_MS],
-				    "stall_ms: 0 (never) or at least 100");
-		return -ERANGE;
-	}
-	if (tb[FSLOAD_A_JOB_PROFILE])
-		nla_strscpy(prog->profile, tb[FSLOAD_A_JOB_PROFILE],
-			    sizeof(prog->profile));
-
-	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(a) == FSLOAD_A_JOB_PHASE)
-			n++;
-	}
-	if (!n) {
-		NL_SET_ERR_ATTR_MISS(extack, NULL, FSLOAD_A_JOB_PHASE);
-		NL_SET_ERR_MSG(extack, "phase: at least one phase is required");
-		return -EINVAL;
-	}
-	if (n > FSLOAD_PHASES_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_PHASE],
-				    "phase: more than FSLOAD_PHASES_MAX phases");
-		return -E2BIG;
-	}
-	err = fsload_parse_cpus(prog, info);
-	if (err)
-		return err;
-	prog->phases = kcalloc(n, sizeof(*prog->phases), GFP_KERNEL);
-	if (!prog->phases)
-		return -ENOMEM;
-	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(a) != FSLOAD_A_JOB_PHASE)
-			continue;
-		err = fsload_parse_phase(prog, &prog->phases[prog->nphases++],
-					 a, extack);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/*
- * Kernel interfaces that look like filesystems: a mkdir there makes a
- * cgroup, a config item, a resctrl group ..., and files cannot be
- * created.  A job refuses them rather than act on the kernel.
- */
-static const char *const fsload_pseudo_fs[] = {
-	"proc", "sysfs", "cgroup", "cgroup2", "configfs", "debugfs",
-	"tracefs", "securityfs", "bpf", "devpts", "pstore", "efivarfs",
-	"selinuxfs", "smackfs", "apparmorfs", "nsfs", "binfmt_misc",
-	"fusectl", "resctrl", "rpc_pipefs", "nfsd", "mqueue",
-};
-
-static bool fsload_is_pseudo_fs(const struct super_block *sb)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(fsload_pseudo_fs); i++) {
-		if (!strcmp(sb->s_type->name, fsload_pseudo_fs[i]))
-			return true;
-	}
-	return false;
-}
-
-/* Resolve the target directory in the sender's context and pin it. */
-static int fsload_resolve_dir(struct fsload_job *job, struct genl_info *info)
-{
-	const struct nlattr *a = info->attrs[FSLOAD_A_JOB_DIR];
-	char *buf, *p;
-	int err;
-
-	err = kern_path(nla_data(a), LOOKUP_FOLLOW | LOOKUP_DIRECTORY,
-			&job->parent);
-	if (err) {
-		if (err == -ENOTDIR)
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "dir: not a directory");
-		else
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "dir: cannot resolve the path");
-		return err;
-	}
-	if (fsload_is_pseudo_fs(job->parent.dentry->d_sb)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a,
-				    "dir: a kernel interface (proc, sysfs, cgroup ...), not a filesystem for files");
-		return -EOPNOTSUPP;
-	}
-	buf = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	p = d_path(&job->parent, buf, PATH_MAX);
-	job->dir_str = kstrdup(IS_ERR(p) ? (char *)nla_data(a) : p,
-			       GFP_KERNEL);
-	kfree(buf);
-	return job->dir_str ? 0 : -ENOMEM;
-}
-
-/*
- * Open a block job's device in the sender's context (its root, cwd and
- * mount namespace resolve the path), then fit the bio ops to it: blocks
- * of the device's logical block size, regions within it (0: all of it,
- * rounded down to whole blocks).
- */
-static int fsload_open_device(struct fsload_job *job, struct genl_info *info)
-{
-	const struct nlattr *a = info->attrs[FSLOAD_A_JOB_DEVICE];
-	struct fsload_program *prog = &job->prog;
-	unsigned int p, i, lbs;
-	u32 rem;
-	int err;
-
-	err = fsload_bdev_open(&job->bdev, nla_data(a), prog->bio_write, job);
-	if (err) {
-		job->bdev.bdev = NULL;
-		if (err == -EBUSY)
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "device: busy (mounted, or claimed by another holder); writing needs an exclusive open");
-		else if (err == -ENOTBLK)
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "device: not a block device");
-		else
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "device: cannot open it");
-		return err;
-	}
-	job->dev_bytes = bdev_nr_bytes(job->bdev.bdev);
-	lbs = bdev_logical_block_size(job->bdev.bdev);
-	for (p = 0; p < prog->nphases; p++) {
-		for (i = 0; i < prog->phases[p].nops; i++) {
-			struct fsload_opdesc *od = &prog->phases[p].ops[i];
-
-			if (!(fsload_op_params[od->type] & FSLOAD_OPP_BIO))
-				continue;
-			if (od->block % lbs) {
-				NL_SET_ERR_MSG_ATTR(info->extack, a,
-						    "device: a bio op's block_bytes is not a multiple of its logical block size");
-				return -EINVAL;
-			}
-			if (od->size > job->dev_bytes) {
-				NL_SET_ERR_MSG_ATTR(info->extack, a,
-						    "device: a bio op's size_bytes is beyond its end");
-				return -ERANGE;
-			}
-			if (!od->size)
-				od->size = job->dev_bytes;
-			/* whole blocks */
-			div_u64_rem(od->size, od->block, &rem);
-			od->size -= rem;
-			if (od->size < od->block) {
-				NL_SET_ERR_MSG_ATTR(info->extack, a,
-						    "device: smaller than a bio op's block");
-				return -EINVAL;
-			}
-		}
-	}
-	job->dir_str = kstrdup(nla_data(a), GFP_KERNEL);
-	return job->dir_str ? 0 : -ENOMEM;
-}
 
 static int fsload_put_u64(struct sk_buff *skb, int type, u64 v, int pad)
 {
@@ -1012,9 +426,6 @@ static int fsload_nl_start(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *reply;
 	int err;
 
-	err = fsload_check_admin(skb, info);
-	if (err)
-		return err;
 	if (info->attrs[FSLOAD_A_JOB_DIR] && info->attrs[FSLOAD_A_JOB_DEVICE]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FSLOAD_A_JOB_DEVICE],
 				    "device: excludes dir (a job runs on a directory or on a block device)");
@@ -1084,24 +495,48 @@ static struct fsload_job *fsload_nl_job(struct genl_info *info)
 	return job;
 }
 
-/* The job a mutating request names, its sender being allowed to. */
-static struct fsload_job *fsload_nl_admin_job(struct sk_buff *skb,
-					      struct genl_info *info)
-{
-	int err = fsload_check_admin(skb, info);
+/*
+ * What the family's pre_doit does before an op's doit, by the op's
+ * internal_flags; post_doit undoes it.
+ */
+#define FSLOAD_NL_ADMIN		BIT(0)	/* the sender needs CAP_SYS_ADMIN */
+#define FSLOAD_NL_JOB		BIT(1)	/* ID names a job: info->user_ptr[0],
+					 * held until post_doit
+					 */
 
-	return err ? ERR_PTR(err) : fsload_nl_job(info);
+static int fsload_nl_pre_doit(const struct fsload_genl_split_ops *ops,
+			      struct sk_buff *skb, struct genl_info *info)
+{
+	struct fsload_job *job;
+	int err;
+
+	if (ops->internal_flags & FSLOAD_NL_ADMIN) {
+		err = fsload_check_admin(skb, info);
+		if (err)
+			return err;
+	}
+	if (ops->internal_flags & FSLOAD_NL_JOB) {
+		job = fsload_nl_job(info);
+		if (IS_ERR(job))
+			return PTR_ERR(job);
+		info->user_ptr[0] = job;
+	}
+	return 0;
+}
+
+static void fsload_nl_post_doit(const struct fsload_genl_split_ops *ops,
+				struct sk_buff *skb, struct genl_info *info)
+{
+	if (ops->internal_flags & FSLOAD_NL_JOB)
+		fsload_job_put(info->user_ptr[0]);
 }
 
 static int fsload_nl_stop(struct sk_buff *skb, struct genl_info *info)
 {
-	struct fsload_job *job;
+	struct fsload_job *job = info->user_ptr[0];
 	bool ended;
 	int err = 0;
 
-	job = fsload_nl_admin_job(skb, info);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
 	spin_lock(&job->lock);
 	ended = job->state != FSLOAD_JOB_RUNNING &&
 		job->state != FSLOAD_JOB_STOPPING;
@@ -1113,7 +548,6 @@ static int fsload_nl_stop(struct sk_buff *skb, struct genl_info *info)
 	} else {
 		fsload_job_stop(job);
 	}
-	fsload_job_put(job);
 	return err;
 }
 
@@ -1124,12 +558,9 @@ static int fsload_nl_stop(struct sk_buff *skb, struct genl_info *info)
 static int fsload_nl_resume(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *want = info->attrs[FSLOAD_A_JOB_HELD];
-	struct fsload_job *job;
+	struct fsload_job *job = info->user_ptr[0];
 	int err = 0, held;
 
-	job = fsload_nl_admin_job(skb, info);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
 	held = READ_ONCE(job->held);
 	if (!held) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FSLOAD_A_JOB_ID],
@@ -1150,21 +581,16 @@ static int fsload_nl_resume(struct sk_buff *skb, struct genl_info *info)
 	} else {
 		wake_up_all(&job->wq);
 	}
-	fsload_job_put(job);
 	return err;
 }
 
 static int fsload_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct fsload_job *job;
+	struct fsload_job *job = info->user_ptr[0];
 	struct sk_buff *reply;
 
-	job = fsload_nl_job(info);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
 	reply = fsload_job_msg(job, info->snd_portid, info->snd_seq, 0,
 			       FSLOAD_CMD_JOB_GET);
-	fsload_job_put(job);
 	if (IS_ERR(reply))
 		return PTR_ERR(reply);
 	return genlmsg_reply(reply, info);
@@ -1209,29 +635,66 @@ static int fsload_nl_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
-/* The job a dump names (ID, required), with a reference; or an ERR_PTR. */
-static struct fsload_job *fsload_dump_job(struct netlink_callback *cb)
+/*
+ * The dumps of one job (WORKER_GET, RESULT_GET, SERIES_GET): their .start
+ * looks the job up once and holds it in this, the first member of their
+ * context, until .done.  When there is none, the first dumpit call says
+ * why, as the dump's own error (in its NLMSG_DONE), as a dump whose every
+ * call looked the job up did.
+ */
+struct fsload_job_dump {
+	struct fsload_job *job;		/* held; NULL: ID names none */
+};
+
+/* Start a dump of the job ID names; @d is the dump's context's head. */
+static void fsload_job_dump_start(struct netlink_callback *cb,
+				  struct fsload_job_dump *d)
 {
 	struct nlattr *id = fsload_dump_attrs(cb)[FSLOAD_A_JOB_ID];
-	struct fsload_job *job;
+
+	BUILD_BUG_ON(sizeof(struct fsload_job_dump) > sizeof(cb->ctx));
+	d->job = id ? fsload_job_get(nla_get_u32(id)) : NULL;
+}
+
+/* Why a dump has no job: ID is missing or names none. */
+static int fsload_job_dump_none(struct netlink_callback *cb)
+{
+	struct nlattr *id = fsload_dump_attrs(cb)[FSLOAD_A_JOB_ID];
 
 	if (!id) {
 		NL_SET_ERR_ATTR_MISS(cb->extack, NULL, FSLOAD_A_JOB_ID);
 		NL_SET_ERR_MSG(cb->extack, "id: required");
-		return ERR_PTR(-EINVAL);
+		return -EINVAL;
 	}
-	job = fsload_job_get(nla_get_u32(id));
-	if (!job) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, id, "id: no such job");
-		return ERR_PTR(-ENOENT);
-	}
-	return job;
+	NL_SET_ERR_MSG_ATTR(cb->extack, id, "id: no such job");
+	return -ENOENT;
 }
 
-/* WORKER_GET dump position: the next worker to report. */
+/* .done of WORKER_GET and RESULT_GET, and the end of SERIES_GET's. */
+static int fsload_job_dump_done(struct netlink_callback *cb)
+{
+	struct fsload_job_dump *d = (void *)cb->ctx;
+
+	if (d->job)
+		fsload_job_put(d->job);
+	return 0;
+}
+
+/* WORKER_GET dump state: the job, then the next worker to report. */
 struct fsload_worker_ctx {
+	struct fsload_job_dump d;
 	u32 next;
 };
+
+static int fsload_nl_worker_start(struct netlink_callback *cb)
+{
+	struct fsload_worker_ctx *ctx = (void *)cb->ctx;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+	BUILD_BUG_ON(offsetof(typeof(*ctx), d));	/* fsload_job_dump_done() */
+	fsload_job_dump_start(cb, &ctx->d);
+	return 0;
+}
 
 /* Worker @i of @job: its index, thread id, and CPU when pinned. */
 static int fsload_fill_worker(struct sk_buff *skb,
@@ -1259,15 +722,13 @@ static int fsload_nl_worker_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	struct fsload_worker_ctx *ctx = (void *)cb->ctx;
-	struct fsload_job *job;
+	struct fsload_job *job = ctx->d.job;
 	unsigned int n;
 	void *hdr;
 	int err = 0;
 
-	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	job = fsload_dump_job(cb);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
+	if (!job)
+		return fsload_job_dump_none(cb);
 	/* One message per buffer, as many workers as fit. */
 	while (ctx->next < job->prog.threads) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
@@ -1292,7 +753,6 @@ static int fsload_nl_worker_dumpit(struct sk_buff *skb,
 		}
 		genlmsg_end(skb, hdr);
 	}
-	fsload_job_put(job);
 	/* A worker too big for an empty buffer would loop forever. */
 	if (err && !skb->len)
 		return err;
@@ -1332,7 +792,7 @@ static int fsload_fill_progress(struct sk_buff *skb,
 	unsigned int k;
 
 	for (k = 0; k < FSLOAD_PROGRESS_MARKS; k++) {
-		pg = &r->progress[k];
+		pg = &r->sum.progress[k];
 		if (!pg->workers)
 			break;
 		nest = nla_nest_start(skb, FSLOAD_A_RES_PROGRESS);
@@ -1439,9 +899,9 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	*r = *src;
 	spin_unlock(&job->lock);
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		ops += r->op[t].ops;
-		errors += r->op[t].errors;
-		bytes += r->op[t].bytes;
+		ops += r->sum.op[t].ops;
+		errors += r->sum.op[t].errors;
+		bytes += r->sum.op[t].bytes;
 	}
 
 	if (nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id))
@@ -1451,14 +911,15 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	    nla_put_u32(skb, FSLOAD_A_RES_PHASE_INDEX, p) ||
 	    nla_put_string(skb, FSLOAD_A_RES_PHASE_NAME,
 			   job->prog.phases[p].name) ||
-	    nla_put_u32(skb, FSLOAD_A_RES_THREADS, r->threads) ||
+	    nla_put_u32(skb, FSLOAD_A_RES_THREADS, r->sum.threads) ||
 	    nla_put_u8(skb, FSLOAD_A_RES_COMPLETE,
-		       r->complete == job->prog.threads) ||
-	    nla_put_u8(skb, FSLOAD_A_RES_STONEWALLED, !!r->stonewalled) ||
+		       r->sum.complete == job->prog.threads) ||
+	    nla_put_u8(skb, FSLOAD_A_RES_STONEWALLED, !!r->sum.stonewalled) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_START_NS, r->start_ns,
 			   FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ELAPSED_NS,
-			   r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0,
+			   r->sum.end_ns > r->start_ns ?
+			   r->sum.end_ns - r->start_ns : 0,
 			   FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_OPS, ops, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ERRORS, errors, FSLOAD_A_RES_PAD) ||
@@ -1467,9 +928,9 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	    fsload_fill_progress(skb, r))
 		goto out;
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		if (!r->op[t].ops && !r->op[t].errors)
+		if (!r->sum.op[t].ops && !r->sum.op[t].errors)
 			continue;
-		if (fsload_fill_opstat(skb, t, &r->op[t]))
+		if (fsload_fill_opstat(skb, t, &r->sum.op[t]))
 			goto out;
 	}
 	nla_nest_end(skb, nest);
@@ -1480,10 +941,13 @@ out:
 }
 
 /*
- * RESULT_GET dump position: phase, then within it 0 for the summary or
- * the op type whose histogram is next, from bucket.
+ * RESULT_GET dump state: the job and whether the sender may see its
+ * threads' names, then the position: phase, then within it 0 for the
+ * summary or the op type whose histogram is next, from bucket.
  */
 struct fsload_res_ctx {
+	struct fsload_job_dump d;
+	bool names;
 	u32 phase;
 	u32 type;
 	u32 bucket;
@@ -1576,20 +1040,29 @@ static int fsload_fill_result_msg(struct sk_buff *skb, struct fsload_job *job,
 	return fsload_fill_hist(skb, job, ctx);
 }
 
+static int fsload_nl_result_start(struct netlink_callback *cb)
+{
+	struct fsload_res_ctx *ctx = (void *)cb->ctx;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+	BUILD_BUG_ON(offsetof(typeof(*ctx), d));	/* fsload_job_dump_done() */
+	fsload_job_dump_start(cb, &ctx->d);
+	if (ctx->d.job)
+		ctx->names = fsload_may_name_threads(cb->skb, ctx->d.job);
+	return 0;
+}
+
 static int fsload_nl_result_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	struct fsload_res_ctx *ctx = (void *)cb->ctx;
-	struct fsload_job *job;
-	bool started, names;
+	struct fsload_job *job = ctx->d.job;
+	bool started;
 	void *hdr;
 	int err = 0;
 
-	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	job = fsload_dump_job(cb);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
-	names = fsload_may_name_threads(cb->skb, job);
+	if (!job)
+		return fsload_job_dump_none(cb);
 	while (ctx->phase < job->prog.nphases) {
 		if (ctx->type) {
 			/* Skip to the next type with buckets left. */
@@ -1616,14 +1089,13 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 			err = -EMSGSIZE;
 			break;
 		}
-		err = fsload_fill_result_msg(skb, job, ctx, names);
+		err = fsload_fill_result_msg(skb, job, ctx, ctx->names);
 		if (err) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}
 		genlmsg_end(skb, hdr);
 	}
-	fsload_job_put(job);
 	/* A message too big for an empty buffer would loop forever. */
 	if (err && !skb->len)
 		return err;
@@ -1674,44 +1146,69 @@ static int fsload_fill_sample(struct sk_buff *skb, const struct fsload_job *job,
 	return 0;
 }
 
-/* SERIES_GET dump position: the next sequence number; 0 before any. */
+/*
+ * SERIES_GET dump state: the job, the batch samples are copied into from
+ * its ring (NULL when it keeps none), then the next sequence number.
+ */
 struct fsload_series_ctx {
+	struct fsload_job_dump d;
+	u64 *buf;
 	u64 next;
-	bool started;
 };
 
 /* Samples copied from the ring per message. */
 #define FSLOAD_SERIES_BATCH	64
 
+static int fsload_nl_series_start(struct netlink_callback *cb)
+{
+	struct fsload_series_ctx *ctx = (void *)cb->ctx;
+	struct nlattr **attrs = fsload_dump_attrs(cb);
+	struct fsload_job *job;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+	BUILD_BUG_ON(offsetof(typeof(*ctx), d));	/* fsload_job_dump_done() */
+	fsload_job_dump_start(cb, &ctx->d);
+	job = ctx->d.job;
+	if (!job)
+		return 0;
+	if (attrs[FSLOAD_A_JOB_SERIES_FROM])
+		ctx->next = nla_get_u64(attrs[FSLOAD_A_JOB_SERIES_FROM]);
+	if (!job->ring)
+		return 0;
+	ctx->buf = kmalloc_array(FSLOAD_SERIES_BATCH,
+				 fsload_series_words(job) * sizeof(u64),
+				 GFP_KERNEL);
+	if (!ctx->buf) {
+		/* No .done after a failed .start. */
+		fsload_job_dump_done(cb);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int fsload_nl_series_done(struct netlink_callback *cb)
+{
+	struct fsload_series_ctx *ctx = (void *)cb->ctx;
+
+	kfree(ctx->buf);
+	return fsload_job_dump_done(cb);
+}
+
 static int fsload_nl_series_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	struct fsload_series_ctx *ctx = (void *)cb->ctx;
-	struct nlattr **attrs = fsload_dump_attrs(cb);
+	struct fsload_job *job = ctx->d.job;
 	unsigned int n, i, words;
-	struct fsload_job *job;
-	u64 first, *buf;
+	u64 first, *buf = ctx->buf;
 	void *hdr = NULL;
 	int err = 0;
 
-	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	job = fsload_dump_job(cb);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
-	if (!ctx->started) {
-		ctx->started = true;
-		if (attrs[FSLOAD_A_JOB_SERIES_FROM])
-			ctx->next = nla_get_u64(attrs[FSLOAD_A_JOB_SERIES_FROM]);
-	}
-	if (!job->ring)
-		goto out;
+	if (!job)
+		return fsload_job_dump_none(cb);
+	if (!buf)
+		return 0;	/* no ring: no samples */
 	words = fsload_series_words(job);
-	buf = kmalloc_array(FSLOAD_SERIES_BATCH, words * sizeof(u64),
-			    GFP_KERNEL);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out;
-	}
 	/* One message per batch, as many samples as fit. */
 	while ((n = fsload_series_copy(job, ctx->next, buf,
 				       FSLOAD_SERIES_BATCH, &first))) {
@@ -1739,9 +1236,6 @@ static int fsload_nl_series_dumpit(struct sk_buff *skb,
 	}
 	if (hdr)
 		genlmsg_cancel(skb, hdr);
-	kfree(buf);
-out:
-	fsload_job_put(job);
 	/* A sample too big for an empty buffer would loop forever. */
 	if (err && !skb->len)
 		return err;
@@ -1751,24 +1245,28 @@ out:
 static const struct genl_ops fsload_ops[] = {
 	{
 		.cmd = FSLOAD_CMD_JOB_START,
+		.internal_flags = FSLOAD_NL_ADMIN,
 		.doit = fsload_nl_start,
 		.policy = fsload_start_policy,
 		.maxattr = FSLOAD_A_JOB_MAX,
 	},
 	{
 		.cmd = FSLOAD_CMD_JOB_STOP,
+		.internal_flags = FSLOAD_NL_ADMIN | FSLOAD_NL_JOB,
 		.doit = fsload_nl_stop,
 		.policy = fsload_id_policy,
 		.maxattr = FSLOAD_A_JOB_ID,
 	},
 	{
 		.cmd = FSLOAD_CMD_JOB_RESUME,
+		.internal_flags = FSLOAD_NL_ADMIN | FSLOAD_NL_JOB,
 		.doit = fsload_nl_resume,
 		.policy = fsload_resume_policy,
 		.maxattr = FSLOAD_A_JOB_MAX,
 	},
 	{
 		.cmd = FSLOAD_CMD_JOB_GET,
+		.internal_flags = FSLOAD_NL_JOB,	/* the doit's */
 		.doit = fsload_nl_get_doit,
 		.dumpit = fsload_nl_get_dumpit,
 		.policy = fsload_id_policy,
@@ -1776,19 +1274,25 @@ static const struct genl_ops fsload_ops[] = {
 	},
 	{
 		.cmd = FSLOAD_CMD_RESULT_GET,
+		.start = fsload_nl_result_start,
 		.dumpit = fsload_nl_result_dumpit,
+		.done = fsload_job_dump_done,
 		.policy = fsload_id_policy,
 		.maxattr = FSLOAD_A_JOB_ID,
 	},
 	{
 		.cmd = FSLOAD_CMD_SERIES_GET,
+		.start = fsload_nl_series_start,
 		.dumpit = fsload_nl_series_dumpit,
+		.done = fsload_nl_series_done,
 		.policy = fsload_series_policy,
 		.maxattr = FSLOAD_A_JOB_SERIES_FROM,
 	},
 	{
 		.cmd = FSLOAD_CMD_WORKER_GET,
+		.start = fsload_nl_worker_start,
 		.dumpit = fsload_nl_worker_dumpit,
+		.done = fsload_job_dump_done,
 		.policy = fsload_id_policy,
 		.maxattr = FSLOAD_A_JOB_ID,
 	},
@@ -1799,6 +1303,8 @@ static struct genl_family fsload_family __ro_after_init = {
 	.version = FSLOAD_FAMILY_VERSION,
 	.module = THIS_MODULE,
 	.parallel_ops = true,
+	.pre_doit = fsload_nl_pre_doit,
+	.post_doit = fsload_nl_post_doit,
 	.ops = fsload_ops,
 	.n_ops = ARRAY_SIZE(fsload_ops),
 	.resv_start_op = 0,	/* strict validation for every command */

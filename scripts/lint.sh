@@ -55,7 +55,7 @@ if [ $static = 1 ]; then
 		*) files+=("$f");;
 		esac
 	done
-	files+=(include/uapi/linux/fsload.h)
+	files+=(include/uapi/linux/fsload.h include/fsload/*.h)
 	checkpatch() {
 		perl "$tools/scripts/checkpatch.pl" --strict --no-tree --terse \
 			--show-types --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG "$@"

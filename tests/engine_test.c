@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the engine code shared by the module and fsloadctl
- * (module/engine.h), and of the percentiles fsloadctl computes from its
+ * (include/fsload/engine.h), and of the percentiles fsloadctl computes from its
  * histograms (ctl/report/stats.c), against known inputs.  Runs on the host.
  */
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "lib/kshim.h"
-#include "engine.h"
+#include <fsload/engine.h>
 #include "nl/results.h"
 
 #include "kselftest_harness.h"

@@ -105,17 +105,17 @@ t_profiles() {
 	[ "$n" -ge 1 ] || fail "no profiles in 'fsloadctl help'"
 }
 
-# The operations a job file names (module/engine.h), in JOB FILES.
+# The operations a job file names (include/fsload/engine.h), in JOB FILES.
 t_job_file_ops() {
 	local op n=0
 
 	while read -r op; do
 		n=$((n + 1))
 		section "JOB FILES" | grep -qE "(^|[ ,])$op([ ,.;]|$)" ||
-			fail "operation '$op' (module/engine.h) is not in JOB FILES"
-	done < <(grep -oE '\[FSLOAD_OP_[A-Z_]+\][[:space:]]*= "[a-z_]+"' "$repo/module/engine.h" |
-		sed -E 's/.*"(.*)"/\1/')
-	[ "$n" -ge 5 ] || fail "only $n operations found in module/engine.h"
+			fail "operation '$op' (include/fsload/engine.h) is not in JOB FILES"
+	done < <(grep -oE '\.name = "[a-z_]+"' "$repo/include/fsload/engine.h" |
+		sed -E 's/.*"(.*)"/\1/' | grep -vx unknown)
+	[ "$n" -ge 5 ] || fail "only $n operations found in include/fsload/engine.h"
 }
 
 t_exit_status() {

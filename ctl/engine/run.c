@@ -11,6 +11,9 @@
 
 #include <libmnl/libmnl.h>
 
+#include "lib/kshim.h"
+#include <fsload/engine.h>
+
 #include "lib/fsloadctl.h"
 #include "lib/cpulist.h"
 #include "engine/fsutil.h"
@@ -27,21 +30,10 @@
 #include "engine/sampler.h"
 #include "engine/stall.h"
 
-static bool op_is_bio(uint8_t type)
+/* What op type @type takes (the op table, include/fsload/engine.h). */
+static bool op_takes(uint8_t type, unsigned int params)
 {
-	return type == FSLOAD_OP_BIO_WRITE || type == FSLOAD_OP_BIO_READ;
-}
-
-static bool op_takes_size(uint8_t type)
-{
-	return type == FSLOAD_OP_CREATE || type == FSLOAD_OP_APPEND ||
-	       type == FSLOAD_OP_WRITE_RANDOM || type == FSLOAD_OP_READ_RANDOM ||
-	       op_is_bio(type);
-}
-
-static bool op_does_io(uint8_t type)
-{
-	return op_takes_size(type) || type == FSLOAD_OP_READ;
+	return fsload_op_type(type)->params & params;
 }
 
 void put_program(struct nl_ctx *nl, const struct program *prog,
@@ -78,10 +70,10 @@ void put_program(struct nl_ctx *nl, const struct program *prog,
 			on = nl_nest_start(nl, FSLOAD_A_PHASE_OP);
 			nl_put_u8(nl, FSLOAD_A_OP_TYPE, op->type);
 			nl_put_u32(nl, FSLOAD_A_OP_WEIGHT, op->weight);
-			if (op_takes_size(op->type))
+			if (op_takes(op->type, FSLOAD_OPP_SIZE))
 				nl_put_u64(nl, FSLOAD_A_OP_SIZE_BYTES,
 					   op->size);
-			if (op_does_io(op->type))
+			if (op_takes(op->type, FSLOAD_OPP_BLOCK))
 				nl_put_u32(nl, FSLOAD_A_OP_BLOCK_BYTES,
 					   op->block);
 			if (op->flags)
@@ -89,7 +81,7 @@ void put_program(struct nl_ctx *nl, const struct program *prog,
 			if (op->type == FSLOAD_OP_RENAME || op->prefix)
 				nl_put_u8(nl, FSLOAD_A_OP_PREFIX,
 					  (uint8_t)op->prefix);
-			if (op_is_bio(op->type) && op->depth)
+			if (op_takes(op->type, FSLOAD_OPP_BIO) && op->depth)
 				nl_put_u32(nl, FSLOAD_A_OP_DEPTH, op->depth);
 			if (op->group)
 				nl_put_u8(nl, FSLOAD_A_OP_GROUP, op->group - 1);

@@ -3,20 +3,23 @@
  * fsloadctl: the userspace engine (start --engine user).
  *
  * The kernel's workers and these threads share the workload's definition:
- * module/engine.h (names, file order, the choice of an operation by
- * weight, random offsets, statistics, histograms) and the phase loop of
- * module/engine-loop.h are compiled here unchanged, over ctl/kshim.h.
+ * include/fsload/engine.h (names, file order, the choice of an operation by
+ * weight, random offsets, statistics, histograms, the op table), the phase
+ * loop of include/fsload/engine-loop.h and the job's choreography of
+ * include/fsload/engine-job.h are compiled here unchanged, over
+ * ctl/kshim.h.
  * What differs is only how an operation is done: here through the system
  * call that the kernel's operation stands for, on the same path relative
  * to the job directory (an O_PATH descriptor, as the kernel's pinned
  * path), so the filesystem does the same work and the difference is the
  * system-call boundary.
  *
- * The job runs as a kernel job does (module/ops.c): the same job layout,
- * the same phase barriers (the last thread to arrive opens or closes a
- * phase), the idle baseline and the loop's own cost measured before the
- * first phase, a timed syncfs tail after a phase, each thread's CPU time,
- * the machine's busy time and the threads that used most CPU meanwhile.
+ * The job runs as a kernel job does (module/worker.c): the same job layout,
+ * the same phase barriers (engine-job.h: the last thread to arrive opens
+ * or closes a phase), the idle baseline and the loop's own cost measured
+ * before the first phase, a timed syncfs tail after a phase, each
+ * thread's CPU time, the machine's busy time and the threads that used
+ * most CPU meanwhile.
  * The results fill the structures that the kernel's status and results
  * are parsed into, so they print the same way.
  */
@@ -45,7 +48,7 @@
  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include "engine.h"
+#include <fsload/engine.h>
 
 #include "lib/fsloadctl.h"
 #include "lib/cpulist.h"
@@ -85,12 +88,8 @@ struct utsnap {
 /* What a phase's result collects; as the kernel's struct fsload_result. */
 struct ures {
 	bool started;
-	u32 threads;
-	u32 complete;
-	u32 stonewalled;
 	u64 start_ns;
-	u64 end_ns;
-	struct fsload_opstat op[FSLOAD_OP_MAX + 1];
+	struct fsload_phase_sum sum;
 	u64 *hist;
 	u64 worker_cpu_ns;
 	bool measured;
@@ -100,7 +99,6 @@ struct ures {
 	u64 tail_busy_ns;
 	unsigned int ntop;
 	struct thread_cpu top[UENGINE_TOP_THREADS];
-	struct fsload_progress progress[FSLOAD_PROGRESS_MARKS];
 };
 
 struct ujob;
@@ -222,7 +220,7 @@ static s64 uop_write_all(struct fsload_worker *w, int fd,
 	return 0;
 }
 
-static s64 uop_create(struct fsload_worker *w, const struct fsload_opdesc *op)
+static s64 fsload_op_create(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	s64 err = 0;
 	int fd;
@@ -240,7 +238,7 @@ static s64 uop_create(struct fsload_worker *w, const struct fsload_opdesc *op)
 	return err ? err : (s64)op->size;
 }
 
-static s64 uop_append(struct fsload_worker *w, const struct fsload_opdesc *op)
+static s64 fsload_op_append(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	s64 err;
 	int fd;
@@ -254,7 +252,7 @@ static s64 uop_append(struct fsload_worker *w, const struct fsload_opdesc *op)
 	return err ? err : (s64)op->size;
 }
 
-static s64 uop_random(struct fsload_worker *w, const struct fsload_opdesc *op,
+static s64 fsload_op_random(struct fsload_worker *w, const struct fsload_opdesc *op,
 		      bool write)
 {
 	u64 pos = fsload_random_offset(&w->e, op);
@@ -276,7 +274,7 @@ static s64 uop_random(struct fsload_worker *w, const struct fsload_opdesc *op,
 	return err ? err : n;
 }
 
-static s64 uop_read(struct fsload_worker *w, const struct fsload_opdesc *op)
+static s64 fsload_op_read(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	s64 total = 0, err = 0;
 	u64 pos = 0;
@@ -300,7 +298,7 @@ static s64 uop_read(struct fsload_worker *w, const struct fsload_opdesc *op)
 	return err ? err : total;
 }
 
-static s64 uop_fsync(struct fsload_worker *w)
+static s64 fsload_op_fsync(struct fsload_worker *w)
 {
 	s64 err = 0;
 	int fd;
@@ -313,7 +311,7 @@ static s64 uop_fsync(struct fsload_worker *w)
 	return uop_close(fd, err);
 }
 
-static s64 uop_stat(struct fsload_worker *w)
+static s64 fsload_op_stat(struct fsload_worker *w)
 {
 	struct stat st;
 
@@ -324,7 +322,7 @@ static s64 uop_stat(struct fsload_worker *w)
  * unlink, rmdir, mkdir and rename: the system call walks to the name's
  * directory and acts on its last component, as the kernel's operation.
  */
-static s64 uop_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
+static s64 fsload_op_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	int dfd = w->job->dir_fd, ret;
 	char nname[FSLOAD_NAME_LEN_MAX + 1];
@@ -346,7 +344,7 @@ static s64 uop_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
 	return ret ? neg_errno() : 0;
 }
 
-static s64 uop_drop_cache(struct fsload_worker *w)
+static s64 fsload_op_drop_cache(struct fsload_worker *w)
 {
 	int fd, err;
 
@@ -357,41 +355,19 @@ static s64 uop_drop_cache(struct fsload_worker *w)
 	return uop_close(fd, -err);
 }
 
-static s64 uop_syncfs(struct ujob *job)
+static s64 fsload_op_syncfs(struct fsload_worker *w)
 {
+	struct ujob *job = w->job;
+
 	return syncfs(job->sync_fd) ? neg_errno() : 0;
 }
 
-/* Returns bytes moved (>= 0) or a negative errno. */
-static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
+/* A block job is the kernel's alone (fsloadctl start refuses it here). */
+static s64 fsload_op_bio(struct fsload_worker *w,
+			 const struct fsload_opdesc *op)
 {
-	switch (op->type) {
-	case FSLOAD_OP_NULL:
-		return 0;
-	case FSLOAD_OP_CREATE:
-		return uop_create(w, op);
-	case FSLOAD_OP_STAT:
-		return uop_stat(w);
-	case FSLOAD_OP_READ:
-		return uop_read(w, op);
-	case FSLOAD_OP_APPEND:
-		return uop_append(w, op);
-	case FSLOAD_OP_WRITE_RANDOM:
-		return uop_random(w, op, true);
-	case FSLOAD_OP_READ_RANDOM:
-		return uop_random(w, op, false);
-	case FSLOAD_OP_FSYNC:
-		return uop_fsync(w);
-	case FSLOAD_OP_UNLINK:
-	case FSLOAD_OP_MKDIR:
-	case FSLOAD_OP_RMDIR:
-	case FSLOAD_OP_RENAME:
-		return uop_dirent(w, op);
-	case FSLOAD_OP_SYNCFS:
-		return uop_syncfs(w->job);
-	case FSLOAD_OP_DROP_CACHE:
-		return uop_drop_cache(w);
-	}
+	(void)w;
+	(void)op;
 	return -EOPNOTSUPP;
 }
 
@@ -430,7 +406,7 @@ static inline void fsload_trace_op(struct fsload_worker *w,
 }
 
 /* The phase loop, shared with the kernel's workers. */
-#include "engine-loop.h"
+#include <fsload/engine-loop.h>
 #pragma GCC diagnostic pop
 
 /* The machine's CPU */
@@ -637,8 +613,8 @@ static void ujob_stop(struct ujob *job)
 }
 
 /* Record the first failure of the job and stop it. */
-static void ujob_fail(struct fsload_worker *w, const char *phase,
-		      const char *what, int err)
+static void fsload_fail(struct fsload_worker *w, const char *phase,
+			const char *what, int err)
 {
 	struct ujob *job = w->job;
 
@@ -701,7 +677,7 @@ static void ujob_calibrate(struct fsload_worker *w)
 }
 
 /* The last thread to arrive opens phase @p. */
-static void ujob_phase_open(struct fsload_worker *w, unsigned int p)
+static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
 {
 	struct ujob *job = w->job;
 
@@ -721,7 +697,7 @@ static void ujob_phase_open(struct fsload_worker *w, unsigned int p)
  * The last thread to finish phase @p closes it: the machine's CPU over
  * the phase, the sync tail, the threads that used most CPU.
  */
-static void ujob_phase_close(struct fsload_worker *w, unsigned int p)
+static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 {
 	struct ujob *job = w->job;
 	const struct fsload_phase *ph = &job->phases[p];
@@ -735,7 +711,7 @@ static void ujob_phase_close(struct fsload_worker *w, unsigned int p)
 	usys_snap(&s1);
 	s2 = s1;
 	if ((ph->flags & FSLOAD_PHASE_F_SYNC) && !READ_ONCE(job->stop)) {
-		err = uop_syncfs(job);
+		err = fsload_op_syncfs(w);
 		usys_snap(&s2);
 		tail = true;
 	}
@@ -757,21 +733,17 @@ static void ujob_phase_close(struct fsload_worker *w, unsigned int p)
 	pthread_mutex_unlock(&job->lock);
 	if (err) {
 		w->e.name[0] = '\0';
-		ujob_fail(w, ph->name, "syncfs", err);
+		fsload_fail(w, ph->name, "syncfs", err);
 	}
 }
 
 /*
- * Barrier @gen: wait until every thread has arrived.  The last to arrive
- * opens phase @gen / 2 (even @gen) or closes it (odd) while the others
- * wait.  Returns false when the job is stopping.
- */
-/*
  * Before phase @p, with every other thread waiting: a phase with
  * FSLOAD_PHASE_F_HOLD has the caches dropped first, as fsloadctl does for
- * the kernel's job (run.c); a failure stops the job.
+ * the kernel's job (run.c); a failure stops the job.  Returns false when
+ * the job is stopping.
  */
-static void ujob_hold(struct fsload_worker *w, unsigned int p)
+static bool fsload_hold(struct fsload_worker *w, unsigned int p)
 {
 	struct ujob *job = w->job;
 	u64 ns = 0;
@@ -779,47 +751,51 @@ static void ujob_hold(struct fsload_worker *w, unsigned int p)
 
 	if (!(job->phases[p].flags & FSLOAD_PHASE_F_HOLD) ||
 	    READ_ONCE(job->stop))
-		return;
+		return !READ_ONCE(job->stop);
 	err = sync_drop_caches(&ns);
 	if (err) {
 		w->e.name[0] = '\0';
-		ujob_fail(w, job->phases[p].name,
-			  "sync; echo 3 > /proc/sys/vm/drop_caches", err);
-		return;
+		fsload_fail(w, job->phases[p].name,
+			    "sync; echo 3 > /proc/sys/vm/drop_caches", err);
+		return false;
 	}
 	job->holds++;
 	job->hold_ns += ns;
+	return !READ_ONCE(job->stop);
 }
 
-static bool ujob_barrier(struct fsload_worker *w, unsigned int gen)
+static bool fsload_barrier_arrive(struct fsload_worker *w, unsigned int gen)
 {
 	struct ujob *job = w->job;
-	bool last, passed;
+	bool last;
 
 	pthread_mutex_lock(&job->lock);
 	last = ++job->arrived == job->threads * (gen + 1);
 	pthread_mutex_unlock(&job->lock);
-	if (last) {
-		if (!(gen & 1))
-			ujob_hold(w, gen / 2);
-		/* A stopping job opens no phase. */
-		if (!(gen & 1) && READ_ONCE(job->stop))
-			return false;
-		if (gen & 1)
-			ujob_phase_close(w, gen / 2);
-		else
-			ujob_phase_open(w, gen / 2);
-		pthread_mutex_lock(&job->lock);
-		job->barrier_gen = gen + 1;
-		pthread_cond_broadcast(&job->cond);
-	} else {
-		pthread_mutex_lock(&job->lock);
-		while (job->barrier_gen <= gen && !READ_ONCE(job->stop))
-			pthread_cond_wait(&job->cond, &job->lock);
-	}
+	return last;
+}
+
+static void fsload_barrier_pass(struct fsload_worker *w, unsigned int gen)
+{
+	struct ujob *job = w->job;
+
+	pthread_mutex_lock(&job->lock);
+	job->barrier_gen = gen + 1;
+	pthread_cond_broadcast(&job->cond);
+	pthread_mutex_unlock(&job->lock);
+}
+
+static bool fsload_barrier_wait(struct fsload_worker *w, unsigned int gen)
+{
+	struct ujob *job = w->job;
+	bool passed;
+
+	pthread_mutex_lock(&job->lock);
+	while (job->barrier_gen <= gen && !READ_ONCE(job->stop))
+		pthread_cond_wait(&job->cond, &job->lock);
 	passed = job->barrier_gen > gen;
 	pthread_mutex_unlock(&job->lock);
-	return passed && !READ_ONCE(job->stop);
+	return passed;
 }
 
 static void ujob_merge(struct fsload_worker *w, unsigned int p,
@@ -827,27 +803,17 @@ static void ujob_merge(struct fsload_worker *w, unsigned int p,
 {
 	struct ujob *job = w->job;
 	struct ures *res = &job->res[p];
-	unsigned int t, i;
+	unsigned int i;
 
 	pthread_mutex_lock(&job->lock);
-	res->threads++;
-	if (end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED)
-		res->complete++;
-	if (end == FSLOAD_RUN_STONEWALLED)
-		res->stonewalled++;
-	res->end_ns = max(res->end_ns, end_ns);
+	fsload_phase_sum_add(&res->sum, &w->e, end, end_ns);
 	res->worker_cpu_ns += cpu_ns;
-	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		if (w->e.st[t].ops || w->e.st[t].errors)
-			fsload_opstat_add(&res->op[t], &w->e.st[t]);
-	}
 	for (i = 0; i < fsload_hist_words(&job->slots); i++)
 		res->hist[i] += w->e.hist[i];
-	fsload_progress_add(res->progress, &w->e);
 	pthread_mutex_unlock(&job->lock);
 }
 
-static bool ujob_run_phase(struct fsload_worker *w, unsigned int p)
+static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 {
 	struct ujob *job = w->job;
 	const struct fsload_phase *ph = &job->phases[p];
@@ -862,85 +828,42 @@ static bool ujob_run_phase(struct fsload_worker *w, unsigned int p)
 	c1 = thread_cpu_ns();
 	ujob_merge(w, p, end, end_ns, c1 - c0);
 	if (end == FSLOAD_RUN_FAILED)
-		ujob_fail(w, ph->name, op_name(w->e.failed_op->type),
-			  w->e.err);
+		fsload_fail(w, ph->name, op_name(w->e.failed_op->type),
+			    w->e.err);
 	return end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED;
 }
 
-/*
- * Make directory @k of the worker's tree (e->name), and in a shared tree
- * its parent first when another thread has not made that yet.  As the
- * kernel's fsload_make_dir().
- */
-static int umake_dir(struct fsload_worker *w, u32 k, bool shared,
-		     unsigned int levels)
+/* mkdir e->name, a directory of the thread's tree; EEXIST is fine if @ok. */
+static int fsload_mkdir_name(struct fsload_worker *w, bool ok)
 {
-	int dfd = w->job->dir_fd, err;
-
-	fsload_name_set_dir(&w->e, k);
-	if (!mkdirat(dfd, w->e.name, 0755) || (errno == EEXIST && shared))
-		return 0;
-	if (errno != ENOENT || !shared || !w->e.branch || !k || !levels)
-		return neg_errno();
-	err = umake_dir(w, (k - 1) / w->e.branch, shared, levels - 1);
-	if (err)
-		return err;
-	fsload_name_set_dir(&w->e, k);
-	if (!mkdirat(dfd, w->e.name, 0755) || errno == EEXIST)
+	if (!mkdirat(w->job->dir_fd, w->e.name, 0755) || (errno == EEXIST && ok))
 		return 0;
 	return neg_errno();
 }
 
-/*
- * The thread's tree root, t<index> (t000 when shared), and unless a phase
- * makes them, the directories its files need, parents first (another
- * thread may have made them first).  As the kernel's
- * fsload_worker_prepare().
- */
-static int uworker_prepare(struct fsload_worker *w)
+/* mkdir the thread's tree root, t<index> (t000 when shared). */
+static int fsload_mkdir_root(struct fsload_worker *w)
 {
-	struct ujob *job = w->job;
-	bool shared = job->flags & FSLOAD_JOB_F_SHARED_DIR;
-	u32 fpd = job->files_per_dir;
-	u32 d = w->e.file_base / fpd;
-	u32 dend = (w->e.file_base + (u32)job->files - 1) / fpd;
 	int err = 0;
 
 	w->e.name[FSLOAD_NAME_TDIR_LEN] = '\0';
-	if (mkdirat(job->dir_fd, w->e.name, 0755) &&
-	    (errno != EEXIST || !shared)) {
-		w->e.name_len = FSLOAD_NAME_TDIR_LEN;	/* where it failed */
-		return neg_errno();
-	}
+	if (mkdirat(w->job->dir_fd, w->e.name, 0755))
+		err = neg_errno();
 	w->e.name[FSLOAD_NAME_TDIR_LEN] = '/';
-	if (fsload_phases_make_dirs(job->phases, job->nphases))
-		return 0;
-	for (; d <= dend && !err; d++) {
-		if (READ_ONCE(job->stop))
-			break;
-		err = umake_dir(w, d, shared, FSLOAD_TREE_DEPTH_MAX);
-	}
 	return err;
 }
+
+/* The job around the phase loop, shared with the kernel's workers. */
+#include <fsload/engine-job.h>
 
 static void *uworker_fn(void *data)
 {
 	struct fsload_worker *w = data;
 	struct ujob *job = w->job;
-	unsigned int p;
-	bool ok = true;
-	int err;
 
 	w->tid = gettid();
-	err = uworker_prepare(w);
-	if (err)
-		ujob_fail(w, "prepare", "mkdir", err);	/* e.name: where */
-	for (p = 0; !err && ok && p < job->nphases; p++) {
-		if (!ujob_barrier(w, 2 * p))
-			break;
-		ok = ujob_run_phase(w, p);
-		ujob_barrier(w, 2 * p + 1);
-	}
+	fsload_engine_job(w, &w->e, job->phases, job->nphases, true,
+			  job->flags & FSLOAD_JOB_F_SHARED_DIR);
 	pthread_mutex_lock(&job->lock);
 	job->running--;
 	pthread_cond_broadcast(&job->cond);
@@ -976,34 +899,6 @@ static int uworker_start(struct fsload_worker *w, const char *cpus,
 }
 
 /* The program, as the kernel's start request parser makes it */
-
-static bool op_takes_size(u8 type)
-{
-	return type == FSLOAD_OP_CREATE || type == FSLOAD_OP_APPEND ||
-	       type == FSLOAD_OP_WRITE_RANDOM || type == FSLOAD_OP_READ_RANDOM;
-}
-
-static bool op_does_io(u8 type)
-{
-	return op_takes_size(type) || type == FSLOAD_OP_READ;
-}
-
-/* Flags each op type takes (module/netlink.c's fsload_op_flags[]). */
-static u32 op_valid_flags(u8 type)
-{
-	switch (type) {
-	case FSLOAD_OP_CREATE:
-		return FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_FALLOCATE |
-		       FSLOAD_OP_F_DIRECT;
-	case FSLOAD_OP_APPEND:
-	case FSLOAD_OP_WRITE_RANDOM:
-		return FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_DIRECT;
-	case FSLOAD_OP_READ_RANDOM:
-	case FSLOAD_OP_READ:
-		return FSLOAD_OP_F_DIRECT;
-	}
-	return 0;
-}
 
 static int bad_program(const char *phase, const char *why)
 {
@@ -1054,8 +949,10 @@ static int uprog_convert(const struct program *prog, u64 files,
 
 			od->type = po->type;
 			od->weight = po->weight;
-			od->size = op_takes_size(po->type) ? po->size : 0;
-			od->block = op_does_io(po->type) ? po->block : 4096;
+			od->size = fsload_op_type(po->type)->params & FSLOAD_OPP_SIZE ?
+				   po->size : 0;
+			od->block = fsload_op_type(po->type)->params &
+				    FSLOAD_OPP_BLOCK ? po->block : 4096;
 			od->flags = po->flags;
 			od->prefix = po->prefix;
 			if (!od->type || od->type > FSLOAD_OP_MAX)
@@ -1066,7 +963,7 @@ static int uprog_convert(const struct program *prog, u64 files,
 			if (od->block < 1 || od->block > FSLOAD_BLOCK_MAX)
 				return bad_program(ph->name,
 						   "block: 1 byte to 16 MiB");
-			if (od->flags & ~op_valid_flags(od->type))
+			if (od->flags & ~fsload_op_type(od->type)->flags)
 				return bad_program(ph->name,
 						   "flags not valid for the op");
 			if (od->type == FSLOAD_OP_RENAME &&
@@ -1232,7 +1129,7 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	JS_SET(js, FSLOAD_A_JOB_PROGRESS_MS);
 
 	for (i = 0; i < job->nphases; i++) {
-		if (job->res[i].complete != job->threads)
+		if (job->res[i].sum.complete != job->threads)
 			complete = false;
 	}
 	js->state = job->err ? FSLOAD_JOB_FAILED : complete ?
@@ -1329,32 +1226,32 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 	RES_SET(pr, FSLOAD_A_RES_PHASE_INDEX);
 	snprintf(pr->name, sizeof(pr->name), "%s", job->phases[p].name);
 	RES_SET(pr, FSLOAD_A_RES_PHASE_NAME);
-	pr->threads = res->threads;
+	pr->threads = res->sum.threads;
 	RES_SET(pr, FSLOAD_A_RES_THREADS);
-	pr->complete = res->complete == job->threads;
+	pr->complete = res->sum.complete == job->threads;
 	RES_SET(pr, FSLOAD_A_RES_COMPLETE);
-	pr->stonewalled = !!res->stonewalled;
+	pr->stonewalled = !!res->sum.stonewalled;
 	RES_SET(pr, FSLOAD_A_RES_STONEWALLED);
-	pr->elapsed_ns = res->end_ns > res->start_ns ?
-			 res->end_ns - res->start_ns : 0;
+	pr->elapsed_ns = res->sum.end_ns > res->start_ns ?
+			 res->sum.end_ns - res->start_ns : 0;
 	RES_SET(pr, FSLOAD_A_RES_ELAPSED_NS);
 	/* the phase's course, as the kernel reports it */
-	for (t = 0; t < FSLOAD_PROGRESS_MARKS && res->progress[t].workers;
+	for (t = 0; t < FSLOAD_PROGRESS_MARKS && res->sum.progress[t].workers;
 	     t++) {
 		struct progress_mark *m = &pr->progress[pr->nprogress++];
 
 		m->pct = (t + 1) * 100 / FSLOAD_PROGRESS_MARKS;
-		m->workers = res->progress[t].workers;
-		m->items = res->progress[t].items;
-		m->elapsed_ns = res->progress[t].end_ns > res->start_ns ?
-				res->progress[t].end_ns - res->start_ns : 0;
+		m->workers = res->sum.progress[t].workers;
+		m->items = res->sum.progress[t].items;
+		m->elapsed_ns = res->sum.progress[t].end_ns > res->start_ns ?
+				res->sum.progress[t].end_ns - res->start_ns : 0;
 		RES_SET(pr, FSLOAD_A_RES_PROGRESS);
 	}
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		pr->ops += res->op[t].ops;
-		pr->errors += res->op[t].errors;
-		pr->bytes += res->op[t].bytes;
-		n += res->op[t].ops || res->op[t].errors;
+		pr->ops += res->sum.op[t].ops;
+		pr->errors += res->sum.op[t].errors;
+		pr->bytes += res->sum.op[t].bytes;
+		n += res->sum.op[t].ops || res->sum.op[t].errors;
 	}
 	RES_SET(pr, FSLOAD_A_RES_OPS);
 	RES_SET(pr, FSLOAD_A_RES_ERRORS);
@@ -1386,7 +1283,7 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 		return -ENOMEM;
 	RES_SET(pr, FSLOAD_A_RES_OPSTAT);
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		const struct fsload_opstat *s = &res->op[t];
+		const struct fsload_opstat *s = &res->sum.op[t];
 		struct opstat *os;
 
 		if (!s->ops && !s->errors)

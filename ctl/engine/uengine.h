@@ -5,9 +5,10 @@
  * It runs a program's identical operation sequence -- the same names,
  * sizes, order, threads and seed as the kernel's workers -- from
  * fsloadctl's own threads through system calls, with the phase loop of
- * module/engine-loop.h compiled for userspace, and reports it in the
- * structures the kernel's status and results are parsed into.  Comparing
- * the two shows what the system-call boundary costs.
+ * include/fsload/engine-loop.h and the choreography of engine-job.h
+ * compiled for userspace, and reports it in the structures the kernel's
+ * status and results are parsed into.  Comparing the two shows what the
+ * system-call boundary costs.
  */
 #ifndef FSLOADCTL_UENGINE_H
 #define FSLOADCTL_UENGINE_H

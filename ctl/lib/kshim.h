@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fsloadctl: the kernel types and helpers that module/engine.h and
- * module/engine-loop.h use, for compiling them unchanged in userspace
- * (the userspace engine, uengine.c).  Include it before engine.h.
+ * fsloadctl: the kernel types and helpers that the shared engine
+ * (include/fsload/engine.h, engine-loop.h, engine-job.h) uses, for
+ * compiling it unchanged in userspace (the user engine, uengine.c, and
+ * the op table's readers).  Include it before engine.h.
  *
  * Only what the shared engine needs: anything more here would let the
  * two engines drift apart without the compiler noticing.

@@ -15,7 +15,7 @@
 #include "lib/kshim.h"
 #include "nl/names.h"
 #include "nl/attrs.h"
-#include "engine.h"
+#include <fsload/engine.h>
 #include "lib/msg.h"
 
 static const char *const state_names[] = {

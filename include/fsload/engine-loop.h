@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fsload: the phase loop, compiled into the kernel's workers (ops.c) and
+ * fsload: the phase loop, compiled into the kernel's workers (worker.c) and
  * fsloadctl's userspace engine (ctl/uengine.c), so that both run the same
  * operation sequence with the same accounting.
  *
  * Included once per engine, after it has defined:
  *	struct fsload_worker		its worker, opaque here
- *	s64 fsload_do_op(w, op)		do @op on e->name: bytes moved, a
- *					negative errno, or
- *					FSLOAD_RET_ACCOUNTED
+ * the primitives fsload_do_op() calls, each doing an op of its type on
+ * e->name and returning the bytes moved, a negative errno, or
+ * FSLOAD_RET_ACCOUNTED:
+ *	fsload_op_create(w, op)		fsload_op_append(w, op)
+ *	fsload_op_read(w, op)		fsload_op_random(w, op, write)
+ *	fsload_op_stat(w)		fsload_op_fsync(w)
+ *	fsload_op_dirent(w, op)		unlink, mkdir, rmdir, rename
+ *	fsload_op_syncfs(w)		fsload_op_drop_cache(w)
+ *	fsload_op_bio(w, op)		bio_write, bio_read
+ * and:
  *	s64 fsload_drain(w, &last_ns)	wait for the asynchronous ops in
  *					flight and account them: 0 or the
  *					first failure's negative errno (its
@@ -22,12 +29,50 @@
  *	void fsload_yield(void)		a rescheduling point
  *	void fsload_trace_op(w, op, ret, lat)
  *					a synchronous op ended (tracepoint)
- * as static (inline) functions: the operation is a direct call.
+ * each a function the compiler sees, static (inline) or declared: the
+ * operation is a direct call, chosen by one switch (no indirect call per
+ * op, no retpoline).
  */
 #ifndef _FSLOAD_ENGINE_LOOP_H
 #define _FSLOAD_ENGINE_LOOP_H
 
 #include "engine.h"
+
+/* Do @op: bytes moved (>= 0), a negative errno or FSLOAD_RET_ACCOUNTED. */
+static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
+{
+	switch (op->type) {
+	case FSLOAD_OP_NULL:
+		return 0;
+	case FSLOAD_OP_CREATE:
+		return fsload_op_create(w, op);
+	case FSLOAD_OP_STAT:
+		return fsload_op_stat(w);
+	case FSLOAD_OP_READ:
+		return fsload_op_read(w, op);
+	case FSLOAD_OP_APPEND:
+		return fsload_op_append(w, op);
+	case FSLOAD_OP_WRITE_RANDOM:
+		return fsload_op_random(w, op, true);
+	case FSLOAD_OP_READ_RANDOM:
+		return fsload_op_random(w, op, false);
+	case FSLOAD_OP_FSYNC:
+		return fsload_op_fsync(w);
+	case FSLOAD_OP_UNLINK:
+	case FSLOAD_OP_MKDIR:
+	case FSLOAD_OP_RMDIR:
+	case FSLOAD_OP_RENAME:
+		return fsload_op_dirent(w, op);
+	case FSLOAD_OP_SYNCFS:
+		return fsload_op_syncfs(w);
+	case FSLOAD_OP_BIO_WRITE:
+	case FSLOAD_OP_BIO_READ:
+		return fsload_op_bio(w, op);
+	case FSLOAD_OP_DROP_CACHE:
+		return fsload_op_drop_cache(w);
+	}
+	return -EOPNOTSUPP;
+}
 
 enum fsload_run_end {
 	FSLOAD_RUN_DONE,	/* every iteration was done */
@@ -35,6 +80,29 @@ enum fsload_run_end {
 	FSLOAD_RUN_STOPPED,	/* a stop was requested */
 	FSLOAD_RUN_FAILED,	/* e->failed_op failed with e->err */
 };
+
+/*
+ * Add a thread's run of a phase, which ended as @end with its last op at
+ * @end_ns, into the phase's sum (the histograms apart).
+ */
+static inline void fsload_phase_sum_add(struct fsload_phase_sum *sum,
+					const struct fsload_engine *e,
+					enum fsload_run_end end, u64 end_ns)
+{
+	unsigned int t;
+
+	sum->threads++;
+	if (end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED)
+		sum->complete++;
+	if (end == FSLOAD_RUN_STONEWALLED)
+		sum->stonewalled++;
+	sum->end_ns = max(sum->end_ns, end_ns);
+	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
+		if (e->st[t].ops || e->st[t].errors)
+			fsload_opstat_add(&sum->op[t], &e->st[t]);
+	}
+	fsload_progress_add(sum->progress, e);
+}
 
 /*
  * Run @ph, which opened at @start_ns, over the worker's file set.  The

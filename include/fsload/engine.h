@@ -4,8 +4,10 @@
  * fsloadctl's userspace engine (ctl/uengine.c) share, compiled for both:
  * the program's types, the file names, the random file order, the choice
  * of an operation by weight, the per-operation statistics and the latency
- * histogram.  The phase loop itself is in engine-loop.h.  So both engines
- * run the identical operation sequence from one definition.
+ * histogram, and the op table (what each op type takes).  The phase loop
+ * itself is in engine-loop.h, the job's choreography around it in
+ * engine-job.h.  So both engines run the identical operation sequence
+ * from one definition.
  *
  * Userspace includes ctl/kshim.h first, which supplies the kernel types
  * and helpers used here.
@@ -562,6 +564,19 @@ struct fsload_progress {
 	u64 end_ns;		/* the last of them to get there */
 };
 
+/*
+ * What the threads' runs of a phase add up to, in its result
+ * (engine-loop.h's fsload_phase_sum_add()).
+ */
+struct fsload_phase_sum {
+	u32 threads;		/* threads that merged into it */
+	u32 complete;		/* threads that finished every iteration */
+	u32 stonewalled;	/* threads stopped by the time limit */
+	u64 end_ns;		/* latest end of any thread's last op */
+	struct fsload_opstat op[FSLOAD_OP_MAX + 1];
+	struct fsload_progress progress[FSLOAD_PROGRESS_MARKS];
+};
+
 static inline void fsload_progress_add(struct fsload_progress *pg,
 				       const struct fsload_engine *e)
 {
@@ -601,29 +616,97 @@ static inline void fsload_opstat_add(struct fsload_opstat *d,
 	d->lat_max = max(d->lat_max, s->lat_max);
 }
 
+/* What an op type takes besides its weight (struct fsload_op_type). */
+#define FSLOAD_OPP_SIZE		BIT(0)	/* size_bytes is meaningful */
+#define FSLOAD_OPP_NEED_SIZE	BIT(1)	/* size_bytes > 0 is required */
+#define FSLOAD_OPP_FILE_SIZE	BIT(2)	/* size_bytes is the file size */
+#define FSLOAD_OPP_BLOCK	BIT(3)	/* block_bytes is meaningful */
+#define FSLOAD_OPP_BIO		BIT(4)	/* a bio op: block jobs only, depth */
+#define FSLOAD_OPP_ANY		BIT(5)	/* in either kind of job */
+
+/*
+ * The op types, the one table of what each is: its name, the parameters it
+ * takes, the flags it accepts.  The module's request parser, fsloadctl's
+ * request builder and its user engine all read it; each engine only does
+ * the op (engine-loop.h's fsload_do_op()).
+ */
+struct fsload_op_type {
+	const char *name;	/* as fsloadctl and the kernel's messages
+				 * spell it
+				 */
+	u8 params;		/* FSLOAD_OPP_* */
+	u32 flags;		/* the enum fsload_op_flags it accepts */
+};
+
+/* Op type @type's entry; an all-zero one named "unknown" if none. */
+static inline const struct fsload_op_type *fsload_op_type(unsigned int type)
+{
+	static const struct fsload_op_type types[FSLOAD_OP_MAX + 1] = {
+		[FSLOAD_OP_NULL] = {
+			.name = "null",
+			.params = FSLOAD_OPP_ANY,
+		},
+		[FSLOAD_OP_CREATE] = {
+			.name = "create",
+			.params = FSLOAD_OPP_SIZE | FSLOAD_OPP_BLOCK,
+			.flags = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_FALLOCATE |
+				 FSLOAD_OP_F_DIRECT,
+		},
+		[FSLOAD_OP_STAT] = { .name = "stat" },
+		[FSLOAD_OP_READ] = {
+			.name = "read",
+			.params = FSLOAD_OPP_BLOCK,
+			.flags = FSLOAD_OP_F_DIRECT,
+		},
+		[FSLOAD_OP_UNLINK] = { .name = "unlink" },
+		[FSLOAD_OP_APPEND] = {
+			.name = "append",
+			.params = FSLOAD_OPP_SIZE | FSLOAD_OPP_NEED_SIZE |
+				  FSLOAD_OPP_BLOCK,
+			.flags = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_DIRECT,
+		},
+		[FSLOAD_OP_WRITE_RANDOM] = {
+			.name = "write_random",
+			.params = FSLOAD_OPP_SIZE | FSLOAD_OPP_FILE_SIZE |
+				  FSLOAD_OPP_BLOCK,
+			.flags = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_DIRECT,
+		},
+		[FSLOAD_OP_READ_RANDOM] = {
+			.name = "read_random",
+			.params = FSLOAD_OPP_SIZE | FSLOAD_OPP_FILE_SIZE |
+				  FSLOAD_OPP_BLOCK,
+			.flags = FSLOAD_OP_F_DIRECT,
+		},
+		[FSLOAD_OP_FSYNC] = { .name = "fsync" },
+		[FSLOAD_OP_MKDIR] = { .name = "mkdir" },
+		[FSLOAD_OP_RMDIR] = { .name = "rmdir" },
+		[FSLOAD_OP_RENAME] = { .name = "rename" },
+		[FSLOAD_OP_SYNCFS] = { .name = "syncfs" },
+		/* size_bytes: the region of the device, 0 for all of it */
+		[FSLOAD_OP_BIO_WRITE] = {
+			.name = "bio_write",
+			.params = FSLOAD_OPP_SIZE | FSLOAD_OPP_BLOCK |
+				  FSLOAD_OPP_BIO,
+			.flags = FSLOAD_OP_F_RANDOM,
+		},
+		[FSLOAD_OP_BIO_READ] = {
+			.name = "bio_read",
+			.params = FSLOAD_OPP_SIZE | FSLOAD_OPP_BLOCK |
+				  FSLOAD_OPP_BIO,
+			.flags = FSLOAD_OP_F_RANDOM,
+		},
+		[FSLOAD_OP_DROP_CACHE] = { .name = "drop_cache" },
+	};
+	static const struct fsload_op_type unknown = { .name = "unknown" };
+
+	return type <= FSLOAD_OP_MAX && types[type].name ? &types[type] :
+	       &unknown;
+}
+
 /* The op type's name, as fsloadctl and the kernel's messages spell it. */
 static inline const char *fsload_op_name(unsigned int type)
 {
-	static const char *const names[FSLOAD_OP_MAX + 1] = {
-		[FSLOAD_OP_NULL] = "null",
-		[FSLOAD_OP_CREATE] = "create",
-		[FSLOAD_OP_STAT] = "stat",
-		[FSLOAD_OP_READ] = "read",
-		[FSLOAD_OP_UNLINK] = "unlink",
-		[FSLOAD_OP_APPEND] = "append",
-		[FSLOAD_OP_WRITE_RANDOM] = "write_random",
-		[FSLOAD_OP_READ_RANDOM] = "read_random",
-		[FSLOAD_OP_FSYNC] = "fsync",
-		[FSLOAD_OP_MKDIR] = "mkdir",
-		[FSLOAD_OP_RMDIR] = "rmdir",
-		[FSLOAD_OP_RENAME] = "rename",
-		[FSLOAD_OP_SYNCFS] = "syncfs",
-		[FSLOAD_OP_BIO_WRITE] = "bio_write",
-		[FSLOAD_OP_BIO_READ] = "bio_read",
-		[FSLOAD_OP_DROP_CACHE] = "drop_cache",
-	};
-
-	return type <= FSLOAD_OP_MAX && names[type] ? names[type] : "unknown";
+	return fsload_op_type(type)->name;
 }
 
 /* Errors that weighted operations on one file set make normal. */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsload: the workers and the primitive operations they run.
+ * fsload: the primitive operations the workers run (the engine's
+ * fsload_op_*() and fsload_drain(), engine-loop.h), and the directory
+ * making and tree removal that jobs and workers share.
  *
  * Every operation does the work of the system call it stands for: names
  * are resolved by a full path walk under the job directory (the kernel's
@@ -16,16 +18,12 @@
 #include <linux/blkdev.h>
 #include <linux/fadvise.h>
 #include <linux/security.h>
-#include <linux/kthread.h>
 #include <linux/sched.h>
-#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/stat.h>
 #include <linux/timekeeping.h>
 #include "fsload.h"
 #include "compat.h"
-#define CREATE_TRACE_POINTS
-#include "trace.h"
 
 /*
  * Every walk of a job's tree is scoped to it as openat2()'s
@@ -490,8 +488,7 @@ static int fsload_write_all(struct fsload_worker *w, struct file *f,
 	return 0;
 }
 
-static s64 fsload_op_create(struct fsload_worker *w,
-			    const struct fsload_opdesc *op)
+s64 fsload_op_create(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	struct file *f;
 	loff_t pos = 0;
@@ -509,8 +506,7 @@ static s64 fsload_op_create(struct fsload_worker *w,
 	return err ? err : op->size;
 }
 
-static s64 fsload_op_append(struct fsload_worker *w,
-			    const struct fsload_opdesc *op)
+s64 fsload_op_append(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	struct file *f;
 	loff_t pos;
@@ -525,8 +521,8 @@ static s64 fsload_op_append(struct fsload_worker *w,
 	return err ? err : op->size;
 }
 
-static s64 fsload_op_random(struct fsload_worker *w,
-			    const struct fsload_opdesc *op, bool write)
+s64 fsload_op_random(struct fsload_worker *w,
+		     const struct fsload_opdesc *op, bool write)
 {
 	loff_t pos = fsload_random_offset(&w->e, op);
 	struct file *f;
@@ -547,8 +543,7 @@ static s64 fsload_op_random(struct fsload_worker *w,
 	return err ? err : n;
 }
 
-static s64 fsload_op_read(struct fsload_worker *w,
-			  const struct fsload_opdesc *op)
+s64 fsload_op_read(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	struct file *f;
 	loff_t pos = 0;
@@ -619,7 +614,7 @@ out_unlock:
 	return err2 ? err2 : err;
 }
 
-static s64 fsload_op_syncfs(struct fsload_worker *w)
+s64 fsload_op_syncfs(struct fsload_worker *w)
 {
 	struct super_block *sb = w->job->dir.dentry->d_sb;
 	int err;
@@ -631,7 +626,7 @@ static s64 fsload_op_syncfs(struct fsload_worker *w)
 	return err;
 }
 
-static s64 fsload_op_fsync(struct fsload_worker *w)
+s64 fsload_op_fsync(struct fsload_worker *w)
 {
 	struct file *f;
 	int err;
@@ -645,7 +640,7 @@ static s64 fsload_op_fsync(struct fsload_worker *w)
 }
 
 /* As posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) between open and close. */
-static s64 fsload_op_drop_cache(struct fsload_worker *w)
+s64 fsload_op_drop_cache(struct fsload_worker *w)
 {
 	struct file *f;
 	int err;
@@ -658,7 +653,7 @@ static s64 fsload_op_drop_cache(struct fsload_worker *w)
 	return err;
 }
 
-static s64 fsload_op_stat(struct fsload_worker *w)
+s64 fsload_op_stat(struct fsload_worker *w)
 {
 	struct kstat st;
 	struct path p;
@@ -677,7 +672,7 @@ static s64 fsload_op_stat(struct fsload_worker *w)
  * Look up the directory of e->name as the system calls' parent walk does:
  * following a symlink, and it must be a directory.
  */
-static int fsload_name_parent(struct fsload_worker *w, struct path *parent)
+int fsload_name_parent(struct fsload_worker *w, struct path *parent)
 {
 	unsigned int sep = w->e.last_off - 1;
 	int err;
@@ -694,8 +689,7 @@ static int fsload_name_parent(struct fsload_worker *w, struct path *parent)
  * unlink, rmdir, mkdir or rename the file's name: walk to its directory, as the
  * system calls' parent walk does, then act on the last component.
  */
-static s64 fsload_op_dirent(struct fsload_worker *w,
-			    const struct fsload_opdesc *op)
+s64 fsload_op_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	const char *last = &w->e.name[w->e.last_off];
 	int len = w->e.name_len - w->e.last_off;
@@ -777,8 +771,7 @@ static int fsload_bio_reap(struct fsload_worker *w, unsigned int max,
  * than op->depth of the worker's bios are in flight.  Its completion is
  * accounted when reaped, by a later op or at the end of the phase.
  */
-static s64 fsload_op_bio(struct fsload_worker *w,
-			 const struct fsload_opdesc *op)
+s64 fsload_op_bio(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	bool write = op->type == FSLOAD_OP_BIO_WRITE;
 	struct fsload_bio_ctx *c;
@@ -815,7 +808,7 @@ static s64 fsload_op_bio(struct fsload_worker *w,
 }
 
 /* The end of a phase: wait for the worker's bios and account them. */
-static s64 fsload_drain(struct fsload_worker *w, u64 *last_ns)
+s64 fsload_drain(struct fsload_worker *w, u64 *last_ns)
 {
 	*last_ns = 0;
 	if (!w->bios)
@@ -823,436 +816,3 @@ static s64 fsload_drain(struct fsload_worker *w, u64 *last_ns)
 	return fsload_bio_reap(w, 0, last_ns);
 }
 
-/* Returns bytes moved (>= 0) or a negative errno. */
-static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
-{
-	switch (op->type) {
-	case FSLOAD_OP_NULL:
-		return 0;
-	case FSLOAD_OP_CREATE:
-		return fsload_op_create(w, op);
-	case FSLOAD_OP_STAT:
-		return fsload_op_stat(w);
-	case FSLOAD_OP_READ:
-		return fsload_op_read(w, op);
-	case FSLOAD_OP_APPEND:
-		return fsload_op_append(w, op);
-	case FSLOAD_OP_WRITE_RANDOM:
-		return fsload_op_random(w, op, true);
-	case FSLOAD_OP_READ_RANDOM:
-		return fsload_op_random(w, op, false);
-	case FSLOAD_OP_FSYNC:
-		return fsload_op_fsync(w);
-	case FSLOAD_OP_UNLINK:
-	case FSLOAD_OP_MKDIR:
-	case FSLOAD_OP_RMDIR:
-	case FSLOAD_OP_RENAME:
-		return fsload_op_dirent(w, op);
-	case FSLOAD_OP_SYNCFS:
-		return fsload_op_syncfs(w);
-	case FSLOAD_OP_BIO_WRITE:
-	case FSLOAD_OP_BIO_READ:
-		return fsload_op_bio(w, op);
-	case FSLOAD_OP_DROP_CACHE:
-		return fsload_op_drop_cache(w);
-	}
-	return -EOPNOTSUPP;
-}
-
-/* Record the first failure of the job and stop it. */
-static void fsload_fail(struct fsload_worker *w, const char *phase,
-			const char *what, int err)
-{
-	struct fsload_job *job = w->job;
-
-	spin_lock(&job->lock);
-	if (!job->err) {
-		job->err = err;
-		snprintf(job->errmsg, sizeof(job->errmsg),
-			 "phase %s, thread %u: %s %s: error %d", phase,
-			 w->index, what,
-			 job->prog.block ? job->dir_str : w->e.name, err);
-	}
-	spin_unlock(&job->lock);
-	fsload_job_stop(job);
-}
-
-static inline bool fsload_stopping(struct fsload_worker *w)
-{
-	return READ_ONCE(w->job->stop);
-}
-
-static inline u64 fsload_now(void)
-{
-	return ktime_get_ns();
-}
-
-static inline void fsload_yield(void)
-{
-	cond_resched();
-}
-
-static inline void fsload_trace_op(struct fsload_worker *w,
-				   const struct fsload_opdesc *op, s64 ret,
-				   u64 lat)
-{
-	/* Not the engine's own calibration, before the first phase. */
-	if (trace_fsload_op_enabled() && READ_ONCE(w->job->cur_phase) >= 0)
-		trace_fsload_op(w->job->id, w->index, op->type, ret, lat);
-}
-
-/* The phase loop, shared with fsloadctl's userspace engine. */
-#include "engine-loop.h"
-
-/*
- * Before the first phase, with every other worker asleep: the machine's
- * idle baseline, then the cost of the phase loop itself, from running
- * null operations through it.
- */
-static void fsload_calibrate(struct fsload_worker *w)
-{
-	struct fsload_job *job = w->job;
-	struct fsload_sys a, b;
-	struct fsload_phase *ph;
-	u64 ns;
-
-	if (job->prog.idle_ms) {
-		fsload_sys_snap(&a);
-		wait_event_idle_timeout(job->wq, READ_ONCE(job->stop),
-					msecs_to_jiffies(job->prog.idle_ms));
-		fsload_sys_snap(&b);
-		spin_lock(&job->lock);
-		job->idle_ns = b.wall_ns - a.wall_ns;
-		job->idle_busy_ns = fsload_sys_busy(&a, &b);
-		spin_unlock(&job->lock);
-	}
-	ph = kzalloc(sizeof(*ph), GFP_KERNEL);
-	if (!ph)
-		return;
-	ns = fsload_engine_overhead(w, &w->e, ph);
-	kfree(ph);
-	if (!ns)
-		return;
-	spin_lock(&job->lock);
-	job->overhead_ops = FSLOAD_OVERHEAD_OPS;
-	job->overhead_ns = ns;
-	spin_unlock(&job->lock);
-}
-
-/* The last worker to arrive opens phase @p. */
-static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
-{
-	struct fsload_job *job = w->job;
-	struct fsload_result *res = &job->res[p];
-	unsigned int i;
-
-	if (p == 0)
-		fsload_calibrate(w);
-	/*
-	 * The sampler reads the workers' counters as soon as cur_phase says
-	 * p: zero them now, while every other worker sleeps, not as each
-	 * starts the phase (fsload_engine_run() zeroes its own again), so
-	 * that no sample of phase p counts what phase p - 1 did.  phase_seq
-	 * is odd from here until p is published: a sample that overlaps
-	 * any of it is dropped (series.c), never stored as phase p - 1
-	 * with counters partly zeroed.
-	 */
-	spin_lock(&job->lock);
-	job->phase_seq++;
-	spin_unlock(&job->lock);
-	for (i = 0; i < job->prog.threads; i++)
-		fsload_engine_reset(&job->workers[i].e);
-	/* Without the memory, the phase just lists no threads. */
-	fsload_threads_snap(&job->threads0);
-	fsload_sys_snap(&job->sys0);
-	spin_lock(&job->lock);
-	res->started = true;
-	res->start_ns = job->sys0.wall_ns;
-	job->cur_phase = p;
-	job->phase_seq++;
-	spin_unlock(&job->lock);
-	trace_fsload_phase_start(job->id, p, job->prog.phases[p].name,
-				 job->prog.threads);
-}
-
-/*
- * The last worker to finish phase @p closes it: the machine's CPU over
- * the phase, the sync tail, the threads that used most CPU.
- */
-static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
-{
-	struct fsload_job *job = w->job;
-	const struct fsload_phase *ph = &job->prog.phases[p];
-	struct fsload_result *res = &job->res[p];
-	struct fsload_top top[FSLOAD_TOP_THREADS];
-	struct fsload_sys s1, s2;
-	bool tail = false;
-	unsigned int ntop = 0;
-	int err = 0;
-
-	fsload_sys_snap(&s1);
-	s2 = s1;
-	if ((ph->flags & FSLOAD_PHASE_F_SYNC) && !READ_ONCE(job->stop)) {
-		if (!job->prog.block)
-			err = fsload_op_syncfs(w);
-		else if (job->prog.bio_write)
-			err = blkdev_issue_flush(job->bdev.bdev);
-		fsload_sys_snap(&s2);
-		tail = true;
-	}
-	if (job->threads0.v)
-		ntop = fsload_threads_top(&job->threads0, job, top);
-	fsload_threads_free(&job->threads0);
-
-	spin_lock(&job->lock);
-	if (!READ_ONCE(job->stop) || tail) {
-		res->measured = true;
-		res->sys_busy_ns = fsload_sys_busy(&job->sys0, &s1);
-		res->tail = tail;
-		res->tail_ns = s2.wall_ns - s1.wall_ns;
-		res->tail_busy_ns = fsload_sys_busy(&s1, &s2);
-		res->ntop = ntop;
-		memcpy(res->top, top, ntop * sizeof(*top));
-	}
-	spin_unlock(&job->lock);
-	trace_fsload_phase_end(job->id, p, s1.wall_ns - job->sys0.wall_ns,
-			       s2.wall_ns - s1.wall_ns);
-	if (err) {
-		w->e.name[0] = '\0';
-		fsload_fail(w, ph->name, job->prog.block ? "flush" : "syncfs",
-			    err);
-	}
-}
-
-static bool fsload_barrier_passed(struct fsload_job *job, unsigned int gen)
-{
-	/* Pairs with smp_store_release() in fsload_barrier(). */
-	return smp_load_acquire(&job->barrier_gen) > gen;
-}
-
-/*
- * Before phase @p opens, with every other worker asleep in the barrier:
- * if the phase asks, announce the hold and wait for JOB_RESUME or a stop.
- * Returns false when the job is stopping.
- */
-static bool fsload_hold(struct fsload_job *job, unsigned int p)
-{
-	if (READ_ONCE(job->stop))
-		return false;
-	if (!(job->prog.phases[p].flags & FSLOAD_PHASE_F_HOLD))
-		return true;
-	WRITE_ONCE(job->held, p + 1);
-	fsload_nl_notify(job, FSLOAD_CMD_JOB_HELD_NTF);
-	wait_event_idle(job->wq, !READ_ONCE(job->held) || READ_ONCE(job->stop));
-	WRITE_ONCE(job->held, 0);
-	return !READ_ONCE(job->stop);
-}
-
-/*
- * Barrier @gen: wait until every worker has arrived.  The last to arrive
- * opens phase @gen / 2 (even @gen) or closes it (odd) while the others
- * sleep.  Returns false when the job is stopping.
- */
-static bool fsload_barrier(struct fsload_worker *w, unsigned int gen)
-{
-	struct fsload_job *job = w->job;
-
-	if (atomic_inc_return(&job->arrived) == job->prog.threads * (gen + 1)) {
-		/* A stopping job opens no phase. */
-		if (!(gen & 1) && !fsload_hold(job, gen / 2))
-			return false;
-		if (gen & 1)
-			fsload_phase_close(w, gen / 2);
-		else
-			fsload_phase_open(w, gen / 2);
-		/*
-		 * Pairs with smp_load_acquire() below: what the phase's opener
-		 * or closer wrote is visible to the others.
-		 */
-		smp_store_release(&job->barrier_gen, gen + 1);
-		wake_up_all(&job->wq);
-	} else {
-		wait_event_idle(job->wq, fsload_barrier_passed(job, gen) ||
-				READ_ONCE(job->stop));
-	}
-	return fsload_barrier_passed(job, gen) && !READ_ONCE(job->stop);
-}
-
-static void fsload_merge(struct fsload_worker *w, unsigned int p,
-			 enum fsload_run_end end, u64 end_ns,
-			 const struct fsload_counters *c0,
-			 const struct fsload_counters *c1)
-{
-	struct fsload_job *job = w->job;
-	struct fsload_result *res = &job->res[p];
-	unsigned int t, i;
-
-	spin_lock(&job->lock);
-	res->threads++;
-	if (end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED)
-		res->complete++;
-	if (end == FSLOAD_RUN_STONEWALLED)
-		res->stonewalled++;
-	res->end_ns = max(res->end_ns, end_ns);
-	res->worker_cpu_ns += c1->cpu_ns - c0->cpu_ns;
-	res->instructions += c1->instructions - c0->instructions;
-	res->cycles += c1->cycles - c0->cycles;
-	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		if (w->e.st[t].ops || w->e.st[t].errors)
-			fsload_opstat_add(&res->op[t], &w->e.st[t]);
-	}
-	fsload_progress_add(res->progress, &w->e);
-	spin_unlock(&job->lock);
-
-	mutex_lock(&job->hist_lock);
-	for (i = 0; i < fsload_hist_words(&job->slots); i++)
-		res->hist[i] += w->e.hist[i];
-	mutex_unlock(&job->hist_lock);
-}
-
-/* @err is what a signal makes a sleeping operation return. */
-static bool fsload_interrupted(int err)
-{
-	return err == -EINTR || err == -ERESTARTSYS ||
-	       err == -ERESTARTNOINTR || err == -ERESTARTNOHAND;
-}
-
-/*
- * Run phase @p and merge the worker's statistics; returns true when every
- * iteration was done or the phase's time limit was reached.
- */
-static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
-{
-	struct fsload_job *job = w->job;
-	const struct fsload_phase *ph = &job->prog.phases[p];
-	struct fsload_counters c0, c1;
-	enum fsload_run_end end;
-	u64 end_ns;
-
-	fsload_counters_read(w, &c0);
-	WRITE_ONCE(w->in_phase, p + 1);
-	end = fsload_engine_run(w, &w->e, ph, p, job->res[p].start_ns,
-				&end_ns);
-	WRITE_ONCE(w->in_phase, 0);
-	/* An operation a stop interrupted (fsload_job_stop()) is the stop. */
-	if (end == FSLOAD_RUN_FAILED && fsload_stopping(w) &&
-	    fsload_interrupted(w->e.err))
-		end = FSLOAD_RUN_STOPPED;
-	fsload_counters_read(w, &c1);
-	fsload_merge(w, p, end, end_ns, &c0, &c1);
-	if (end == FSLOAD_RUN_FAILED)
-		fsload_fail(w, ph->name, fsload_op_name(w->e.failed_op->type),
-			    w->e.err);
-	return end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED;
-}
-
-/* mkdir e->name, a directory of the worker's tree; EEXIST is fine if @ok. */
-static int fsload_mkdir_name(struct fsload_worker *w, bool ok)
-{
-	struct path parent;
-	int err;
-
-	err = fsload_name_parent(w, &parent);
-	if (err)
-		return err;
-	err = fsload_mkdir(&parent, &w->e.name[w->e.last_off],
-			   w->e.name_len - w->e.last_off, NULL);
-	path_put(&parent);
-	return err == -EEXIST && ok ? 0 : err;
-}
-
-/*
- * Make directory @k.  In a shared tree its parent may be another thread's
- * to make and not made yet: then make that first (@levels up at most).
- */
-static int fsload_make_dir(struct fsload_worker *w, u32 k, bool shared,
-			   unsigned int levels)
-{
-	int err;
-
-	fsload_name_set_dir(&w->e, k);
-	err = fsload_mkdir_name(w, shared);
-	if (err != -ENOENT || !shared || !w->e.branch || !k || !levels)
-		return err;
-	err = fsload_make_dir(w, (k - 1) / w->e.branch, shared, levels - 1);
-	if (err)
-		return err;
-	fsload_name_set_dir(&w->e, k);
-	return fsload_mkdir_name(w, shared);
-}
-
-/*
- * Make the worker's tree root, t<index> (t000 when shared), and unless a
- * phase makes them, the directories that will hold its files, parents
- * first.  In a shared tree another thread may have made one first.
- */
-static int fsload_worker_prepare(struct fsload_worker *w)
-{
-	const struct fsload_program *prog = &w->job->prog;
-	bool shared = prog->flags & FSLOAD_JOB_F_SHARED_DIR;
-	u32 fpd = prog->files_per_dir;
-	u32 d = w->e.file_base / fpd;
-	u32 dend = (w->e.file_base + (u32)prog->files - 1) / fpd;
-	int err;
-
-	if (prog->block)
-		return 0;	/* no directories */
-	err = fsload_mkdir(&w->job->dir, w->e.name, FSLOAD_NAME_TDIR_LEN, NULL);
-	if (err == -EEXIST && shared)
-		err = 0;
-	if (err) {
-		w->e.name_len = FSLOAD_NAME_TDIR_LEN;
-		w->e.name[FSLOAD_NAME_TDIR_LEN] = '\0';
-		return err;
-	}
-	if (fsload_phases_make_dirs(prog->phases, prog->nphases))
-		return 0;
-	for (; d <= dend && !err; d++) {
-		if (READ_ONCE(w->job->stop))
-			break;
-		err = fsload_make_dir(w, d, shared, FSLOAD_TREE_DEPTH_MAX);
-		cond_resched();
-	}
-	return err;
-}
-
-/**
- * fsload_worker_fn() - body of a worker kthread
- * @data: the worker
- *
- * Runs the job's phases with the credentials of the user who started the
- * job, then tells the job it has finished.  Never frees anything itself:
- * the job's reaper stops and releases the workers.
- *
- * Context: kthread.
- * Return: 0.
- */
-int fsload_worker_fn(void *data)
-{
-	struct fsload_worker *w = data;
-	struct fsload_job *job = w->job;
-	const struct cred *old;
-	unsigned int p;
-	bool ok = true;
-	int err;
-
-	/* fsload_job_stop() ends a sleep only a signal ends. */
-	allow_signal(SIGKILL);
-	old = override_creds(job->cred);
-	fsload_counters_open(w);
-	if (w->ev_insn)
-		WRITE_ONCE(job->pmu, true);
-	err = fsload_worker_prepare(w);
-	if (err)
-		fsload_fail(w, "prepare", "mkdir", err);	/* e.name: where */
-	for (p = 0; !err && ok && p < job->prog.nphases; p++) {
-		if (!fsload_barrier(w, 2 * p))
-			break;
-		ok = fsload_run_phase(w, p);
-		fsload_barrier(w, 2 * p + 1);
-	}
-	fsload_counters_close(w);
-	revert_creds(old);
-	fsload_job_worker_done(job);
-	return 0;
-}

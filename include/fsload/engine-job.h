@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsload: a job's choreography around the phase loop, compiled into the
+ * kernel's workers (module/worker.c) and fsloadctl's userspace engine
+ * (ctl/uengine.c), so that both make the same directories and pass the
+ * same barriers: each thread makes its tree, then runs every phase
+ * between two barriers; at each barrier the last thread to arrive holds
+ * (if the phase asks) and opens the phase, or closes it, while the
+ * others wait; a failure or a stop ends the job at the next barrier.
+ *
+ * Included once per engine, after engine-loop.h, once it has defined, as
+ * static functions (how each engine waits, measures and reports):
+ *	bool fsload_barrier_arrive(w, gen)
+ *				count @w in at barrier @gen: true for the
+ *				last thread to arrive
+ *	void fsload_barrier_pass(w, gen)
+ *				the last one: publish that barrier @gen is
+ *				passed (what it wrote visible to the others)
+ *				and wake them
+ *	bool fsload_barrier_wait(w, gen)
+ *				the others: wait until barrier @gen is
+ *				passed (true) or the job stops (false)
+ *	bool fsload_hold(w, p)	before phase @p opens, its hold if it has
+ *				FSLOAD_PHASE_F_HOLD; false when the job is
+ *				stopping
+ *	void fsload_phase_open(w, p)
+ *	void fsload_phase_close(w, p)
+ *				open or close phase @p: its clock, the
+ *				machine's CPU, its sync tail
+ *	bool fsload_run_phase(w, p)
+ *				run phase @p (fsload_engine_run()) and merge
+ *				the thread's statistics: true when every
+ *				iteration was done or its time limit reached
+ *	int fsload_mkdir_root(w)
+ *				mkdir the thread's tree root, e->name's first
+ *				FSLOAD_NAME_TDIR_LEN bytes
+ *	int fsload_mkdir_name(w, ok)
+ *				mkdir e->name; -EEXIST is 0 when @ok
+ *	void fsload_fail(w, phase, what, err)
+ *				record the job's first failure (@what on
+ *				e->name) and stop the job
+ * Each returns 0 or a negative errno where it returns an int.
+ */
+#ifndef _FSLOAD_ENGINE_JOB_H
+#define _FSLOAD_ENGINE_JOB_H
+
+#include "engine-loop.h"
+
+/*
+ * Barrier @gen: wait until every thread has arrived.  The last to arrive
+ * opens phase @gen / 2 (even @gen), after its hold, or closes it (odd)
+ * while the others wait.  Returns false when the job is stopping: a
+ * stopping job opens no phase.
+ */
+static bool fsload_barrier(struct fsload_worker *w, unsigned int gen)
+{
+	if (!fsload_barrier_arrive(w, gen))
+		return fsload_barrier_wait(w, gen) && !fsload_stopping(w);
+	if (!(gen & 1) && !fsload_hold(w, gen / 2))
+		return false;
+	if (gen & 1)
+		fsload_phase_close(w, gen / 2);
+	else
+		fsload_phase_open(w, gen / 2);
+	fsload_barrier_pass(w, gen);
+	return !fsload_stopping(w);
+}
+
+/*
+ * Make directory @k of the thread's tree.  In a shared tree its parent
+ * may be another thread's to make and not made yet: then make that first
+ * (@levels up at most).
+ */
+static int fsload_make_dir(struct fsload_worker *w, struct fsload_engine *e,
+			   u32 k, bool shared, unsigned int levels)
+{
+	int err;
+
+	fsload_name_set_dir(e, k);
+	err = fsload_mkdir_name(w, shared);
+	if (err != -ENOENT || !shared || !e->branch || !k || !levels)
+		return err;
+	err = fsload_make_dir(w, e, (k - 1) / e->branch, shared, levels - 1);
+	if (err)
+		return err;
+	fsload_name_set_dir(e, k);
+	return fsload_mkdir_name(w, shared);
+}
+
+/*
+ * Make the thread's tree root, t<index> (t000 when @shared), and unless a
+ * phase of @ph makes them, the directories that will hold its files,
+ * parents first.  In a shared tree another thread may have made one
+ * first.  On failure e->name is where.
+ */
+static int fsload_engine_prepare(struct fsload_worker *w,
+				 struct fsload_engine *e,
+				 const struct fsload_phase *ph,
+				 unsigned int nphases, bool shared)
+{
+	u32 fpd = e->files_per_dir;
+	u32 d = e->file_base / fpd;
+	u32 dend = (e->file_base + (u32)e->files - 1) / fpd;
+	int err;
+
+	err = fsload_mkdir_root(w);
+	if (err == -EEXIST && shared)
+		err = 0;
+	if (err) {
+		e->name_len = FSLOAD_NAME_TDIR_LEN;
+		e->name[FSLOAD_NAME_TDIR_LEN] = '\0';
+		return err;
+	}
+	if (fsload_phases_make_dirs(ph, nphases))
+		return 0;
+	for (; d <= dend && !err; d++) {
+		if (fsload_stopping(w))
+			break;
+		err = fsload_make_dir(w, e, d, shared, FSLOAD_TREE_DEPTH_MAX);
+		fsload_yield();
+	}
+	return err;
+}
+
+/*
+ * Thread @w's whole job: its directories (unless @dirs is false: a block
+ * job has none), then the @nphases phases of @ph, each between its two
+ * barriers (2p opens phase p, 2p + 1 closes it), until one fails or the
+ * job stops.
+ */
+static void fsload_engine_job(struct fsload_worker *w, struct fsload_engine *e,
+			      const struct fsload_phase *ph,
+			      unsigned int nphases, bool dirs, bool shared)
+{
+	unsigned int p;
+	bool ok = true;
+	int err = 0;
+
+	if (dirs)
+		err = fsload_engine_prepare(w, e, ph, nphases, shared);
+	if (err)
+		fsload_fail(w, "prepare", "mkdir", err);	/* e->name: where */
+	for (p = 0; !err && ok && p < nphases; p++) {
+		if (!fsload_barrier(w, 2 * p))
+			break;
+		ok = fsload_run_phase(w, p);
+		fsload_barrier(w, 2 * p + 1);
+	}
+}
+
+#endif /* _FSLOAD_ENGINE_JOB_H */

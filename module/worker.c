@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsload: the worker kthread - each job phase's barrier, its opening and
+ * closing by the last worker to arrive, the hold before it, the phase
+ * loop (engine-loop.h, over the primitives in vfs.c) and the merge of
+ * each worker's statistics into the job's results.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/blkdev.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include "fsload.h"
+#include "compat.h"
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
+/* Record the first failure of the job and stop it. */
+static void fsload_fail(struct fsload_worker *w, const char *phase,
+			const char *what, int err)
+{
+	struct fsload_job *job = w->job;
+
+	spin_lock(&job->lock);
+	if (!job->err) {
+		job->err = err;
+		snprintf(job->errmsg, sizeof(job->errmsg),
+			 "phase %s, thread %u: %s %s: error %d", phase,
+			 w->index, what,
+			 job->prog.block ? job->dir_str : w->e.name, err);
+	}
+	spin_unlock(&job->lock);
+	fsload_job_stop(job);
+}
+
+static inline bool fsload_stopping(struct fsload_worker *w)
+{
+	return READ_ONCE(w->job->stop);
+}
+
+static inline u64 fsload_now(void)
+{
+	return ktime_get_ns();
+}
+
+static inline void fsload_yield(void)
+{
+	cond_resched();
+}
+
+static inline void fsload_trace_op(struct fsload_worker *w,
+				   const struct fsload_opdesc *op, s64 ret,
+				   u64 lat)
+{
+	/* Not the engine's own calibration, before the first phase. */
+	if (trace_fsload_op_enabled() && READ_ONCE(w->job->cur_phase) >= 0)
+		trace_fsload_op(w->job->id, w->index, op->type, ret, lat);
+}
+
+/* The phase loop, shared with fsloadctl's userspace engine. */
+#include <fsload/engine-loop.h>
+
+/*
+ * Before the first phase, with every other worker asleep: the machine's
+ * idle baseline, then the cost of the phase loop itself, from running
+ * null operations through it.
+ */
+static void fsload_calibrate(struct fsload_worker *w)
+{
+	struct fsload_job *job = w->job;
+	struct fsload_sys a, b;
+	struct fsload_phase *ph;
+	u64 ns;
+
+	if (job->prog.idle_ms) {
+		fsload_sys_snap(&a);
+		wait_event_idle_timeout(job->wq, READ_ONCE(job->stop),
+					msecs_to_jiffies(job->prog.idle_ms));
+		fsload_sys_snap(&b);
+		spin_lock(&job->lock);
+		job->idle_ns = b.wall_ns - a.wall_ns;
+		job->idle_busy_ns = fsload_sys_busy(&a, &b);
+		spin_unlock(&job->lock);
+	}
+	ph = kzalloc(sizeof(*ph), GFP_KERNEL);
+	if (!ph)
+		return;
+	ns = fsload_engine_overhead(w, &w->e, ph);
+	kfree(ph);
+	if (!ns)
+		return;
+	spin_lock(&job->lock);
+	job->overhead_ops = FSLOAD_OVERHEAD_OPS;
+	job->overhead_ns = ns;
+	spin_unlock(&job->lock);
+}
+
+/* The last worker to arrive opens phase @p. */
+static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
+{
+	struct fsload_job *job = w->job;
+	struct fsload_result *res = &job->res[p];
+	unsigned int i;
+
+	if (p == 0)
+		fsload_calibrate(w);
+	/*
+	 * The sampler reads the workers' counters as soon as cur_phase says
+	 * p: zero them now, while every other worker sleeps, not as each
+	 * starts the phase (fsload_engine_run() zeroes its own again), so
+	 * that no sample of phase p counts what phase p - 1 did.  phase_seq
+	 * is odd from here until p is published: a sample that overlaps
+	 * any of it is dropped (series.c), never stored as phase p - 1
+	 * with counters partly zeroed.
+	 */
+	spin_lock(&job->lock);
+	job->phase_seq++;
+	spin_unlock(&job->lock);
+	for (i = 0; i < job->prog.threads; i++)
+		fsload_engine_reset(&job->workers[i].e);
+	/* Without the memory, the phase just lists no threads. */
+	fsload_threads_snap(&job->threads0);
+	fsload_sys_snap(&job->sys0);
+	spin_lock(&job->lock);
+	res->started = true;
+	res->start_ns = job->sys0.wall_ns;
+	job->cur_phase = p;
+	job->phase_seq++;
+	spin_unlock(&job->lock);
+	trace_fsload_phase_start(job->id, p, job->prog.phases[p].name,
+				 job->prog.threads);
+}
+
+/*
+ * The last worker to finish phase @p closes it: the machine's CPU over
+ * the phase, the sync tail, the threads that used most CPU.
+ */
+static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
+{
+	struct fsload_job *job = w->job;
+	const struct fsload_phase *ph = &job->prog.phases[p];
+	struct fsload_result *res = &job->res[p];
+	struct fsload_top top[FSLOAD_TOP_THREADS];
+	struct fsload_sys s1, s2;
+	bool tail = false;
+	unsigned int ntop = 0;
+	int err = 0;
+
+	fsload_sys_snap(&s1);
+	s2 = s1;
+	if ((ph->flags & FSLOAD_PHASE_F_SYNC) && !READ_ONCE(job->stop)) {
+		if (!job->prog.block)
+			err = fsload_op_syncfs(w);
+		else if (job->prog.bio_write)
+			err = blkdev_issue_flush(job->bdev.bdev);
+		fsload_sys_snap(&s2);
+		tail = true;
+	}
+	if (job->threads0.v)
+		ntop = fsload_threads_top(&job->threads0, job, top);
+	fsload_threads_free(&job->threads0);
+
+	spin_lock(&job->lock);
+	if (!READ_ONCE(job->stop) || tail) {
+		res->measured = true;
+		res->sys_busy_ns = fsload_sys_busy(&job->sys0, &s1);
+		res->tail = tail;
+		res->tail_ns = s2.wall_ns - s1.wall_ns;
+		res->tail_busy_ns = fsload_sys_busy(&s1, &s2);
+		res->ntop = ntop;
+		memcpy(res->top, top, ntop * sizeof(*top));
+	}
+	spin_unlock(&job->lock);
+	trace_fsload_phase_end(job->id, p, s1.wall_ns - job->sys0.wall_ns,
+			       s2.wall_ns - s1.wall_ns);
+	if (err) {
+		w->e.name[0] = '\0';
+		fsload_fail(w, ph->name, job->prog.block ? "flush" : "syncfs",
+			    err);
+	}
+}
+
+static bool fsload_barrier_passed(struct fsload_job *job, unsigned int gen)
+{
+	/* Pairs with smp_store_release() in fsload_barrier_pass(). */
+	return smp_load_acquire(&job->barrier_gen) > gen;
+}
+
+static bool fsload_barrier_arrive(struct fsload_worker *w, unsigned int gen)
+{
+	struct fsload_job *job = w->job;
+
+	return atomic_inc_return(&job->arrived) == job->prog.threads * (gen + 1);
+}
+
+static void fsload_barrier_pass(struct fsload_worker *w, unsigned int gen)
+{
+	/*
+	 * Pairs with smp_load_acquire() in fsload_barrier_passed(): what the
+	 * phase's opener or closer wrote is visible to the others.
+	 */
+	smp_store_release(&w->job->barrier_gen, gen + 1);
+	wake_up_all(&w->job->wq);
+}
+
+static bool fsload_barrier_wait(struct fsload_worker *w, unsigned int gen)
+{
+	struct fsload_job *job = w->job;
+
+	wait_event_idle(job->wq, fsload_barrier_passed(job, gen) ||
+			READ_ONCE(job->stop));
+	return fsload_barrier_passed(job, gen);
+}
+
+/*
+ * Before phase @p opens, with every other worker asleep in the barrier:
+ * if the phase asks, announce the hold and wait for JOB_RESUME or a stop.
+ * Returns false when the job is stopping.
+ */
+static bool fsload_hold(struct fsload_worker *w, unsigned int p)
+{
+	struct fsload_job *job = w->job;
+
+	if (READ_ONCE(job->stop))
+		return false;
+	if (!(job->prog.phases[p].flags & FSLOAD_PHASE_F_HOLD))
+		return true;
+	WRITE_ONCE(job->held, p + 1);
+	fsload_nl_notify(job, FSLOAD_CMD_JOB_HELD_NTF);
+	wait_event_idle(job->wq, !READ_ONCE(job->held) || READ_ONCE(job->stop));
+	WRITE_ONCE(job->held, 0);
+	return !READ_ONCE(job->stop);
+}
+
+static void fsload_merge(struct fsload_worker *w, unsigned int p,
+			 enum fsload_run_end end, u64 end_ns,
+			 const struct fsload_counters *c0,
+			 const struct fsload_counters *c1)
+{
+	struct fsload_job *job = w->job;
+	struct fsload_result *res = &job->res[p];
+	unsigned int i;
+
+	spin_lock(&job->lock);
+	fsload_phase_sum_add(&res->sum, &w->e, end, end_ns);
+	res->worker_cpu_ns += c1->cpu_ns - c0->cpu_ns;
+	res->instructions += c1->instructions - c0->instructions;
+	res->cycles += c1->cycles - c0->cycles;
+	spin_unlock(&job->lock);
+
+	mutex_lock(&job->hist_lock);
+	for (i = 0; i < fsload_hist_words(&job->slots); i++)
+		res->hist[i] += w->e.hist[i];
+	mutex_unlock(&job->hist_lock);
+}
+
+/* @err is what a signal makes a sleeping operation return. */
+static bool fsload_interrupted(int err)
+{
+	return err == -EINTR || err == -ERESTARTSYS ||
+	       err == -ERESTARTNOINTR || err == -ERESTARTNOHAND;
+}
+
+/*
+ * Run phase @p and merge the worker's statistics; returns true when every
+ * iteration was done or the phase's time limit was reached.
+ */
+static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
+{
+	struct fsload_job *job = w->job;
+	const struct fsload_phase *ph = &job->prog.phases[p];
+	struct fsload_counters c0, c1;
+	enum fsload_run_end end;
+	u64 end_ns;
+
+	fsload_counters_read(w, &c0);
+	WRITE_ONCE(w->in_phase, p + 1);
+	end = fsload_engine_run(w, &w->e, ph, p, job->res[p].start_ns,
+				&end_ns);
+	WRITE_ONCE(w->in_phase, 0);
+	/* An operation a stop interrupted (fsload_job_stop()) is the stop. */
+	if (end == FSLOAD_RUN_FAILED && fsload_stopping(w) &&
+	    fsload_interrupted(w->e.err))
+		end = FSLOAD_RUN_STOPPED;
+	fsload_counters_read(w, &c1);
+	fsload_merge(w, p, end, end_ns, &c0, &c1);
+	if (end == FSLOAD_RUN_FAILED)
+		fsload_fail(w, ph->name, fsload_op_name(w->e.failed_op->type),
+			    w->e.err);
+	return end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED;
+}
+
+/* mkdir e->name, a directory of the worker's tree; EEXIST is fine if @ok. */
+static int fsload_mkdir_name(struct fsload_worker *w, bool ok)
+{
+	struct path parent;
+	int err;
+
+	err = fsload_name_parent(w, &parent);
+	if (err)
+		return err;
+	err = fsload_mkdir(&parent, &w->e.name[w->e.last_off],
+			   w->e.name_len - w->e.last_off, NULL);
+	path_put(&parent);
+	return err == -EEXIST && ok ? 0 : err;
+}
+
+/* mkdir the worker's tree root, t<index> (t000 when shared). */
+static int fsload_mkdir_root(struct fsload_worker *w)
+{
+	return fsload_mkdir(&w->job->dir, w->e.name, FSLOAD_NAME_TDIR_LEN, NULL);
+}
+
+/* The job around the phase loop, shared with fsloadctl's user engine. */
+#include <fsload/engine-job.h>
+
+/**
+ * fsload_worker_fn() - body of a worker kthread
+ * @data: the worker
+ *
+ * Runs the job's phases with the credentials of the user who started the
+ * job, then tells the job it has finished.  Never frees anything itself:
+ * the job's reaper stops and releases the workers.
+ *
+ * Context: kthread.
+ * Return: 0.
+ */
+int fsload_worker_fn(void *data)
+{
+	struct fsload_worker *w = data;
+	struct fsload_job *job = w->job;
+	const struct fsload_program *prog = &job->prog;
+	const struct cred *old;
+
+	/* fsload_job_stop() ends a sleep only a signal ends. */
+	allow_signal(SIGKILL);
+	old = override_creds(job->cred);
+	fsload_counters_open(w);
+	if (w->ev_insn)
+		WRITE_ONCE(job->pmu, true);
+	/* A block job has no directories. */
+	fsload_engine_job(w, &w->e, prog->phases, prog->nphases, !prog->block,
+			  prog->flags & FSLOAD_JOB_F_SHARED_DIR);
+	fsload_counters_close(w);
+	revert_creds(old);
+	fsload_job_worker_done(job);
+	return 0;
+}
