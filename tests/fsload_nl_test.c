@@ -51,6 +51,8 @@
 
 #include <linux/fsload.h>
 
+#include "util.h"
+
 /*
  * One ordered stream: the harness's logs go with its KTAP lines to
  * stdout (line-buffered below, as test processes end with _exit()),
@@ -64,7 +66,6 @@
 #define TEST_TIMEOUT_DEFAULT 120
 
 #define PROFILE		"fsload_nl_test"	/* label of our jobs */
-#define PARAM_DIR	"/sys/module/fsload/parameters"
 #define NOBODY		65534
 #define REPLY_MS	(30 * 1000)	/* one request's answer */
 #define JOB_MS		(120 * 1000)	/* a small job to end */
@@ -78,56 +79,6 @@
 /* ------------------------------------------------------------------ */
 /* Small utilities                                                     */
 /* ------------------------------------------------------------------ */
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static int param_read(const char *name, unsigned long long *v)
-{
-	char path[128], buf[64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", PARAM_DIR, name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
-	*v = strtoull(buf, NULL, 0);
-	return 0;
-}
-
-static int param_write(const char *name, unsigned long long v)
-{
-	char path[128], buf[64];
-	int fd, len, ok;
-
-	snprintf(path, sizeof(path), "%s/%s", PARAM_DIR, name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	len = snprintf(buf, sizeof(buf), "%llu\n", v);
-	ok = write(fd, buf, len) == len;
-	close(fd);
-	return ok ? 0 : -EIO;
-}
 
 /* The names in @dir, sorted, one a line; NULL when unreadable. */
 static char *listing(const char *dir)
@@ -170,22 +121,6 @@ static void job_path(char *buf, size_t size, const char *dir, uint32_t id)
 {
 	if (snprintf(buf, size, "%s/fsload-%u", dir, id) >= (int)size)
 		buf[0] = '\0';
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) ? -1 : 0;
-}
-
-static int rm_rf(const char *path)
-{
-	if (!exists(path))
-		return 0;
-	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* ------------------------------------------------------------------ */
