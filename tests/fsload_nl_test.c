@@ -2297,25 +2297,39 @@ FIXTURE(job) {
 	struct tracked jobs;
 };
 
-FIXTURE_SETUP(job)
+/* The set-up of fixtures whose tests run jobs in $FSLOAD_DIR. */
+static void jobdir_setup(struct __test_metadata *_metadata, struct fsl *f,
+			 const char **dir)
 {
 	int ret;
 
-	self->dir = getenv("FSLOAD_DIR");
-	if (!self->dir || !*self->dir)
+	*dir = getenv("FSLOAD_DIR");
+	if (!*dir || !**dir)
 		SKIP(return, "FSLOAD_DIR is not set");
-	ret = fsl_open(&self->f);
+	ret = fsl_open(f);
 	if (ret == -ENOENT)
 		SKIP(return, "family \"%s\" not registered", FSLOAD_FAMILY_NAME);
 	ASSERT_EQ(0, ret);
 }
 
+/* Stop the jobs a test started, remove their trees, restore parameters. */
+static void jobdir_teardown(struct fsl *f, struct tracked *jobs,
+			    const char *dir)
+{
+	if (f->sk)
+		untrack_all(f, jobs, dir);
+	params_restore();
+	fsl_close(f);
+}
+
+FIXTURE_SETUP(job)
+{
+	jobdir_setup(_metadata, &self->f, &self->dir);
+}
+
 FIXTURE_TEARDOWN(job)
 {
-	if (self->f.sk)
-		untrack_all(&self->f, &self->jobs, self->dir);
-	params_restore();
-	fsl_close(&self->f);
+	jobdir_teardown(&self->f, &self->jobs, self->dir);
 }
 
 /* The JOB_START reply of a job of @js, just started. */
@@ -3562,111 +3576,126 @@ static void track_child_jobs(struct tracked *t, struct child_report *rep)
 	track(t, rep->start_old.started_id);
 }
 
-TEST_F_TIMEOUT(job, unprivileged, 180)
+/*
+ * Privilege: a child without CAP_SYS_ADMIN in the initial namespace,
+ * dropped to nobody or in a user namespace of its own (where it has every
+ * capability), may read jobs but not start, stop or resume one.
+ */
+FIXTURE(privilege) {
+	struct fsl f;
+	const char *dir;
+	struct tracked jobs;
+};
+
+FIXTURE_VARIANT(privilege) {
+	bool userns;		/* a new user namespace, not nobody */
+	const char *who;	/* for the messages */
+};
+
+FIXTURE_VARIANT_ADD(privilege, unprivileged) {
+	.userns = false,
+	.who = "as nobody",
+};
+
+FIXTURE_VARIANT_ADD(privilege, user_namespace) {
+	.userns = true,
+	.who = "from a user namespace",
+};
+
+FIXTURE_SETUP(privilege)
 {
-	struct jobspec js = long_job(self->dir, FSLOAD_JOB_F_DETACH);
-	struct child_report *rep;
-	struct jobinfo j, got;
-	char *ls_before, *ls_after;
-	int status;
-
-	pid_t spin;
-
-	if (_metadata->skip)
-		return;
-	/*
-	 * The first phase has its results, and its busiest threads: a
-	 * process spins through it, so that there is one on an idle guest.
-	 */
-	spin = fork();
-	ASSERT_LE(0, spin);
-	if (!spin)
-		for (;;)
-			;
-	ASSERT_EQ(0, fsl_start(&self->f, &js, &j, NULL));
-	track(&self->jobs, j.id);
-	ASSERT_EQ(0, wait_phase(&self->f, j.id, 1, JOB_MS, &got));
-	kill(spin, SIGKILL);
-	waitpid(spin, NULL, 0);
-	ls_before = listing(self->dir);
-	ASSERT_NE(NULL, ls_before);
-
-	rep = run_child(self->dir, j.id, false, &status);
-	ASSERT_NE(NULL, rep);
-	track_child_jobs(&self->jobs, rep);
-	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) {
-		TH_LOG("child failed: %s: %s", rep->setup_step,
-		       strerror(rep->setup_err));
-	}
-	EXPECT_EQ((uint32_t)NOBODY, rep->uid);
-	EXPECT_EQ(0ULL, rep->cap_eff);
-	check_denied(_metadata, "START as nobody", &rep->start);
-	check_denied(_metadata, "START as nobody, socket opened as root",
-		     &rep->start_old);
-	check_denied(_metadata, "STOP as nobody", &rep->stop);
-	check_denied(_metadata, "STOP as nobody, socket opened as root",
-		     &rep->stop_old);
-	check_denied(_metadata, "RESUME as nobody", &rep->resume);
-	/* Reading needs no privilege. */
-	EXPECT_EQ(0, rep->dump_err);
-	EXPECT_LE(1, rep->dump_n);
-	EXPECT_TRUE(rep->dump_saw_job);
-	EXPECT_EQ(0, rep->get_err);
-	EXPECT_EQ(0, rep->result_err);
-	/*
-	 * Other users' processes are not named to nobody: the busiest
-	 * threads come with their CPU time only.  Root sees their names.
-	 */
-	{
-		struct reply r;
-		int n = 0, named = 0;
-
-		ASSERT_EQ(0, fsl_id_req(&self->f, FSLOAD_CMD_RESULT_GET,
-					NLM_F_DUMP, j.id, &r));
-		count_threads(&r, &n, &named);
-		reply_free(&r);
-		TH_LOG("busiest threads: root sees %d (%d named), nobody %d (%d named)",
-		       n, named, rep->res_threads, rep->res_named);
-		EXPECT_LT(0, n);
-		EXPECT_EQ(n, named);
-		EXPECT_EQ(n, rep->res_threads);
-		EXPECT_EQ(0, rep->res_named);
-	}
-	munmap(rep, sizeof(*rep));
-
-	/* The job was not stopped, and nothing new appeared. */
-	ASSERT_EQ(0, fsl_get(&self->f, j.id, &got));
-	EXPECT_EQ(FSLOAD_JOB_RUNNING, got.state);
-	ls_after = listing(self->dir);
-	ASSERT_NE(NULL, ls_after);
-	EXPECT_STREQ(ls_before, ls_after);
-	free(ls_before);
-	free(ls_after);
-
-	EXPECT_EQ(0, fsl_stop(&self->f, j.id));
-	ASSERT_EQ(0, wait_ended(&self->f, j.id, STOP_MS, &got));
-	EXPECT_EQ(FSLOAD_JOB_STOPPED, got.state);
+	jobdir_setup(_metadata, &self->f, &self->dir);
 }
 
-TEST_F_TIMEOUT(job, user_namespace, 180)
+FIXTURE_TEARDOWN(privilege)
+{
+	jobdir_teardown(&self->f, &self->jobs, self->dir);
+}
+
+/*
+ * Other users' processes are not named to nobody: the busiest threads of
+ * job @id come with their CPU time only.  Root sees their names.
+ */
+static void check_thread_names(struct __test_metadata *_metadata,
+			       struct fsl *f, uint32_t id,
+			       const struct child_report *rep)
+{
+	struct reply r;
+	int n = 0, named = 0;
+
+	ASSERT_EQ(0, fsl_id_req(f, FSLOAD_CMD_RESULT_GET, NLM_F_DUMP, id, &r));
+	count_threads(&r, &n, &named);
+	reply_free(&r);
+	TH_LOG("busiest threads: root sees %d (%d named), nobody %d (%d named)",
+	       n, named, rep->res_threads, rep->res_named);
+	EXPECT_LT(0, n);
+	EXPECT_EQ(n, named);
+	EXPECT_EQ(n, rep->res_threads);
+	EXPECT_EQ(0, rep->res_named);
+}
+
+/* Every request that needs the privilege was refused to the child. */
+static void check_child_denied(struct __test_metadata *_metadata,
+			       const struct child_report *rep, const char *who)
+{
+	const struct {
+		const char *req;
+		const char *how;
+		const struct seen *s;
+	} denied[] = {
+		{ "START", "", &rep->start },
+		{ "START", ", socket opened before", &rep->start_old },
+		{ "STOP", "", &rep->stop },
+		{ "STOP", ", socket opened before", &rep->stop_old },
+		{ "RESUME", "", &rep->resume },
+	};
+	char what[128];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(denied); i++) {
+		snprintf(what, sizeof(what), "%s %s%s", denied[i].req, who,
+			 denied[i].how);
+		check_denied(_metadata, what, denied[i].s);
+	}
+}
+
+TEST_F_TIMEOUT(privilege, denied, 180)
 {
 	struct jobspec js = long_job(self->dir, FSLOAD_JOB_F_DETACH);
 	struct child_report *rep;
 	struct jobinfo j, got;
 	char *ls_before, *ls_after;
+	pid_t spin = -1;
 	int status;
 
 	if (_metadata->skip)
 		return;
+	if (!variant->userns) {
+		/*
+		 * The first phase has its results, and its busiest threads: a
+		 * process spins through it, so that there is one on an idle
+		 * guest.
+		 */
+		spin = fork();
+		ASSERT_LE(0, spin);
+		if (!spin)
+			for (;;)
+				;
+	}
 	ASSERT_EQ(0, fsl_start(&self->f, &js, &j, NULL));
 	track(&self->jobs, j.id);
+	if (!variant->userns) {
+		ASSERT_EQ(0, wait_phase(&self->f, j.id, 1, JOB_MS, &got));
+		kill(spin, SIGKILL);
+		waitpid(spin, NULL, 0);
+	}
 	ls_before = listing(self->dir);
 	ASSERT_NE(NULL, ls_before);
 
-	rep = run_child(self->dir, j.id, true, &status);
+	rep = run_child(self->dir, j.id, variant->userns, &status);
 	ASSERT_NE(NULL, rep);
 	track_child_jobs(&self->jobs, rep);
-	if (WIFEXITED(status) && WEXITSTATUS(status) &&
+	if (variant->userns && WIFEXITED(status) && WEXITSTATUS(status) &&
 	    !strcmp(rep->setup_step, "unshare(CLONE_NEWUSER)")) {
 		free(ls_before);
 		SKIP(return, "unshare(CLONE_NEWUSER): %s",
@@ -3676,21 +3705,27 @@ TEST_F_TIMEOUT(job, user_namespace, 180)
 		TH_LOG("child failed: %s: %s", rep->setup_step,
 		       strerror(rep->setup_err));
 	}
-	TH_LOG("in the namespace: uid %u (mapped: %s), CapEff %#llx",
-	       rep->uid, rep->userns_mapped ? "yes" : "no",
-	       (unsigned long long)rep->cap_eff);
-	check_denied(_metadata, "START from a user namespace", &rep->start);
-	check_denied(_metadata, "START from a user namespace, socket opened before",
-		     &rep->start_old);
-	check_denied(_metadata, "STOP from a user namespace", &rep->stop);
-	check_denied(_metadata, "STOP from a user namespace, socket opened before",
-		     &rep->stop_old);
-	check_denied(_metadata, "RESUME from a user namespace", &rep->resume);
+	if (variant->userns) {
+		TH_LOG("in the namespace: uid %u (mapped: %s), CapEff %#llx",
+		       rep->uid, rep->userns_mapped ? "yes" : "no",
+		       (unsigned long long)rep->cap_eff);
+	} else {
+		EXPECT_EQ((uint32_t)NOBODY, rep->uid);
+		EXPECT_EQ(0ULL, rep->cap_eff);
+	}
+	check_child_denied(_metadata, rep, variant->who);
+	/* Reading needs no privilege. */
 	EXPECT_EQ(0, rep->dump_err);
 	EXPECT_TRUE(rep->dump_saw_job);
 	EXPECT_EQ(0, rep->get_err);
+	if (!variant->userns) {
+		EXPECT_LE(1, rep->dump_n);
+		EXPECT_EQ(0, rep->result_err);
+		check_thread_names(_metadata, &self->f, j.id, rep);
+	}
 	munmap(rep, sizeof(*rep));
 
+	/* The job was not stopped, and nothing new appeared. */
 	ASSERT_EQ(0, fsl_get(&self->f, j.id, &got));
 	EXPECT_EQ(FSLOAD_JOB_RUNNING, got.state);
 	ls_after = listing(self->dir);

@@ -126,7 +126,7 @@ no_workers() {
 # ---------------------------------------------------------------------
 # Jobs that another process tampers with (faults.sh, hostile.sh).
 
-# The netlink fuzzer's program runner (tests/fsload_fuzz.c).
+# The netlink fuzzer's program runner (tests/fuzz/start.c).
 fuzz=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/fsload_fuzz
 
 # wait_ended ID SECONDS [FILE]: the results of the ended job in FILE.
