@@ -1203,7 +1203,16 @@ TEST(family)
 /* ------------------------------------------------------------------ */
 
 /* What a builder knows about the case it wrote. */
+/* A top-level scalar attribute, and what base() leaves out for it. */
+struct scalar {
+	unsigned int omit;	/* B_* */
+	int attr;
+	int bytes;
+	uint64_t value;
+};
+
 struct bctx {
+	const struct scalar *scalar;	/* b_scalar()'s, from the variant */
 	const char *dir;	/* $FSLOAD_DIR */
 	const char *file;	/* a regular file */
 	const char *dev;	/* $FSLOAD_DEV, mounted at dir; NULL: none */
@@ -1242,6 +1251,25 @@ static int phase(struct nl_msg *m, const char *name, uint8_t optype)
 	nla_nest_end(m, o);
 	nla_nest_end(m, n);
 	return off;
+}
+
+/*
+ * The many cases that differ by one top-level scalar: BAD_SCALAR(NAME,
+ * OMIT, ATTR, BYTES, VALUE, ERRNO) below; base() without OMIT, then
+ * ATTR of BYTES (1, 4, 8) bytes set to VALUE.
+ */
+static void b_scalar(struct nl_msg *m, struct bctx *c)
+{
+	const struct scalar *s = c->scalar;
+
+	base(m, c, s->omit);
+	if (s->bytes == 1)
+		c->off = put_u8(m, s->attr, s->value);
+	else if (s->bytes == 4)
+		c->off = put_u32(m, s->attr, s->value);
+	else
+		c->off = put_u64(m, s->attr, s->value);
+	phase(m, "p", FSLOAD_OP_NULL);
 }
 
 /* A phase whose single op gets one extra attribute; its offsets. */
@@ -1299,20 +1327,6 @@ static void b_dir_no_nul(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
-static void b_threads_0(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_THREADS, 0);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_threads_1000(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_THREADS, FSLOAD_THREADS_MAX + 1);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
 static void b_threads_param(struct nl_msg *m, struct bctx *c)
 {
 	if (c->max_threads >= FSLOAD_THREADS_MAX) {
@@ -1333,34 +1347,6 @@ static void b_u32_short(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
-static void b_u64_short(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_FILES, 10);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_files_0(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u64(m, FSLOAD_A_JOB_FILES, 0);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_files_max(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u64(m, FSLOAD_A_JOB_FILES, FSLOAD_FILES_MAX + 1);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_fpd_0(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_FILES_PER_DIR, 0);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
 static void b_too_many_dirs(struct nl_msg *m, struct bctx *c)
 {
 	base(m, c, 0);
@@ -1377,13 +1363,6 @@ static void b_tree_too_deep(struct nl_msg *m, struct bctx *c)
 	put_u32(m, FSLOAD_A_JOB_FILES_PER_DIR, 10);
 	/* a chain: directory 9 is 9 levels below directory 0 */
 	c->off = put_u32(m, FSLOAD_A_JOB_TREE_BRANCH, 1);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_tree_branch_max(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_TREE_BRANCH, FSLOAD_DIRS_MAX + 1);
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
@@ -1644,34 +1623,6 @@ static void b_name_too_long(struct nl_msg *m, struct bctx *c)
 	nla_nest_end(m, n);
 }
 
-static void b_job_flags(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_FLAGS, 1U << 7);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_unknown_attr(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, 200, 1);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_status_state(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u8(m, FSLOAD_A_JOB_STATE, FSLOAD_JOB_RUNNING);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_status_id(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_ID, 1);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
 static void b_too_many_phases(struct nl_msg *m, struct bctx *c)
 {
 	char name[8];
@@ -1699,48 +1650,6 @@ static void b_too_many_ops(struct nl_msg *m, struct bctx *c)
 		nla_nest_end(m, o);
 	}
 	nla_nest_end(m, n);
-}
-
-static void b_progress_5(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, B_PROGRESS);
-	c->off = put_u32(m, FSLOAD_A_JOB_PROGRESS_MS, 5);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_progress_max(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, B_PROGRESS);
-	c->off = put_u32(m, FSLOAD_A_JOB_PROGRESS_MS, 3600001);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_sample_5(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_SAMPLE_MS, 5);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_sample_max(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_SAMPLE_MS, 60001);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_stall_50(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_STALL_MS, 50);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_idle_max(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_IDLE_MS, 60001);
-	phase(m, "p", FSLOAD_OP_NULL);
 }
 
 static void b_nest_flag(struct nl_msg *m, struct bctx *c)
@@ -1973,6 +1882,31 @@ static void b_group_threads_sum(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
+/* The set-up of fixtures whose tests run jobs in $FSLOAD_DIR. */
+static void jobdir_setup(struct __test_metadata *_metadata, struct fsl *f,
+			 const char **dir)
+{
+	int ret;
+
+	*dir = getenv("FSLOAD_DIR");
+	if (!*dir || !**dir)
+		SKIP(return, "FSLOAD_DIR is not set");
+	ret = fsl_open(f);
+	if (ret == -ENOENT)
+		SKIP(return, "family \"%s\" not registered", FSLOAD_FAMILY_NAME);
+	ASSERT_EQ(0, ret);
+}
+
+/* Stop the jobs a test started, remove their trees, restore parameters. */
+static void jobdir_teardown(struct fsl *f, struct tracked *jobs,
+			    const char *dir)
+{
+	if (f->sk)
+		untrack_all(f, jobs, dir);
+	params_restore();
+	fsl_close(f);
+}
+
 FIXTURE(start_bad) {
 	struct fsl f;
 	const char *dir;
@@ -1984,6 +1918,7 @@ FIXTURE(start_bad) {
 FIXTURE_VARIANT(start_bad) {
 	void (*build)(struct nl_msg *m, struct bctx *c);
 	int err;
+	struct scalar scalar;	/* b_scalar()'s */
 };
 
 #define BAD_START(_name, _err)					\
@@ -1991,22 +1926,31 @@ FIXTURE_VARIANT(start_bad) {
 		.build = b_##_name, .err = (_err),		\
 	}
 
+#define BAD_SCALAR(_name, _omit, _attr, _bytes, _value, _err)	\
+	FIXTURE_VARIANT_ADD(start_bad, _name) {			\
+		.build = b_scalar, .err = (_err),		\
+		.scalar = { .omit = (_omit), .attr = (_attr),	\
+			    .bytes = (_bytes), .value = (_value) },	\
+	}
+
 BAD_START(missing_dir, EINVAL);
 BAD_START(dir_enoent, ENOENT);
 BAD_START(dir_file, ENOTDIR);
 BAD_START(dir_sysfs, EOPNOTSUPP);
 BAD_START(dir_no_nul, EINVAL);
-BAD_START(threads_0, ERANGE);
-BAD_START(threads_1000, ERANGE);
+BAD_SCALAR(threads_0, 0, FSLOAD_A_JOB_THREADS, 4, 0, ERANGE);
+BAD_SCALAR(threads_1000, 0, FSLOAD_A_JOB_THREADS, 4,
+	   FSLOAD_THREADS_MAX + 1, ERANGE);
 BAD_START(threads_param, ERANGE);
 BAD_START(u32_short, EINVAL);
-BAD_START(u64_short, EINVAL);
-BAD_START(files_0, ERANGE);
-BAD_START(files_max, ERANGE);
-BAD_START(fpd_0, ERANGE);
+BAD_SCALAR(u64_short, 0, FSLOAD_A_JOB_FILES, 4, 10, EINVAL);
+BAD_SCALAR(files_0, 0, FSLOAD_A_JOB_FILES, 8, 0, ERANGE);
+BAD_SCALAR(files_max, 0, FSLOAD_A_JOB_FILES, 8, FSLOAD_FILES_MAX + 1, ERANGE);
+BAD_SCALAR(fpd_0, 0, FSLOAD_A_JOB_FILES_PER_DIR, 4, 0, ERANGE);
 BAD_START(too_many_dirs, ERANGE);
 BAD_START(tree_too_deep, ERANGE);
-BAD_START(tree_branch_max, ERANGE);
+BAD_SCALAR(tree_branch_max, 0, FSLOAD_A_JOB_TREE_BRANCH, 4,
+	   FSLOAD_DIRS_MAX + 1, ERANGE);
 BAD_START(dirs_phase_create, EINVAL);
 BAD_START(hold_detach, EINVAL);
 BAD_START(no_phase, EINVAL);
@@ -2025,17 +1969,18 @@ BAD_START(iterations_overflow, EOVERFLOW);
 BAD_START(iterations_0, EINVAL);
 BAD_START(order_3, ERANGE);
 BAD_START(name_too_long, EINVAL);
-BAD_START(job_flags, EINVAL);
+BAD_SCALAR(job_flags, 0, FSLOAD_A_JOB_FLAGS, 4, 1U << 7, EINVAL);
 BAD_START(op_flags, EINVAL);
 BAD_START(op_flags_stat, EINVAL);
 BAD_START(size_read, EINVAL);
-BAD_START(unknown_attr, EINVAL);
-BAD_START(status_state, EINVAL);
-BAD_START(status_id, EINVAL);
+BAD_SCALAR(unknown_attr, 0, 200, 4, 1, EINVAL);
+BAD_SCALAR(status_state, 0, FSLOAD_A_JOB_STATE, 1, FSLOAD_JOB_RUNNING, EINVAL);
+BAD_SCALAR(status_id, 0, FSLOAD_A_JOB_ID, 4, 1, EINVAL);
 BAD_START(too_many_phases, E2BIG);
 BAD_START(too_many_ops, E2BIG);
-BAD_START(progress_5, ERANGE);
-BAD_START(progress_max, ERANGE);
+BAD_SCALAR(progress_5, B_PROGRESS, FSLOAD_A_JOB_PROGRESS_MS, 4, 5, ERANGE);
+BAD_SCALAR(progress_max, B_PROGRESS, FSLOAD_A_JOB_PROGRESS_MS, 4,
+	   3600001, ERANGE);
 BAD_START(nest_flag, EINVAL);
 BAD_START(truncated, EINVAL);
 BAD_START(dir_and_device, EINVAL);
@@ -2056,22 +2001,18 @@ BAD_START(worker_cpu_offline, EINVAL);
 BAD_START(op_group_none, EINVAL);
 BAD_START(group_no_threads, EINVAL);
 BAD_START(group_threads_sum, EINVAL);
-BAD_START(sample_5, ERANGE);
-BAD_START(sample_max, ERANGE);
-BAD_START(stall_50, ERANGE);
-BAD_START(idle_max, ERANGE);
+BAD_SCALAR(sample_5, 0, FSLOAD_A_JOB_SAMPLE_MS, 4, 5, ERANGE);
+BAD_SCALAR(sample_max, 0, FSLOAD_A_JOB_SAMPLE_MS, 4, 60001, ERANGE);
+BAD_SCALAR(stall_50, 0, FSLOAD_A_JOB_STALL_MS, 4, 50, ERANGE);
+BAD_SCALAR(idle_max, 0, FSLOAD_A_JOB_IDLE_MS, 4, 60001, ERANGE);
 
 FIXTURE_SETUP(start_bad)
 {
-	int fd, ret;
+	int fd;
 
-	self->dir = getenv("FSLOAD_DIR");
-	if (!self->dir || !*self->dir)
-		SKIP(return, "FSLOAD_DIR is not set");
-	ret = fsl_open(&self->f);
-	if (ret == -ENOENT)
-		SKIP(return, "family \"%s\" not registered", FSLOAD_FAMILY_NAME);
-	ASSERT_EQ(0, ret);
+	jobdir_setup(_metadata, &self->f, &self->dir);
+	if (_metadata->skip)
+		return;
 	ASSERT_EQ(0, param_read("max_threads", &self->max_threads));
 	ASSERT_EQ(0, param_read("max_file_bytes", &self->max_file_bytes));
 	ASSERT_EQ(0, param_read("max_block_bytes", &self->max_block_bytes));
@@ -2096,6 +2037,7 @@ TEST_F_TIMEOUT(start_bad, rejected, 120)
 	struct joblist *before, *after;
 	char *ls_before, *ls_after;
 	struct bctx c = {
+		.scalar = &variant->scalar,
 		.dir = self->dir, .file = self->file,
 		.dev = getenv("FSLOAD_DEV") && *getenv("FSLOAD_DEV") ?
 		       getenv("FSLOAD_DEV") : NULL,
@@ -2296,31 +2238,6 @@ FIXTURE(job) {
 	const char *dir;
 	struct tracked jobs;
 };
-
-/* The set-up of fixtures whose tests run jobs in $FSLOAD_DIR. */
-static void jobdir_setup(struct __test_metadata *_metadata, struct fsl *f,
-			 const char **dir)
-{
-	int ret;
-
-	*dir = getenv("FSLOAD_DIR");
-	if (!*dir || !**dir)
-		SKIP(return, "FSLOAD_DIR is not set");
-	ret = fsl_open(f);
-	if (ret == -ENOENT)
-		SKIP(return, "family \"%s\" not registered", FSLOAD_FAMILY_NAME);
-	ASSERT_EQ(0, ret);
-}
-
-/* Stop the jobs a test started, remove their trees, restore parameters. */
-static void jobdir_teardown(struct fsl *f, struct tracked *jobs,
-			    const char *dir)
-{
-	if (f->sk)
-		untrack_all(f, jobs, dir);
-	params_restore();
-	fsl_close(f);
-}
 
 FIXTURE_SETUP(job)
 {
