@@ -28,7 +28,6 @@ import argparse
 import csv
 import datetime
 import json
-import math
 import os
 import re
 import shlex
@@ -48,22 +47,6 @@ LOG_UUID = "f5104ad0-5eed-4000-8000-000000000003"
 
 FILESYSTEMS = ("block", "ext2", "ext3", "ext4", "xfs", "btrfs",
                "ext3+log", "ext4+log", "xfs+log")
-
-# How fsloadctl computes each profile's headline number (ctl/profile.c,
-# struct metric_spec): the op type counted (None: every op) and the
-# phases whose time counts (name prefixes; None: every phase).  CPU per
-# op and the latency percentiles here are over the same ops and phases.
-METRIC = {
-    "smallfiles": ("create", ("create", "fsync", "sync")),
-    "metadata": ("create", ("file-create",)),
-    "largefile": ("create", ("write",)),
-    "randrw": (None, ("rw",)),
-    "age": (None, ("age",)),
-    "mix": (None, ("mix",)),
-    "untar": ("create", ("create",)),
-    "null": (None, ("null",)),
-    "block": (None, None),
-}
 
 # The block cell: bio size when the fsloadctl arguments give no --block
 # (the profiles' defaults), and the mode standing for each profile.
@@ -449,77 +432,26 @@ def device_problem(dev, force):
 
 # --- results --------------------------------------------------------------------
 
-def phase_counts(prefixes, name):
-    if prefixes is None:
-        return True
-    return any(name == p or name.startswith(p + "-") for p in prefixes)
-
-
-def percentile(buckets, q, lo, hi):
-    """ctl/stats.c's opstat_percentile over [low, high, count] buckets."""
-    n = sum(b[2] for b in buckets)
-    if not n:
-        return None
-    rank = max(1, math.ceil(q * n))
-    cum, v = 0, None
-    for low, high, count in buckets:
-        if cum + count >= rank:
-            v = low + (high - 1 - low) * ((rank - cum) - 0.5) / count
-            break
-        cum += count
-    if v is None or v > hi:
-        v = hi
-    return max(v, lo)
-
-
-def figures(result, profile):
-    """The table's figures from one fsloadctl --json result."""
+def figures(result):
+    """The table's figures from one fsloadctl --json result: its summary,
+    which fsloadctl computes over the profile's headline op and phases
+    (ctl/profile.c)."""
     s = result.get("summary") or {}
-    fixed = {"metric", "ops", "elapsed_ns", "lat_avg_ns", "extents_per_file",
+    fixed = {"metric", "ops", "elapsed_ns", "lat_avg_ns", "bytes",
+             "lat_p50_ns", "lat_p99_ns", "cpu_ns", "extents_per_file",
              "extents", "files_counted"}
     key = next((k for k in s if k not in fixed), None)
-    op, prefixes = METRIC.get(profile, (None, None))
-    cpu, have_cpu, nbytes, ops = 0.0, False, 0, 0
-    ents = []
-    for ph in result.get("phases", []):
-        if not phase_counts(prefixes, ph["name"]):
-            continue
-        c = ph.get("cpu") or {}
-        if c.get("total_ns_per_op") is not None:
-            cpu += c["total_ns_per_op"] * (ph["ops"] + ph["errors"])
-            have_cpu = True
-        for o in ph.get("ops_by_type", []):
-            if op and o["op"] != op:
-                continue
-            nbytes += o["bytes"]
-            ops += o["ops"]
-            if o["ops"]:
-                ents.append(o)
-    mops = s.get("ops", ops)
-    p50 = p99 = None
-    if len(ents) == 1:
-        lat = ents[0].get("latency") or {}
-        p50, p99 = lat.get("p50_ns"), lat.get("p99_ns")
-    elif ents:
-        merged = {}
-        for o in ents:
-            for low, high, count in (o.get("latency") or {}).get(
-                    "histogram", []):
-                merged[(low, high)] = merged.get((low, high), 0) + count
-        b = [[k[0], k[1], v] for k, v in sorted(merged.items())]
-        lo = min(o["lat_min_ns"] for o in ents)
-        hi = max(o["lat_max_ns"] for o in ents)
-        p50, p99 = percentile(b, 0.5, lo, hi), percentile(b, 0.99, lo, hi)
+    ops, cpu, nbytes = s.get("ops"), s.get("cpu_ns"), s.get("bytes")
     return {
         "metric": s.get("metric"),
         "value": s.get(key) if key else None,
-        "metric_ops": mops,
+        "metric_ops": ops,
         "metric_bytes": nbytes,
-        "cpu_ns_per_op": cpu / mops if have_cpu and mops else None,
-        "cpu_ns_per_mib": cpu / (nbytes / 2**20) if have_cpu and nbytes
-        else None,
-        "p50_ns": p50,
-        "p99_ns": p99,
+        "cpu_ns_per_op": cpu / ops if cpu is not None and ops else None,
+        "cpu_ns_per_mib": cpu / (nbytes / 2**20) if cpu is not None and
+        nbytes else None,
+        "p50_ns": s.get("lat_p50_ns"),
+        "p99_ns": s.get("lat_p99_ns"),
         "extents_per_file": s.get("extents_per_file"),
     }
 
@@ -542,7 +474,7 @@ def cannot_make(row, stage, msg):
     return row
 
 
-def run_fsloadctl(r, row, cmd, profile, out_dir):
+def run_fsloadctl(r, row, cmd, out_dir):
     row["commands"].append(" ".join(shlex.quote(x) for x in cmd))
     rc, out, _ = r.run(cmd, split=True)
     res = None
@@ -555,7 +487,7 @@ def run_fsloadctl(r, row, cmd, profile, out_dir):
         with open(os.path.join(out_dir, name), "w") as f:
             json.dump(res, f, indent=1)
         row["result_file"] = name
-        row.update(figures(res, profile))
+        row.update(figures(res))
     if rc != 0:
         job = (res or {}).get("job") or {}
         msg = job.get("error") or tool_message(out[1]) or \
@@ -622,7 +554,7 @@ def fs_cell_made(a, c, ctx, r, row, dev, mnt, logdev):
         return cannot_make(row, "mount", msg)
     try:
         ok = run_fsloadctl(r, row, fsloadctl_cmd(a, c, ctx["profile_args"],
-                                                 mnt), a.profile, a.out)
+                                                 mnt), a.out)
     finally:
         rc, out, _ = r.run(["umount", mnt])
         if rc != 0:
@@ -651,7 +583,7 @@ def block_cell(a, c, ctx, r, rows):
                          ctx["dev_bytes"], like)
     if cmd is None:
         return cannot_make(row, "block", why)
-    run_fsloadctl(r, row, cmd, "block", a.out)
+    run_fsloadctl(r, row, cmd, a.out)
     return row
 
 

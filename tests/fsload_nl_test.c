@@ -51,6 +51,8 @@
 
 #include <linux/fsload.h>
 
+#include "util.h"
+
 /*
  * One ordered stream: the harness's logs go with its KTAP lines to
  * stdout (line-buffered below, as test processes end with _exit()),
@@ -64,7 +66,6 @@
 #define TEST_TIMEOUT_DEFAULT 120
 
 #define PROFILE		"fsload_nl_test"	/* label of our jobs */
-#define PARAM_DIR	"/sys/module/fsload/parameters"
 #define NOBODY		65534
 #define REPLY_MS	(30 * 1000)	/* one request's answer */
 #define JOB_MS		(120 * 1000)	/* a small job to end */
@@ -78,56 +79,6 @@
 /* ------------------------------------------------------------------ */
 /* Small utilities                                                     */
 /* ------------------------------------------------------------------ */
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static int param_read(const char *name, unsigned long long *v)
-{
-	char path[128], buf[64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", PARAM_DIR, name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
-	*v = strtoull(buf, NULL, 0);
-	return 0;
-}
-
-static int param_write(const char *name, unsigned long long v)
-{
-	char path[128], buf[64];
-	int fd, len, ok;
-
-	snprintf(path, sizeof(path), "%s/%s", PARAM_DIR, name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	len = snprintf(buf, sizeof(buf), "%llu\n", v);
-	ok = write(fd, buf, len) == len;
-	close(fd);
-	return ok ? 0 : -EIO;
-}
 
 /* The names in @dir, sorted, one a line; NULL when unreadable. */
 static char *listing(const char *dir)
@@ -170,22 +121,6 @@ static void job_path(char *buf, size_t size, const char *dir, uint32_t id)
 {
 	if (snprintf(buf, size, "%s/fsload-%u", dir, id) >= (int)size)
 		buf[0] = '\0';
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) ? -1 : 0;
-}
-
-static int rm_rf(const char *path)
-{
-	if (!exists(path))
-		return 0;
-	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1268,7 +1203,16 @@ TEST(family)
 /* ------------------------------------------------------------------ */
 
 /* What a builder knows about the case it wrote. */
+/* A top-level scalar attribute, and what base() leaves out for it. */
+struct scalar {
+	unsigned int omit;	/* B_* */
+	int attr;
+	int bytes;
+	uint64_t value;
+};
+
 struct bctx {
+	const struct scalar *scalar;	/* b_scalar()'s, from the variant */
 	const char *dir;	/* $FSLOAD_DIR */
 	const char *file;	/* a regular file */
 	const char *dev;	/* $FSLOAD_DEV, mounted at dir; NULL: none */
@@ -1307,6 +1251,25 @@ static int phase(struct nl_msg *m, const char *name, uint8_t optype)
 	nla_nest_end(m, o);
 	nla_nest_end(m, n);
 	return off;
+}
+
+/*
+ * The many cases that differ by one top-level scalar: BAD_SCALAR(NAME,
+ * OMIT, ATTR, BYTES, VALUE, ERRNO) below; base() without OMIT, then
+ * ATTR of BYTES (1, 4, 8) bytes set to VALUE.
+ */
+static void b_scalar(struct nl_msg *m, struct bctx *c)
+{
+	const struct scalar *s = c->scalar;
+
+	base(m, c, s->omit);
+	if (s->bytes == 1)
+		c->off = put_u8(m, s->attr, s->value);
+	else if (s->bytes == 4)
+		c->off = put_u32(m, s->attr, s->value);
+	else
+		c->off = put_u64(m, s->attr, s->value);
+	phase(m, "p", FSLOAD_OP_NULL);
 }
 
 /* A phase whose single op gets one extra attribute; its offsets. */
@@ -1364,20 +1327,6 @@ static void b_dir_no_nul(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
-static void b_threads_0(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_THREADS, 0);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_threads_1000(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_THREADS, FSLOAD_THREADS_MAX + 1);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
 static void b_threads_param(struct nl_msg *m, struct bctx *c)
 {
 	if (c->max_threads >= FSLOAD_THREADS_MAX) {
@@ -1398,34 +1347,6 @@ static void b_u32_short(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
-static void b_u64_short(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_FILES, 10);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_files_0(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u64(m, FSLOAD_A_JOB_FILES, 0);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_files_max(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u64(m, FSLOAD_A_JOB_FILES, FSLOAD_FILES_MAX + 1);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_fpd_0(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_FILES_PER_DIR, 0);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
 static void b_too_many_dirs(struct nl_msg *m, struct bctx *c)
 {
 	base(m, c, 0);
@@ -1442,13 +1363,6 @@ static void b_tree_too_deep(struct nl_msg *m, struct bctx *c)
 	put_u32(m, FSLOAD_A_JOB_FILES_PER_DIR, 10);
 	/* a chain: directory 9 is 9 levels below directory 0 */
 	c->off = put_u32(m, FSLOAD_A_JOB_TREE_BRANCH, 1);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_tree_branch_max(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_TREE_BRANCH, FSLOAD_DIRS_MAX + 1);
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
@@ -1709,34 +1623,6 @@ static void b_name_too_long(struct nl_msg *m, struct bctx *c)
 	nla_nest_end(m, n);
 }
 
-static void b_job_flags(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_FLAGS, 1U << 7);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_unknown_attr(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, 200, 1);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_status_state(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u8(m, FSLOAD_A_JOB_STATE, FSLOAD_JOB_RUNNING);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_status_id(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_ID, 1);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
 static void b_too_many_phases(struct nl_msg *m, struct bctx *c)
 {
 	char name[8];
@@ -1764,48 +1650,6 @@ static void b_too_many_ops(struct nl_msg *m, struct bctx *c)
 		nla_nest_end(m, o);
 	}
 	nla_nest_end(m, n);
-}
-
-static void b_progress_5(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, B_PROGRESS);
-	c->off = put_u32(m, FSLOAD_A_JOB_PROGRESS_MS, 5);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_progress_max(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, B_PROGRESS);
-	c->off = put_u32(m, FSLOAD_A_JOB_PROGRESS_MS, 3600001);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_sample_5(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_SAMPLE_MS, 5);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_sample_max(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_SAMPLE_MS, 60001);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_stall_50(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_STALL_MS, 50);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
-static void b_idle_max(struct nl_msg *m, struct bctx *c)
-{
-	base(m, c, 0);
-	c->off = put_u32(m, FSLOAD_A_JOB_IDLE_MS, 60001);
-	phase(m, "p", FSLOAD_OP_NULL);
 }
 
 static void b_nest_flag(struct nl_msg *m, struct bctx *c)
@@ -2038,6 +1882,31 @@ static void b_group_threads_sum(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
+/* The set-up of fixtures whose tests run jobs in $FSLOAD_DIR. */
+static void jobdir_setup(struct __test_metadata *_metadata, struct fsl *f,
+			 const char **dir)
+{
+	int ret;
+
+	*dir = getenv("FSLOAD_DIR");
+	if (!*dir || !**dir)
+		SKIP(return, "FSLOAD_DIR is not set");
+	ret = fsl_open(f);
+	if (ret == -ENOENT)
+		SKIP(return, "family \"%s\" not registered", FSLOAD_FAMILY_NAME);
+	ASSERT_EQ(0, ret);
+}
+
+/* Stop the jobs a test started, remove their trees, restore parameters. */
+static void jobdir_teardown(struct fsl *f, struct tracked *jobs,
+			    const char *dir)
+{
+	if (f->sk)
+		untrack_all(f, jobs, dir);
+	params_restore();
+	fsl_close(f);
+}
+
 FIXTURE(start_bad) {
 	struct fsl f;
 	const char *dir;
@@ -2049,6 +1918,7 @@ FIXTURE(start_bad) {
 FIXTURE_VARIANT(start_bad) {
 	void (*build)(struct nl_msg *m, struct bctx *c);
 	int err;
+	struct scalar scalar;	/* b_scalar()'s */
 };
 
 #define BAD_START(_name, _err)					\
@@ -2056,22 +1926,31 @@ FIXTURE_VARIANT(start_bad) {
 		.build = b_##_name, .err = (_err),		\
 	}
 
+#define BAD_SCALAR(_name, _omit, _attr, _bytes, _value, _err)	\
+	FIXTURE_VARIANT_ADD(start_bad, _name) {			\
+		.build = b_scalar, .err = (_err),		\
+		.scalar = { .omit = (_omit), .attr = (_attr),	\
+			    .bytes = (_bytes), .value = (_value) },	\
+	}
+
 BAD_START(missing_dir, EINVAL);
 BAD_START(dir_enoent, ENOENT);
 BAD_START(dir_file, ENOTDIR);
 BAD_START(dir_sysfs, EOPNOTSUPP);
 BAD_START(dir_no_nul, EINVAL);
-BAD_START(threads_0, ERANGE);
-BAD_START(threads_1000, ERANGE);
+BAD_SCALAR(threads_0, 0, FSLOAD_A_JOB_THREADS, 4, 0, ERANGE);
+BAD_SCALAR(threads_1000, 0, FSLOAD_A_JOB_THREADS, 4,
+	   FSLOAD_THREADS_MAX + 1, ERANGE);
 BAD_START(threads_param, ERANGE);
 BAD_START(u32_short, EINVAL);
-BAD_START(u64_short, EINVAL);
-BAD_START(files_0, ERANGE);
-BAD_START(files_max, ERANGE);
-BAD_START(fpd_0, ERANGE);
+BAD_SCALAR(u64_short, 0, FSLOAD_A_JOB_FILES, 4, 10, EINVAL);
+BAD_SCALAR(files_0, 0, FSLOAD_A_JOB_FILES, 8, 0, ERANGE);
+BAD_SCALAR(files_max, 0, FSLOAD_A_JOB_FILES, 8, FSLOAD_FILES_MAX + 1, ERANGE);
+BAD_SCALAR(fpd_0, 0, FSLOAD_A_JOB_FILES_PER_DIR, 4, 0, ERANGE);
 BAD_START(too_many_dirs, ERANGE);
 BAD_START(tree_too_deep, ERANGE);
-BAD_START(tree_branch_max, ERANGE);
+BAD_SCALAR(tree_branch_max, 0, FSLOAD_A_JOB_TREE_BRANCH, 4,
+	   FSLOAD_DIRS_MAX + 1, ERANGE);
 BAD_START(dirs_phase_create, EINVAL);
 BAD_START(hold_detach, EINVAL);
 BAD_START(no_phase, EINVAL);
@@ -2090,17 +1969,18 @@ BAD_START(iterations_overflow, EOVERFLOW);
 BAD_START(iterations_0, EINVAL);
 BAD_START(order_3, ERANGE);
 BAD_START(name_too_long, EINVAL);
-BAD_START(job_flags, EINVAL);
+BAD_SCALAR(job_flags, 0, FSLOAD_A_JOB_FLAGS, 4, 1U << 7, EINVAL);
 BAD_START(op_flags, EINVAL);
 BAD_START(op_flags_stat, EINVAL);
 BAD_START(size_read, EINVAL);
-BAD_START(unknown_attr, EINVAL);
-BAD_START(status_state, EINVAL);
-BAD_START(status_id, EINVAL);
+BAD_SCALAR(unknown_attr, 0, 200, 4, 1, EINVAL);
+BAD_SCALAR(status_state, 0, FSLOAD_A_JOB_STATE, 1, FSLOAD_JOB_RUNNING, EINVAL);
+BAD_SCALAR(status_id, 0, FSLOAD_A_JOB_ID, 4, 1, EINVAL);
 BAD_START(too_many_phases, E2BIG);
 BAD_START(too_many_ops, E2BIG);
-BAD_START(progress_5, ERANGE);
-BAD_START(progress_max, ERANGE);
+BAD_SCALAR(progress_5, B_PROGRESS, FSLOAD_A_JOB_PROGRESS_MS, 4, 5, ERANGE);
+BAD_SCALAR(progress_max, B_PROGRESS, FSLOAD_A_JOB_PROGRESS_MS, 4,
+	   3600001, ERANGE);
 BAD_START(nest_flag, EINVAL);
 BAD_START(truncated, EINVAL);
 BAD_START(dir_and_device, EINVAL);
@@ -2121,22 +2001,18 @@ BAD_START(worker_cpu_offline, EINVAL);
 BAD_START(op_group_none, EINVAL);
 BAD_START(group_no_threads, EINVAL);
 BAD_START(group_threads_sum, EINVAL);
-BAD_START(sample_5, ERANGE);
-BAD_START(sample_max, ERANGE);
-BAD_START(stall_50, ERANGE);
-BAD_START(idle_max, ERANGE);
+BAD_SCALAR(sample_5, 0, FSLOAD_A_JOB_SAMPLE_MS, 4, 5, ERANGE);
+BAD_SCALAR(sample_max, 0, FSLOAD_A_JOB_SAMPLE_MS, 4, 60001, ERANGE);
+BAD_SCALAR(stall_50, 0, FSLOAD_A_JOB_STALL_MS, 4, 50, ERANGE);
+BAD_SCALAR(idle_max, 0, FSLOAD_A_JOB_IDLE_MS, 4, 60001, ERANGE);
 
 FIXTURE_SETUP(start_bad)
 {
-	int fd, ret;
+	int fd;
 
-	self->dir = getenv("FSLOAD_DIR");
-	if (!self->dir || !*self->dir)
-		SKIP(return, "FSLOAD_DIR is not set");
-	ret = fsl_open(&self->f);
-	if (ret == -ENOENT)
-		SKIP(return, "family \"%s\" not registered", FSLOAD_FAMILY_NAME);
-	ASSERT_EQ(0, ret);
+	jobdir_setup(_metadata, &self->f, &self->dir);
+	if (_metadata->skip)
+		return;
 	ASSERT_EQ(0, param_read("max_threads", &self->max_threads));
 	ASSERT_EQ(0, param_read("max_file_bytes", &self->max_file_bytes));
 	ASSERT_EQ(0, param_read("max_block_bytes", &self->max_block_bytes));
@@ -2161,6 +2037,7 @@ TEST_F_TIMEOUT(start_bad, rejected, 120)
 	struct joblist *before, *after;
 	char *ls_before, *ls_after;
 	struct bctx c = {
+		.scalar = &variant->scalar,
 		.dir = self->dir, .file = self->file,
 		.dev = getenv("FSLOAD_DEV") && *getenv("FSLOAD_DEV") ?
 		       getenv("FSLOAD_DEV") : NULL,
@@ -2364,23 +2241,12 @@ FIXTURE(job) {
 
 FIXTURE_SETUP(job)
 {
-	int ret;
-
-	self->dir = getenv("FSLOAD_DIR");
-	if (!self->dir || !*self->dir)
-		SKIP(return, "FSLOAD_DIR is not set");
-	ret = fsl_open(&self->f);
-	if (ret == -ENOENT)
-		SKIP(return, "family \"%s\" not registered", FSLOAD_FAMILY_NAME);
-	ASSERT_EQ(0, ret);
+	jobdir_setup(_metadata, &self->f, &self->dir);
 }
 
 FIXTURE_TEARDOWN(job)
 {
-	if (self->f.sk)
-		untrack_all(&self->f, &self->jobs, self->dir);
-	params_restore();
-	fsl_close(&self->f);
+	jobdir_teardown(&self->f, &self->jobs, self->dir);
 }
 
 /* The JOB_START reply of a job of @js, just started. */
@@ -3627,111 +3493,126 @@ static void track_child_jobs(struct tracked *t, struct child_report *rep)
 	track(t, rep->start_old.started_id);
 }
 
-TEST_F_TIMEOUT(job, unprivileged, 180)
+/*
+ * Privilege: a child without CAP_SYS_ADMIN in the initial namespace,
+ * dropped to nobody or in a user namespace of its own (where it has every
+ * capability), may read jobs but not start, stop or resume one.
+ */
+FIXTURE(privilege) {
+	struct fsl f;
+	const char *dir;
+	struct tracked jobs;
+};
+
+FIXTURE_VARIANT(privilege) {
+	bool userns;		/* a new user namespace, not nobody */
+	const char *who;	/* for the messages */
+};
+
+FIXTURE_VARIANT_ADD(privilege, unprivileged) {
+	.userns = false,
+	.who = "as nobody",
+};
+
+FIXTURE_VARIANT_ADD(privilege, user_namespace) {
+	.userns = true,
+	.who = "from a user namespace",
+};
+
+FIXTURE_SETUP(privilege)
 {
-	struct jobspec js = long_job(self->dir, FSLOAD_JOB_F_DETACH);
-	struct child_report *rep;
-	struct jobinfo j, got;
-	char *ls_before, *ls_after;
-	int status;
-
-	pid_t spin;
-
-	if (_metadata->skip)
-		return;
-	/*
-	 * The first phase has its results, and its busiest threads: a
-	 * process spins through it, so that there is one on an idle guest.
-	 */
-	spin = fork();
-	ASSERT_LE(0, spin);
-	if (!spin)
-		for (;;)
-			;
-	ASSERT_EQ(0, fsl_start(&self->f, &js, &j, NULL));
-	track(&self->jobs, j.id);
-	ASSERT_EQ(0, wait_phase(&self->f, j.id, 1, JOB_MS, &got));
-	kill(spin, SIGKILL);
-	waitpid(spin, NULL, 0);
-	ls_before = listing(self->dir);
-	ASSERT_NE(NULL, ls_before);
-
-	rep = run_child(self->dir, j.id, false, &status);
-	ASSERT_NE(NULL, rep);
-	track_child_jobs(&self->jobs, rep);
-	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) {
-		TH_LOG("child failed: %s: %s", rep->setup_step,
-		       strerror(rep->setup_err));
-	}
-	EXPECT_EQ((uint32_t)NOBODY, rep->uid);
-	EXPECT_EQ(0ULL, rep->cap_eff);
-	check_denied(_metadata, "START as nobody", &rep->start);
-	check_denied(_metadata, "START as nobody, socket opened as root",
-		     &rep->start_old);
-	check_denied(_metadata, "STOP as nobody", &rep->stop);
-	check_denied(_metadata, "STOP as nobody, socket opened as root",
-		     &rep->stop_old);
-	check_denied(_metadata, "RESUME as nobody", &rep->resume);
-	/* Reading needs no privilege. */
-	EXPECT_EQ(0, rep->dump_err);
-	EXPECT_LE(1, rep->dump_n);
-	EXPECT_TRUE(rep->dump_saw_job);
-	EXPECT_EQ(0, rep->get_err);
-	EXPECT_EQ(0, rep->result_err);
-	/*
-	 * Other users' processes are not named to nobody: the busiest
-	 * threads come with their CPU time only.  Root sees their names.
-	 */
-	{
-		struct reply r;
-		int n = 0, named = 0;
-
-		ASSERT_EQ(0, fsl_id_req(&self->f, FSLOAD_CMD_RESULT_GET,
-					NLM_F_DUMP, j.id, &r));
-		count_threads(&r, &n, &named);
-		reply_free(&r);
-		TH_LOG("busiest threads: root sees %d (%d named), nobody %d (%d named)",
-		       n, named, rep->res_threads, rep->res_named);
-		EXPECT_LT(0, n);
-		EXPECT_EQ(n, named);
-		EXPECT_EQ(n, rep->res_threads);
-		EXPECT_EQ(0, rep->res_named);
-	}
-	munmap(rep, sizeof(*rep));
-
-	/* The job was not stopped, and nothing new appeared. */
-	ASSERT_EQ(0, fsl_get(&self->f, j.id, &got));
-	EXPECT_EQ(FSLOAD_JOB_RUNNING, got.state);
-	ls_after = listing(self->dir);
-	ASSERT_NE(NULL, ls_after);
-	EXPECT_STREQ(ls_before, ls_after);
-	free(ls_before);
-	free(ls_after);
-
-	EXPECT_EQ(0, fsl_stop(&self->f, j.id));
-	ASSERT_EQ(0, wait_ended(&self->f, j.id, STOP_MS, &got));
-	EXPECT_EQ(FSLOAD_JOB_STOPPED, got.state);
+	jobdir_setup(_metadata, &self->f, &self->dir);
 }
 
-TEST_F_TIMEOUT(job, user_namespace, 180)
+FIXTURE_TEARDOWN(privilege)
+{
+	jobdir_teardown(&self->f, &self->jobs, self->dir);
+}
+
+/*
+ * Other users' processes are not named to nobody: the busiest threads of
+ * job @id come with their CPU time only.  Root sees their names.
+ */
+static void check_thread_names(struct __test_metadata *_metadata,
+			       struct fsl *f, uint32_t id,
+			       const struct child_report *rep)
+{
+	struct reply r;
+	int n = 0, named = 0;
+
+	ASSERT_EQ(0, fsl_id_req(f, FSLOAD_CMD_RESULT_GET, NLM_F_DUMP, id, &r));
+	count_threads(&r, &n, &named);
+	reply_free(&r);
+	TH_LOG("busiest threads: root sees %d (%d named), nobody %d (%d named)",
+	       n, named, rep->res_threads, rep->res_named);
+	EXPECT_LT(0, n);
+	EXPECT_EQ(n, named);
+	EXPECT_EQ(n, rep->res_threads);
+	EXPECT_EQ(0, rep->res_named);
+}
+
+/* Every request that needs the privilege was refused to the child. */
+static void check_child_denied(struct __test_metadata *_metadata,
+			       const struct child_report *rep, const char *who)
+{
+	const struct {
+		const char *req;
+		const char *how;
+		const struct seen *s;
+	} denied[] = {
+		{ "START", "", &rep->start },
+		{ "START", ", socket opened before", &rep->start_old },
+		{ "STOP", "", &rep->stop },
+		{ "STOP", ", socket opened before", &rep->stop_old },
+		{ "RESUME", "", &rep->resume },
+	};
+	char what[128];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(denied); i++) {
+		snprintf(what, sizeof(what), "%s %s%s", denied[i].req, who,
+			 denied[i].how);
+		check_denied(_metadata, what, denied[i].s);
+	}
+}
+
+TEST_F_TIMEOUT(privilege, denied, 180)
 {
 	struct jobspec js = long_job(self->dir, FSLOAD_JOB_F_DETACH);
 	struct child_report *rep;
 	struct jobinfo j, got;
 	char *ls_before, *ls_after;
+	pid_t spin = -1;
 	int status;
 
 	if (_metadata->skip)
 		return;
+	if (!variant->userns) {
+		/*
+		 * The first phase has its results, and its busiest threads: a
+		 * process spins through it, so that there is one on an idle
+		 * guest.
+		 */
+		spin = fork();
+		ASSERT_LE(0, spin);
+		if (!spin)
+			for (;;)
+				;
+	}
 	ASSERT_EQ(0, fsl_start(&self->f, &js, &j, NULL));
 	track(&self->jobs, j.id);
+	if (!variant->userns) {
+		ASSERT_EQ(0, wait_phase(&self->f, j.id, 1, JOB_MS, &got));
+		kill(spin, SIGKILL);
+		waitpid(spin, NULL, 0);
+	}
 	ls_before = listing(self->dir);
 	ASSERT_NE(NULL, ls_before);
 
-	rep = run_child(self->dir, j.id, true, &status);
+	rep = run_child(self->dir, j.id, variant->userns, &status);
 	ASSERT_NE(NULL, rep);
 	track_child_jobs(&self->jobs, rep);
-	if (WIFEXITED(status) && WEXITSTATUS(status) &&
+	if (variant->userns && WIFEXITED(status) && WEXITSTATUS(status) &&
 	    !strcmp(rep->setup_step, "unshare(CLONE_NEWUSER)")) {
 		free(ls_before);
 		SKIP(return, "unshare(CLONE_NEWUSER): %s",
@@ -3741,21 +3622,27 @@ TEST_F_TIMEOUT(job, user_namespace, 180)
 		TH_LOG("child failed: %s: %s", rep->setup_step,
 		       strerror(rep->setup_err));
 	}
-	TH_LOG("in the namespace: uid %u (mapped: %s), CapEff %#llx",
-	       rep->uid, rep->userns_mapped ? "yes" : "no",
-	       (unsigned long long)rep->cap_eff);
-	check_denied(_metadata, "START from a user namespace", &rep->start);
-	check_denied(_metadata, "START from a user namespace, socket opened before",
-		     &rep->start_old);
-	check_denied(_metadata, "STOP from a user namespace", &rep->stop);
-	check_denied(_metadata, "STOP from a user namespace, socket opened before",
-		     &rep->stop_old);
-	check_denied(_metadata, "RESUME from a user namespace", &rep->resume);
+	if (variant->userns) {
+		TH_LOG("in the namespace: uid %u (mapped: %s), CapEff %#llx",
+		       rep->uid, rep->userns_mapped ? "yes" : "no",
+		       (unsigned long long)rep->cap_eff);
+	} else {
+		EXPECT_EQ((uint32_t)NOBODY, rep->uid);
+		EXPECT_EQ(0ULL, rep->cap_eff);
+	}
+	check_child_denied(_metadata, rep, variant->who);
+	/* Reading needs no privilege. */
 	EXPECT_EQ(0, rep->dump_err);
 	EXPECT_TRUE(rep->dump_saw_job);
 	EXPECT_EQ(0, rep->get_err);
+	if (!variant->userns) {
+		EXPECT_LE(1, rep->dump_n);
+		EXPECT_EQ(0, rep->result_err);
+		check_thread_names(_metadata, &self->f, j.id, rep);
+	}
 	munmap(rep, sizeof(*rep));
 
+	/* The job was not stopped, and nothing new appeared. */
 	ASSERT_EQ(0, fsl_get(&self->f, j.id, &got));
 	EXPECT_EQ(FSLOAD_JOB_RUNNING, got.state);
 	ls_after = listing(self->dir);

@@ -13,19 +13,8 @@
 # nothing are usage errors.  KTAP.
 set -uo pipefail
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/ktap.sh
-. "$repo/tests/ktap.sh"
-
-if [ ! -x "$repo/ctl/fsloadctl" ]; then
-	make -s -C "$repo/ctl" >/dev/null ||
-		{ echo "1..0 # SKIP cannot build ctl/fsloadctl"; exit 4; }
-fi
-command -v python3 >/dev/null || { echo "1..0 # SKIP no python3"; exit 4; }
-
-ctl=$repo/ctl/fsloadctl
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib/host.sh
+. "$(dirname "$0")/lib/host.sh"
 mkdir -p "$tmp/d"
 
 # expect FILE EXPR WANTED...: Python expressions over the JSON document j

@@ -163,8 +163,8 @@ static void print_metric(const struct run *k, const struct run *u,
 {
 	struct metric mk, mu;
 
-	profile_metric(pf, &k->r, &mk);
-	profile_metric(pf, &u->r, &mu);
+	profile_metric(pf, &k->r, &k->js, &mk);
+	profile_metric(pf, &u->r, &u->js, &mu);
 	open_json_object("summary");
 	print_string(PRINT_ANY, "metric", "summary: %s", mk.label);
 	print_col("kernel", 0, 1, mk.value);

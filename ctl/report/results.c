@@ -277,6 +277,15 @@ static void phase_cpu(const struct phase_result *pr,
 			     ((double)pr->elapsed_ns * js->cpus);
 }
 
+double phase_cpu_ns(const struct phase_result *pr,
+		    const struct job_status *js)
+{
+	struct phase_cpu c;
+
+	phase_cpu(pr, js, &c);
+	return c.total * c.n;
+}
+
 #define W_CPU	12
 
 /* JSON: a phase's CPU figures. */

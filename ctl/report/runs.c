@@ -84,11 +84,20 @@ static void print_holds(const struct run *run)
 		    run->hold_ns / 1e6);
 }
 
+/* JSON: @v, or null when it is not finite. */
+static void print_json_num(const char *key, double v)
+{
+	if (isfinite(v))
+		print_float(PRINT_JSON, key, NULL, v);
+	else
+		print_null(PRINT_JSON, key, NULL);
+}
+
 static void print_summary(const struct run *run, const struct profile *pf)
 {
 	struct metric m;
 
-	profile_metric(pf, &run->r, &m);
+	profile_metric(pf, &run->r, &run->js, &m);
 	print_fp("\n");
 	open_json_object("summary");
 	print_string(PRINT_JSON, "metric", NULL, m.label);
@@ -100,10 +109,12 @@ static void print_summary(const struct run *run, const struct profile *pf)
 	if (isfinite(m.lat_avg_ns))
 		print_float(PRINT_FP, NULL, ", avg latency %.3f us",
 			    m.lat_avg_ns / 1000.0);
-	if (isfinite(m.lat_avg_ns))
-		print_float(PRINT_JSON, "lat_avg_ns", NULL, m.lat_avg_ns);
-	else
-		print_null(PRINT_JSON, "lat_avg_ns", NULL);
+	print_json_num("lat_avg_ns", m.lat_avg_ns);
+	/* For tables of runs (scripts/matrix.py): over the counted ops. */
+	print_uint(PRINT_JSON, "bytes", NULL, m.bytes);
+	print_json_num("lat_p50_ns", m.lat_p50_ns);
+	print_json_num("lat_p99_ns", m.lat_p99_ns);
+	print_json_num("cpu_ns", m.cpu_ns);
 	print_fp(" (%" PRIu64 " ops in %.1f ms)\n", m.ops, m.elapsed_ns / 1e6);
 	print_extents(run);
 	print_holds(run);
@@ -158,7 +169,7 @@ void report_sweep(const struct run *runs, unsigned int n,
 
 	for (i = 0; i < n; i++)
 		extents |= runs[i].has_extents;
-	profile_metric(pf, &runs[0].r, &m);
+	profile_metric(pf, &runs[0].r, &runs[0].js, &m);
 	print_begin(json);
 	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
 	print_age(age);
@@ -173,7 +184,7 @@ void report_sweep(const struct run *runs, unsigned int n,
 	for (i = 0; i < n; i++) {
 		const struct run *run = &runs[i];
 
-		profile_metric(pf, &run->r, &m);
+		profile_metric(pf, &run->r, &run->js, &m);
 		open_json_object(NULL);
 		print_uint(PRINT_ANY, "threads", "%7" PRIu64, run->threads);
 		print_uint(PRINT_ANY, "job_id", " %6" PRIu64, run->js.id);

@@ -3,8 +3,10 @@
  * fsloadctl: statistics over results, without netlink (also linked into
  * tests/engine_test).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "nl/results.h"
 #include "report/stats.h"
@@ -44,6 +46,49 @@ double opstat_percentile(const struct opstat *os, double q)
 	    (isnan(v) || v > (double)os->lat_max_ns))
 		v = (double)os->lat_max_ns;
 	return v;
+}
+
+int opstat_add(struct opstat *sum, const struct opstat *os)
+{
+	const uint64_t lat = (1ULL << FSLOAD_A_OPSTAT_LAT_MIN_NS) |
+			     (1ULL << FSLOAD_A_OPSTAT_LAT_MAX_NS);
+	unsigned int i = 0, j = 0, n = 0;
+	struct hist_bucket *b = NULL;
+
+	if (sum->nbuckets + os->nbuckets) {
+		b = malloc((sum->nbuckets + os->nbuckets) * sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+	}
+	/* Both ascending; a bucket of one scheme has one low_ns. */
+	while (i < sum->nbuckets || j < os->nbuckets) {
+		if (j == os->nbuckets || (i < sum->nbuckets &&
+		    sum->buckets[i].low_ns < os->buckets[j].low_ns)) {
+			b[n++] = sum->buckets[i++];
+		} else if (i == sum->nbuckets ||
+			   os->buckets[j].low_ns < sum->buckets[i].low_ns) {
+			b[n++] = os->buckets[j++];
+		} else {
+			b[n] = sum->buckets[i++];
+			b[n++].count += os->buckets[j++].count;
+		}
+	}
+	free(sum->buckets);
+	sum->buckets = b;
+	sum->nbuckets = n;
+	if (os->ops) {
+		if (!sum->ops || os->lat_min_ns < sum->lat_min_ns)
+			sum->lat_min_ns = os->lat_min_ns;
+		if (!sum->ops || os->lat_max_ns > sum->lat_max_ns)
+			sum->lat_max_ns = os->lat_max_ns;
+		sum->have |= os->have & lat;
+	}
+	sum->type = os->type;
+	sum->ops += os->ops;
+	sum->errors += os->errors;
+	sum->bytes += os->bytes;
+	sum->lat_sum_ns += os->lat_sum_ns;
+	return 0;
 }
 
 /* Statistics for compare (stats.h). */

@@ -880,19 +880,23 @@ static bool phase_counts(const struct metric_spec *ms, const char *name)
 }
 
 void profile_metric(const struct profile *pf, const struct results *r,
-		    struct metric *m)
+		    const struct job_status *js, struct metric *m)
 {
 	static const struct metric_spec any = { "ops/s", "ops_per_sec", 0,
 						false, { NULL } };
 	const struct metric_spec *ms = pf ? &pf->metric : &any;
-	uint64_t bytes = 0, lat_sum = 0, lat_n = 0, cpu = 0, cpu_n = 0;
+	uint64_t lat_sum = 0, lat_n = 0, cpu = 0, cpu_n = 0;
+	struct opstat lat = { 0 };	/* the counted ops, merged */
+	bool lat_ok = true;
 	unsigned int i, j;
 
 	memset(m, 0, sizeof(*m));
 	m->label = ms->label;
 	m->key = ms->key;
+	m->cpu_ns = NAN;
 	for (i = 0; i < r->nphases; i++) {
 		const struct phase_result *pr = &r->phases[i];
+		double pcpu;
 
 		if (!phase_counts(ms, pr->name))
 			continue;
@@ -901,23 +905,31 @@ void profile_metric(const struct profile *pf, const struct results *r,
 			cpu += pr->worker_cpu_ns;
 			cpu_n += pr->ops + pr->errors;
 		}
+		pcpu = phase_cpu_ns(pr, js);
+		if (isfinite(pcpu))
+			m->cpu_ns = (isfinite(m->cpu_ns) ? m->cpu_ns : 0) + pcpu;
 		for (j = 0; j < pr->nopstats; j++) {
 			const struct opstat *os = &pr->opstats[j];
 
 			if (ms->op && os->type != ms->op)
 				continue;
 			m->ops += os->ops;
-			bytes += os->bytes;
+			m->bytes += os->bytes;
 			lat_sum += os->lat_sum_ns;
 			lat_n += os->ops;
+			if (os->ops && opstat_add(&lat, os))
+				lat_ok = false;
 		}
 	}
 	if (!m->elapsed_ns)
 		m->value = NAN;
 	else if (ms->mib)
-		m->value = bytes / MIB * 1e9 / m->elapsed_ns;
+		m->value = m->bytes / MIB * 1e9 / m->elapsed_ns;
 	else
 		m->value = m->ops * 1e9 / m->elapsed_ns;
 	m->lat_avg_ns = lat_n ? (double)lat_sum / lat_n : NAN;
+	m->lat_p50_ns = lat_ok ? opstat_percentile(&lat, 0.50) : NAN;
+	m->lat_p99_ns = lat_ok ? opstat_percentile(&lat, 0.99) : NAN;
+	free(lat.buckets);
 	m->worker_ns_per_op = cpu_n ? (double)cpu / cpu_n : NAN;
 }

@@ -13,6 +13,7 @@
 
 #include "lib/fsloadctl.h"
 
+struct job_status;
 struct results;
 
 struct prog_op {
@@ -185,12 +186,17 @@ struct metric {
 	const char *label;	/* text column: "files/s" */
 	const char *key;	/* JSON: "files_per_sec" */
 	uint64_t ops;		/* operations counted */
+	uint64_t bytes;		/* written and read by them */
 	uint64_t elapsed_ns;	/* over this time */
 	double value;
 	double lat_avg_ns;
+	double lat_p50_ns;	/* of the counted ops; NAN when none */
+	double lat_p99_ns;
 	double worker_ns_per_op;	/* workers' CPU per op; NAN unknown */
+	double cpu_ns;		/* the phases' CPU (phase_cpu_ns()); NAN unknown */
 };
+/* @js: the job's status, for its idle rate (cpu_ns), or NULL. */
 void profile_metric(const struct profile *pf, const struct results *r,
-		    struct metric *m);
+		    const struct job_status *js, struct metric *m);
 
 #endif /* FSLOADCTL_PROFILE_H */

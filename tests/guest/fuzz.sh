@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The netlink fuzzer (tests/fsload_fuzz.c) against the loaded module, then
+# The netlink fuzzer (tests/fuzz/) against the loaded module, then
 # a normal job, which must still run correctly, and nothing may be left in
 # the scratch filesystem.  Run in a guest: scripts/vm-run --fs ext4 -- ...
 #

@@ -2,9 +2,9 @@
 # shellcheck shell=bash
 #
 # What the guest suites (tests/guest/*.sh) share: KTAP (tests/ktap.sh), the
-# checks of the guest's set-up, a work directory, JSON queries of
-# fsloadctl's output, job states, and the checks that nothing was left
-# behind.  A suite sources it first:
+# checks of the guest's set-up, a work directory, JSON queries and checks
+# of fsloadctl's output (jget, check_json), job states, and the checks that
+# nothing was left behind.  Host suites have tests/lib/host.sh.  A suite sources it first:
 #
 #   . "$(dirname "$0")/lib.sh"
 #   lib_need dir module      skip the whole suite unless FSLOAD_DIR is set
@@ -126,7 +126,7 @@ no_workers() {
 # ---------------------------------------------------------------------
 # Jobs that another process tampers with (faults.sh, hostile.sh).
 
-# The netlink fuzzer's program runner (tests/fsload_fuzz.c).
+# The netlink fuzzer's program runner (tests/fuzz/start.c).
 fuzz=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/fsload_fuzz
 
 # wait_ended ID SECONDS [FILE]: the results of the ended job in FILE.
@@ -207,4 +207,20 @@ wait_phase() {
 reached() {
 	jget '(j["job"]["state"] == "failed" and "d00049" in (j["job"]["error"] or "")) or (len(j["phases"]) > '"$2"' and j["phases"]['"$2"']["ops"] == 500)' "$1" |
 		grep -q True
+}
+
+# check_json FILE PYTHON: run PYTHON with the result as `j`; it calls
+# bad(msg) for each failure.
+check_json() {
+	python3 - "$1" "$2" <<'PY'
+import json, math, sys
+j = json.load(open(sys.argv[1]))
+errors = []
+def bad(msg):
+    errors.append(msg)
+exec(sys.argv[2])
+for e in errors:
+    print("FAIL:", e)
+sys.exit(1 if errors else 0)
+PY
 }

@@ -12,22 +12,6 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 lib_need dir module
 
-# check_json FILE PYTHON: run PYTHON with the result as `j`; it calls
-# bad(msg) for each failure.
-check_json() {
-	python3 - "$1" "$2" <<'PY'
-import json, math, sys
-j = json.load(open(sys.argv[1]))
-errors = []
-def bad(msg):
-    errors.append(msg)
-exec(sys.argv[2])
-for e in errors:
-    print("FAIL:", e)
-sys.exit(1 if errors else 0)
-PY
-}
-
 t_smallfiles_measured() {
 	local out=$work/sf.json
 

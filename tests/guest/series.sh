@@ -14,20 +14,6 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 lib_need module
 
-check_json() {	# FILE PYTHON: `j` is the result; bad(msg) fails
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-j = json.load(open(sys.argv[1]))
-errors = []
-def bad(msg):
-    errors.append(msg)
-exec(sys.argv[2])
-for e in errors:
-    print("FAIL:", e)
-sys.exit(1 if errors else 0)
-PY
-}
-
 t_series_json() {
 	local out=$work/sf.json
 
