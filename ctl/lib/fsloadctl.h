@@ -31,4 +31,7 @@ enum {
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 
+/* Bytes in a MiB, for the MiB and MiB/s figures. */
+#define MIB	(1024.0 * 1024.0)
+
 #endif /* FSLOADCTL_H */

@@ -7,11 +7,11 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "lib/fsloadctl.h"
 #include "nl/interval.h"
 #include "nl/results.h"
 #include "nl/series.h"
 
-#define MIB	(1024.0 * 1024.0)
 
 /* The device sample nearest to @t, or NULL. */
 static const struct dev_sample *dev_at(const struct series *s, uint64_t t)

@@ -95,20 +95,6 @@ struct results {
  */
 double opstat_percentile(const struct opstat *os, double q);
 
-/*
- * Add @os to @sum: its counts, and its histogram merged into @sum's
- * (malloc'd).  0 or -ENOMEM.
- */
-int opstat_add(struct opstat *sum, const struct opstat *os);
-
-/*
- * The CPU time a phase cost, in ns: its workers', the background's and
- * the tail's, as the "cpu" figures count them (@js: the machine's idle
- * rate, or NULL).  NAN when unknown.
- */
-double phase_cpu_ns(const struct phase_result *pr,
-		    const struct job_status *js);
-
 /* Dump the results of job @id, sorted by phase.  Returns an exit code. */
 int results_get(struct nl_ctx *nl, uint32_t id, struct results *r);
 void results_free(struct results *r);

@@ -20,6 +20,7 @@
 #include "engine/run.h"
 #include "report/engines.h"
 #include "report/job.h"
+#include "report/metric.h"
 #include "report/results.h"
 
 /* What the comparison takes from one run's phase. */

@@ -27,7 +27,6 @@
 
 /* The table */
 
-#define MIB		(1024.0 * 1024.0)
 
 /* Column widths after the name column. */
 #define W_THREADS	7

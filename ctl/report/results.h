@@ -38,4 +38,12 @@ int show_job_results(struct nl_ctx *nl, uint32_t id,
 		     const struct job_status *final,
 		     const struct job_extra *x, bool json);
 
+/*
+ * The CPU time a phase cost, in ns: its workers', the background's and
+ * the tail's, as the "cpu" figures count them (@js: the machine's idle
+ * rate, or NULL).  NAN when unknown.
+ */
+double phase_cpu_ns(const struct phase_result *pr,
+		    const struct job_status *js);
+
 #endif /* FSLOADCTL_REPORT_RESULTS_H */

@@ -14,6 +14,7 @@
 #include "nl/names.h"
 #include "report/runs.h"
 #include "report/job.h"
+#include "report/metric.h"
 #include "report/results.h"
 
 /* A number or, when not finite, "-" / null. */

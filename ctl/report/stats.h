@@ -59,4 +59,12 @@ double noise_band_pct(const struct stat_sample *a, size_t m, double alpha);
 double detectable_change_pct(double cov_pct, size_t n, double alpha,
 			     double power);
 
+struct opstat;
+
+/*
+ * Add @os to @sum: its counts, and its histogram merged into @sum's
+ * (malloc'd).  0 or -ENOMEM.
+ */
+int opstat_add(struct opstat *sum, const struct opstat *os);
+
 #endif /* FSLOADCTL_STATS_H */

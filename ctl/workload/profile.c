@@ -21,16 +21,6 @@
 
 #define SEQ	FSLOAD_ORDER_SEQUENTIAL
 #define RND	FSLOAD_ORDER_RANDOM
-#define MIB	(1024.0 * 1024.0)
-
-/* How a profile's headline number is computed from a job's results. */
-struct metric_spec {
-	const char *label;
-	const char *key;
-	uint8_t op;		/* count this op type; 0: every op */
-	bool mib;		/* MiB/s rather than ops/s */
-	const char *phases[4];	/* time of the phases named so (prefix) */
-};
 
 struct profile {
 	const char *name;
@@ -862,74 +852,7 @@ bool program_has_size(const struct program *prog)
 	return false;
 }
 
-static bool phase_counts(const struct metric_spec *ms, const char *name)
+const struct metric_spec *profile_metric_spec(const struct profile *pf)
 {
-	unsigned int i;
-
-	if (!ms->phases[0])
-		return true;
-	for (i = 0; i < ARRAY_SIZE(ms->phases) && ms->phases[i]; i++) {
-		size_t n = strlen(ms->phases[i]);
-
-		/* "create" counts "create" and "create-3", not "created" */
-		if (!strncmp(name, ms->phases[i], n) &&
-		    (!name[n] || name[n] == '-'))
-			return true;
-	}
-	return false;
-}
-
-void profile_metric(const struct profile *pf, const struct results *r,
-		    const struct job_status *js, struct metric *m)
-{
-	static const struct metric_spec any = { "ops/s", "ops_per_sec", 0,
-						false, { NULL } };
-	const struct metric_spec *ms = pf ? &pf->metric : &any;
-	uint64_t lat_sum = 0, lat_n = 0, cpu = 0, cpu_n = 0;
-	struct opstat lat = { 0 };	/* the counted ops, merged */
-	bool lat_ok = true;
-	unsigned int i, j;
-
-	memset(m, 0, sizeof(*m));
-	m->label = ms->label;
-	m->key = ms->key;
-	m->cpu_ns = NAN;
-	for (i = 0; i < r->nphases; i++) {
-		const struct phase_result *pr = &r->phases[i];
-		double pcpu;
-
-		if (!phase_counts(ms, pr->name))
-			continue;
-		m->elapsed_ns += pr->elapsed_ns;
-		if (RES_HAS(pr, FSLOAD_A_RES_WORKER_CPU_NS)) {
-			cpu += pr->worker_cpu_ns;
-			cpu_n += pr->ops + pr->errors;
-		}
-		pcpu = phase_cpu_ns(pr, js);
-		if (isfinite(pcpu))
-			m->cpu_ns = (isfinite(m->cpu_ns) ? m->cpu_ns : 0) + pcpu;
-		for (j = 0; j < pr->nopstats; j++) {
-			const struct opstat *os = &pr->opstats[j];
-
-			if (ms->op && os->type != ms->op)
-				continue;
-			m->ops += os->ops;
-			m->bytes += os->bytes;
-			lat_sum += os->lat_sum_ns;
-			lat_n += os->ops;
-			if (os->ops && opstat_add(&lat, os))
-				lat_ok = false;
-		}
-	}
-	if (!m->elapsed_ns)
-		m->value = NAN;
-	else if (ms->mib)
-		m->value = m->bytes / MIB * 1e9 / m->elapsed_ns;
-	else
-		m->value = m->ops * 1e9 / m->elapsed_ns;
-	m->lat_avg_ns = lat_n ? (double)lat_sum / lat_n : NAN;
-	m->lat_p50_ns = lat_ok ? opstat_percentile(&lat, 0.50) : NAN;
-	m->lat_p99_ns = lat_ok ? opstat_percentile(&lat, 0.99) : NAN;
-	free(lat.buckets);
-	m->worker_ns_per_op = cpu_n ? (double)cpu / cpu_n : NAN;
+	return &pf->metric;
 }

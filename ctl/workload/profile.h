@@ -13,7 +13,6 @@
 
 #include "lib/fsloadctl.h"
 
-struct job_status;
 struct results;
 
 struct prog_op {
@@ -116,6 +115,18 @@ void params_init(struct params *p);
 
 struct profile;
 
+/* How a profile's headline number is computed from a job's results. */
+struct metric_spec {
+	const char *label;
+	const char *key;
+	uint8_t op;		/* count this op type; 0: every op */
+	bool mib;		/* MiB/s rather than ops/s */
+	const char *phases[4];	/* time of the phases named so (prefix) */
+};
+
+/* What @pf's headline figure counts (report/metric.c computes it). */
+const struct metric_spec *profile_metric_spec(const struct profile *pf);
+
 const struct profile *profile_find(const char *name);
 const char *profile_name(const struct profile *pf);
 /* The profile's defaults as start options: "--files 1 --size 1G". */
@@ -176,27 +187,5 @@ struct prog_op *phase_add_op(struct prog_phase *ph, uint8_t type,
 /* An iteration count that ends by time, not by count, for @threads. */
 uint64_t program_unbounded_iterations(const struct program *prog,
 				      uint32_t threads);
-
-/*
- * The profile's headline number from one job's results: files/s of
- * smallfiles' create phases, transactions/s of randrw, ...  @value is
- * per second; @lat_avg_ns NAN when the profile has none.
- */
-struct metric {
-	const char *label;	/* text column: "files/s" */
-	const char *key;	/* JSON: "files_per_sec" */
-	uint64_t ops;		/* operations counted */
-	uint64_t bytes;		/* written and read by them */
-	uint64_t elapsed_ns;	/* over this time */
-	double value;
-	double lat_avg_ns;
-	double lat_p50_ns;	/* of the counted ops; NAN when none */
-	double lat_p99_ns;
-	double worker_ns_per_op;	/* workers' CPU per op; NAN unknown */
-	double cpu_ns;		/* the phases' CPU (phase_cpu_ns()); NAN unknown */
-};
-/* @js: the job's status, for its idle rate (cpu_ns), or NULL. */
-void profile_metric(const struct profile *pf, const struct results *r,
-		    const struct job_status *js, struct metric *m);
 
 #endif /* FSLOADCTL_PROFILE_H */
