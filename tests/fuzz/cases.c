@@ -11,8 +11,8 @@
 
 #include <stdlib.h>
 
-#include "kshim.h"
-#include "engine.h"
+#include "lib/kshim.h"
+#include <fsload/engine.h>
 
 /* ------------------------------------------------------------------ */
 /* Programs, valid and spoiled                                         */

@@ -266,7 +266,7 @@ int start_fixed_job(struct nsock *s, const struct fixed_job *j, char *msg,
 /* Op types                                                            */
 /* ------------------------------------------------------------------ */
 
-/* What the fuzzer knows of op type @t (lib.c's fuzz_op_caps()). */
+/* Op type @t in the engine's op table (include/fsload/engine.h). */
 bool op_sized(uint8_t t);
 bool op_is_bio(uint8_t t);
 uint32_t op_allowed_flags(uint8_t t);

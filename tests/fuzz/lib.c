@@ -18,6 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/kshim.h"
+#include <fsload/engine.h>
+
 /* ------------------------------------------------------------------ */
 /* Options and shared state                                            */
 /* ------------------------------------------------------------------ */
@@ -711,47 +714,22 @@ int start_fixed_job(struct nsock *s, const struct fixed_job *j, char *msg,
 /* Op types                                                            */
 /* ------------------------------------------------------------------ */
 
-/*
- * The fuzzer's copy of the per-op-type capabilities: whether an op type
- * takes a size, is a bio op (block jobs only), and which op flags it
- * takes.  The one copy in tests/: point it at the shared engine's op
- * table once there is one (issue 14, one op table).
- */
-static const struct fuzz_op_caps {
-	bool sized;
-	bool bio;
-	uint32_t flags;
-} fuzz_op_caps[FSLOAD_OP_MAX + 1] = {
-	[FSLOAD_OP_CREATE] = { .sized = true, .flags = FSLOAD_OP_F_FSYNC |
-			       FSLOAD_OP_F_FALLOCATE | FSLOAD_OP_F_DIRECT },
-	[FSLOAD_OP_APPEND] = { .sized = true,
-			       .flags = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_DIRECT },
-	[FSLOAD_OP_WRITE_RANDOM] = { .sized = true, .flags = FSLOAD_OP_F_FSYNC |
-				     FSLOAD_OP_F_DIRECT },
-	[FSLOAD_OP_READ_RANDOM] = { .sized = true, .flags = FSLOAD_OP_F_DIRECT },
-	[FSLOAD_OP_READ] = { .flags = FSLOAD_OP_F_DIRECT },
-	[FSLOAD_OP_BIO_WRITE] = { .bio = true },
-	[FSLOAD_OP_BIO_READ] = { .bio = true },
-};
+/* What each op type takes: the engine's op table (include/fsload/engine.h). */
 
-static const struct fuzz_op_caps *op_caps(uint8_t t)
-{
-	static const struct fuzz_op_caps none;
-
-	return t <= FSLOAD_OP_MAX ? &fuzz_op_caps[t] : &none;
-}
-
+/* A file size, or the bytes of a write or read (not a bio op's region). */
 bool op_sized(uint8_t t)
 {
-	return op_caps(t)->sized;
+	unsigned int p = fsload_op_type(t)->params;
+
+	return (p & FSLOAD_OPP_SIZE) && !(p & FSLOAD_OPP_BIO);
 }
 
 bool op_is_bio(uint8_t t)
 {
-	return op_caps(t)->bio;
+	return fsload_op_type(t)->params & FSLOAD_OPP_BIO;
 }
 
 uint32_t op_allowed_flags(uint8_t t)
 {
-	return op_caps(t)->flags;
+	return fsload_op_type(t)->flags;
 }

@@ -8,8 +8,8 @@
 
 #include <stdlib.h>
 
-#include "kshim.h"
-#include "engine.h"
+#include "lib/kshim.h"
+#include <fsload/engine.h>
 
 /*
  * fsload_fuzz start --dir DIR [--files N] [--files-per-dir N]
