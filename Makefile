@@ -21,6 +21,8 @@
 #   make dkms-src        the module's sources to DESTDIR/usr/src/fsload-VERSION
 #   make check-dkms      dkms add/build/install against every kernel here
 #   make deps            install what every target needs (scripts/deps.sh all)
+#   make gen             regenerate the protocol's files from its spec
+#                        (uapi header, module policies, ctl attribute tables)
 
 # Every documented target runs `scripts/deps.sh TARGET` first (deps-TARGET
 # below), before anything looks for a kernel header, a compiler or QEMU:
@@ -78,7 +80,7 @@ tests: ctl
 # its own, so that its recipe, and the environment make gives it, comes
 # after the packages are there).  KERNEL=... adds the root's tools.
 DEPS_GOALS := demo lint check check-all kernels check-debug check-bisect \
-	bench matrix install check-dkms
+	bench matrix install check-dkms gen
 .PHONY: $(DEPS_GOALS:%=deps-%)
 deps:
 	$(DEPS) all
@@ -108,6 +110,15 @@ check-all: deps-check-all
 
 kernels: deps-kernels
 	scripts/kernels.sh setup $(or $(KERNEL),$(KERNELS))
+
+# The protocol is written once, in Documentation/netlink/specs/fsload.yaml:
+# scripts/nl-gen.py makes the uapi header, the module's request policies
+# and fsloadctl's attribute tables of it, with the kernel's ynl-gen-c (from
+# linux-source-6.12, installed in the trixie root by scripts/kernels.sh).
+.PHONY: gen
+gen: deps-gen
+	scripts/kernels.sh ynl >/dev/null
+	scripts/nl-gen.py
 
 # The suite on a debug kernel (KASAN, lockdep, kmemleak, UBSAN), built
 # once per machine by scripts/debug-kernel.sh.

@@ -361,10 +361,6 @@ int fsload_resolve_dir(struct fsload_job *job, struct genl_info *info);
 int fsload_open_device(struct fsload_job *job, struct genl_info *info);
 
 /* netlink.c */
-/* The nested policies program.c parses with. */
-extern const struct nla_policy fsload_op_policy[FSLOAD_A_OP_MAX + 1];
-extern const struct nla_policy fsload_group_policy[FSLOAD_A_GROUP_MAX + 1];
-extern const struct nla_policy fsload_phase_policy[FSLOAD_A_PHASE_MAX + 1];
 int fsload_nl_init(void);
 void fsload_nl_exit(void);
 void fsload_nl_notify(struct fsload_job *job, u8 cmd);

@@ -21,117 +21,8 @@
 #include <net/genetlink.h>
 #include <net/sock.h>
 #include "fsload.h"
+#include "fsload-nl-gen.h"
 #include "compat.h"
-
-static struct netlink_range_validation fsload_weight_range = {
-	.min = 1,
-	.max = 1000000,
-};
-
-static struct netlink_range_validation fsload_block_range = {
-	.min = 1,
-	.max = FSLOAD_BLOCK_MAX,
-};
-
-static struct netlink_range_validation fsload_fpd_range = {
-	.min = 1,
-	.max = FSLOAD_FILES_MAX,
-};
-
-static struct netlink_range_validation fsload_branch_range = {
-	.max = FSLOAD_DIRS_MAX,
-};
-
-static struct netlink_range_validation fsload_progress_range = {
-	.max = 3600000,
-};
-
-static struct netlink_range_validation fsload_idle_range = {
-	.max = 60000,
-};
-
-static struct netlink_range_validation fsload_sample_range = {
-	.max = 60000,
-};
-
-static struct netlink_range_validation fsload_stall_range = {
-	.max = 86400000,
-};
-
-const struct nla_policy fsload_op_policy[FSLOAD_A_OP_MAX + 1] = {
-	[FSLOAD_A_OP_TYPE] = NLA_POLICY_RANGE(NLA_U8, 1, FSLOAD_OP_MAX),
-	[FSLOAD_A_OP_WEIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_weight_range),
-	[FSLOAD_A_OP_SIZE_BYTES] = { .type = NLA_U64 },
-	[FSLOAD_A_OP_BLOCK_BYTES] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							  &fsload_block_range),
-	[FSLOAD_A_OP_FLAGS] = NLA_POLICY_MASK(NLA_U32, FSLOAD_OP_F_ALL),
-	[FSLOAD_A_OP_PREFIX] = NLA_POLICY_RANGE(NLA_U8, 'a', 'z'),
-	[FSLOAD_A_OP_DEPTH] = NLA_POLICY_RANGE(NLA_U32, 1, FSLOAD_BIO_DEPTH_MAX),
-	[FSLOAD_A_OP_GROUP] = NLA_POLICY_MAX(NLA_U8, FSLOAD_GROUPS_MAX - 1),
-};
-
-const struct nla_policy fsload_group_policy[FSLOAD_A_GROUP_MAX + 1] = {
-	[FSLOAD_A_GROUP_NAME] = { .type = NLA_NUL_STRING,
-				  .len = FSLOAD_NAME_MAX - 1 },
-	[FSLOAD_A_GROUP_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1,
-						    FSLOAD_THREADS_MAX),
-};
-
-const struct nla_policy fsload_phase_policy[FSLOAD_A_PHASE_MAX + 1] = {
-	[FSLOAD_A_PHASE_NAME] = { .type = NLA_NUL_STRING,
-				  .len = FSLOAD_NAME_MAX - 1 },
-	[FSLOAD_A_PHASE_ORDER] = NLA_POLICY_RANGE(NLA_U8,
-						  FSLOAD_ORDER_SEQUENTIAL,
-						  FSLOAD_ORDER_RANDOM),
-	[FSLOAD_A_PHASE_ITERATIONS] = { .type = NLA_U64 },
-	[FSLOAD_A_PHASE_OP] = NLA_POLICY_NESTED(fsload_op_policy),
-	[FSLOAD_A_PHASE_DURATION_MS] = { .type = NLA_U32 },
-	[FSLOAD_A_PHASE_FLAGS] = NLA_POLICY_MASK(NLA_U32, FSLOAD_PHASE_F_ALL),
-	[FSLOAD_A_PHASE_PREFIX] = NLA_POLICY_RANGE(NLA_U8, 'a', 'z'),
-	[FSLOAD_A_PHASE_FIRST] = { .type = NLA_U64 },
-};
-
-static const struct nla_policy fsload_start_policy[FSLOAD_A_JOB_MAX + 1] = {
-	[FSLOAD_A_JOB_DIR] = { .type = NLA_NUL_STRING, .len = PATH_MAX - 1 },
-	[FSLOAD_A_JOB_FLAGS] = NLA_POLICY_MASK(NLA_U32, FSLOAD_JOB_F_ALL),
-	[FSLOAD_A_JOB_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1,
-						  FSLOAD_THREADS_MAX),
-	[FSLOAD_A_JOB_FILES] = { .type = NLA_U64 },
-	[FSLOAD_A_JOB_FILES_PER_DIR] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							     &fsload_fpd_range),
-	[FSLOAD_A_JOB_SEED] = { .type = NLA_U64 },
-	[FSLOAD_A_JOB_PROFILE] = { .type = NLA_NUL_STRING,
-				   .len = FSLOAD_NAME_MAX - 1 },
-	[FSLOAD_A_JOB_PROGRESS_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							   &fsload_progress_range),
-	[FSLOAD_A_JOB_TREE_BRANCH] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							   &fsload_branch_range),
-	[FSLOAD_A_JOB_PHASE] = NLA_POLICY_NESTED(fsload_phase_policy),
-	[FSLOAD_A_JOB_SAMPLE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							 &fsload_sample_range),
-	[FSLOAD_A_JOB_STALL_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							&fsload_stall_range),
-	[FSLOAD_A_JOB_IDLE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-						       &fsload_idle_range),
-	[FSLOAD_A_JOB_DEVICE] = { .type = NLA_NUL_STRING, .len = PATH_MAX - 1 },
-	[FSLOAD_A_JOB_WORKER_CPU] = { .type = NLA_U32 },
-	[FSLOAD_A_JOB_GROUP] = NLA_POLICY_NESTED(fsload_group_policy),
-};
-
-static const struct nla_policy fsload_id_policy[FSLOAD_A_JOB_ID + 1] = {
-	[FSLOAD_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-};
-
-static const struct nla_policy fsload_resume_policy[FSLOAD_A_JOB_MAX + 1] = {
-	[FSLOAD_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[FSLOAD_A_JOB_HELD] = { .type = NLA_U32 },
-};
-
-static const struct nla_policy
-fsload_series_policy[FSLOAD_A_JOB_SERIES_FROM + 1] = {
-	[FSLOAD_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[FSLOAD_A_JOB_SERIES_FROM] = { .type = NLA_U64 },
-};
 
 static struct genl_family fsload_family;
 
@@ -1247,54 +1138,54 @@ static const struct genl_ops fsload_ops[] = {
 		.cmd = FSLOAD_CMD_JOB_START,
 		.internal_flags = FSLOAD_NL_ADMIN,
 		.doit = fsload_nl_start,
-		.policy = fsload_start_policy,
-		.maxattr = FSLOAD_A_JOB_MAX,
+		.policy = fsload_job_start_nl_policy,
+		.maxattr = ARRAY_SIZE(fsload_job_start_nl_policy) - 1,
 	},
 	{
 		.cmd = FSLOAD_CMD_JOB_STOP,
 		.internal_flags = FSLOAD_NL_ADMIN | FSLOAD_NL_JOB,
 		.doit = fsload_nl_stop,
-		.policy = fsload_id_policy,
-		.maxattr = FSLOAD_A_JOB_ID,
+		.policy = fsload_job_stop_nl_policy,
+		.maxattr = ARRAY_SIZE(fsload_job_stop_nl_policy) - 1,
 	},
 	{
 		.cmd = FSLOAD_CMD_JOB_RESUME,
 		.internal_flags = FSLOAD_NL_ADMIN | FSLOAD_NL_JOB,
 		.doit = fsload_nl_resume,
-		.policy = fsload_resume_policy,
-		.maxattr = FSLOAD_A_JOB_MAX,
+		.policy = fsload_job_resume_nl_policy,
+		.maxattr = ARRAY_SIZE(fsload_job_resume_nl_policy) - 1,
 	},
 	{
 		.cmd = FSLOAD_CMD_JOB_GET,
 		.internal_flags = FSLOAD_NL_JOB,	/* the doit's */
 		.doit = fsload_nl_get_doit,
 		.dumpit = fsload_nl_get_dumpit,
-		.policy = fsload_id_policy,
-		.maxattr = FSLOAD_A_JOB_ID,
+		.policy = fsload_job_get_nl_policy,
+		.maxattr = ARRAY_SIZE(fsload_job_get_nl_policy) - 1,
 	},
 	{
 		.cmd = FSLOAD_CMD_RESULT_GET,
 		.start = fsload_nl_result_start,
 		.dumpit = fsload_nl_result_dumpit,
 		.done = fsload_job_dump_done,
-		.policy = fsload_id_policy,
-		.maxattr = FSLOAD_A_JOB_ID,
+		.policy = fsload_result_get_nl_policy,
+		.maxattr = ARRAY_SIZE(fsload_result_get_nl_policy) - 1,
 	},
 	{
 		.cmd = FSLOAD_CMD_SERIES_GET,
 		.start = fsload_nl_series_start,
 		.dumpit = fsload_nl_series_dumpit,
 		.done = fsload_nl_series_done,
-		.policy = fsload_series_policy,
-		.maxattr = FSLOAD_A_JOB_SERIES_FROM,
+		.policy = fsload_series_get_nl_policy,
+		.maxattr = ARRAY_SIZE(fsload_series_get_nl_policy) - 1,
 	},
 	{
 		.cmd = FSLOAD_CMD_WORKER_GET,
 		.start = fsload_nl_worker_start,
 		.dumpit = fsload_nl_worker_dumpit,
 		.done = fsload_job_dump_done,
-		.policy = fsload_id_policy,
-		.maxattr = FSLOAD_A_JOB_ID,
+		.policy = fsload_worker_get_nl_policy,
+		.maxattr = ARRAY_SIZE(fsload_worker_get_nl_policy) - 1,
 	},
 };
 

@@ -11,8 +11,10 @@
 #include <linux/cpumask.h>
 #include <linux/math64.h>
 #include <linux/slab.h>
+#include <linux/stringify.h>
 #include <net/genetlink.h>
 #include "fsload.h"
+#include "fsload-nl-gen.h"
 #include "compat.h"
 
 static int fsload_parse_op(const struct fsload_program *prog,
@@ -23,7 +25,7 @@ static int fsload_parse_op(const struct fsload_program *prog,
 	u32 rem = 0;
 	int err;
 
-	err = nla_parse_nested(tb, FSLOAD_A_OP_MAX, nla, fsload_op_policy,
+	err = nla_parse_nested(tb, FSLOAD_A_OP_MAX, nla, fsload_op_nl_policy,
 			       extack);
 	if (err)
 		return err;
@@ -58,7 +60,8 @@ static int fsload_parse_op(const struct fsload_program *prog,
 		}
 		if (od->block > FSLOAD_BIO_BLOCK_MAX || od->block % 512) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_BLOCK_BYTES],
-					    "block_bytes: a bio's block is a multiple of 512 bytes, at most 1 MiB");
+					    "block_bytes: a bio's block is a multiple of 512 bytes, at most "
+					    __stringify(FSLOAD_BIO_BLOCK_MAX) " bytes");
 			return -EINVAL;
 		}
 		/* The region is checked against the device once it is open. */
@@ -140,7 +143,7 @@ static int fsload_parse_phase(struct fsload_program *prog,
 	int rem, err;
 
 	err = nla_parse_nested(tb, FSLOAD_A_PHASE_MAX, nla,
-			       fsload_phase_policy, extack);
+			       fsload_phase_nl_policy, extack);
 	if (err)
 		return err;
 	if (!tb[FSLOAD_A_PHASE_NAME]) {
@@ -257,7 +260,7 @@ static int fsload_parse_groups(struct fsload_program *prog,
 			return -E2BIG;
 		}
 		err = nla_parse_nested(tb, FSLOAD_A_GROUP_MAX, a,
-				       fsload_group_policy, extack);
+				       fsload_group_nl_policy, extack);
 		if (err)
 			return err;
 		if (!tb[FSLOAD_A_GROUP_THREADS]) {
@@ -364,7 +367,8 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 		      nla_get_u64(tb[FSLOAD_A_JOB_FILES]) : 1000;
 	if (!prog->files || prog->files > FSLOAD_FILES_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES],
-				    "files: must be 1 to 100000000 per thread");
+				    "files: must be 1 to "
+				    __stringify(FSLOAD_FILES_MAX) " per thread");
 		return -ERANGE;
 	}
 	prog->files_per_dir = tb[FSLOAD_A_JOB_FILES_PER_DIR] ?
@@ -384,13 +388,15 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 		tree_files *= prog->threads;
 	if (tree_files > FSLOAD_FILES_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES],
-				    "files: threads x files in a shared tree exceeds 100000000");
+				    "files: threads x files in a shared tree exceeds "
+				    __stringify(FSLOAD_FILES_MAX));
 		return -ERANGE;
 	}
 	dirs = DIV_ROUND_UP(tree_files, prog->files_per_dir);
 	if (dirs > FSLOAD_DIRS_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES_PER_DIR],
-				    "files_per_dir: files need more than 100000 subdirectories");
+				    "files_per_dir: files need more than "
+				    __stringify(FSLOAD_DIRS_MAX) " subdirectories");
 		return -ERANGE;
 	}
 	prog->branch = tb[FSLOAD_A_JOB_TREE_BRANCH] ?
@@ -402,7 +408,9 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 	}
 	if (fsload_dir_depth(prog->branch, dirs - 1) > FSLOAD_TREE_DEPTH_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_TREE_BRANCH],
-				    "tree_branch: the files need a tree more than 8 levels deep (FSLOAD_TREE_DEPTH_MAX)");
+				    "tree_branch: the files need a tree more than "
+				    __stringify(FSLOAD_TREE_DEPTH_MAX)
+				    " levels deep (FSLOAD_TREE_DEPTH_MAX)");
 		return -ERANGE;
 	}
 	prog->seed = tb[FSLOAD_A_JOB_SEED] ?

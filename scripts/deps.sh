@@ -61,6 +61,7 @@ declare -A TARGET=(
 	[lint]="build source lint"
 	[check]="build source lint vm suite"
 	[kernels]="roots"
+	[gen]="roots suite"
 	[check-all]="build source lint vm suite roots"
 	[check-debug]="build source lint vm suite kbuild"
 	[check-bisect]="build source vm kbuild git"

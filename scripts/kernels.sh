@@ -25,6 +25,10 @@
 #                                          installed match; ROOT is / for the
 #                                          host's own headers
 #   scripts/kernels.sh list               the kernels installed (host, root)
+#   scripts/kernels.sh ynl                print the linux-source tarball whose
+#                                          tools/net/ynl make gen runs (the
+#                                          root's linux-source-6.12), creating
+#                                          the root and installing it if missing
 #   scripts/kernels.sh root               print the root's directory
 #   scripts/kernels.sh run [--repo DIR] -- COMMAND [ARGS...]
 #                                          run COMMAND as root in the root, with
@@ -444,6 +448,24 @@ setup() {
 	say "done in $(($(now) - t0)) s; root: $ROOT"
 }
 
+# The kernel's netlink code generator (ynl-gen-c, 6.4 and newer) comes
+# with its source: the root's suite has it (the host's 6.1 does not).
+YNL_SOURCE=linux-source-6.12
+YNL_TARBALL=$ROOT/usr/src/$YNL_SOURCE.tar.xz
+ynl() {
+	if [ ! -f "$YNL_TARBALL" ]; then
+		[ "$(id -u)" = 0 ] || die "$YNL_SOURCE is not in $ROOT: run scripts/kernels.sh ynl as root"
+		[ -x "$ROOT/usr/bin/apt-get" ] || create_root
+		say "installing $YNL_SOURCE in $ROOT"
+		apt_root install "$YNL_SOURCE" >"$ROOT.apt.log" 2>&1 || {
+			tail -n 20 "$ROOT.apt.log" >&2
+			die "apt-get install failed (log: $ROOT.apt.log)"
+		}
+		rm -f "$ROOT.apt.log"
+		apt_root clean
+	fi
+}
+
 list() {
 	local r
 	for r in $(releases_in /); do echo "$r /"; done
@@ -465,6 +487,11 @@ resolve)
 	resolve "$1" || die "kernel $1 is not installed: make kernels KERNEL=$1 (scripts/kernels.sh setup $1)"
 	;;
 list) list ;;
+ynl)
+	# Without the lock when there: builds and VMs may hold it.
+	[ -f "$YNL_TARBALL" ] || with_lock -x ynl
+	echo "$YNL_TARBALL"
+	;;
 root) echo "$ROOT" ;;
 run)
 	args=(--repo "$REPO")

@@ -22,6 +22,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 try:
     import yaml
@@ -356,11 +357,10 @@ def t_constants():
         seen.add(cname)
         check(define_int(DEFINES, cname) == d["value"],
               f"{cname}: header {DEFINES.get(cname)}, spec {d['value']}")
-    # Every numeric constant of the header, except the family version and
-    # the masks of flags (checked with the flags).
+    # Every numeric constant of the header, except the family version.
     for name, raw in DEFINES.items():
         if (name in seen or name.startswith("_") or raw.startswith('"')
-                or name.endswith("_F_ALL") or name.endswith("FAMILY_VERSION")):
+                or name.endswith("FAMILY_VERSION")):
             continue
         raise Fail(f"header: #define {name} is not a const of the spec")
 
@@ -380,17 +380,16 @@ def t_enums():
         if d.get("render-max"):
             pfx = c_upper(d.get("name-prefix",
                                 f"{SPECDOC['name']}-{d['name']}-"))
-            last = want[-1][1] if want else 0
-            want += [(f"__{pfx}MAX", last + 1), (f"{pfx}MAX", last)]
+            if d["type"] == "flags":
+                # The mask of every flag.
+                total = 0
+                for _, v in want:
+                    total |= v
+                want += [(f"{pfx}MASK", total)]
+            else:
+                last = want[-1][1] if want else 0
+                want += [(f"__{pfx}MAX", last + 1), (f"{pfx}MAX", last)]
         differ(f"enum {ename}", got, want)
-        if d["type"] == "flags":
-            mask = re.sub(r"_F_\w+$", "_F_ALL", want[0][0])
-            total = 0
-            for _, v in want:
-                total |= v
-            if mask in DEFINES:
-                check(define_int(DEFINES, mask) == total,
-                      f"header: {mask} is not every flag of {ename}")
     for n in named:
         check(n in covered, f"header: enum {n} is not in the spec")
 
@@ -495,6 +494,64 @@ def t_commands():
         print(f"# {v} {c}: {', '.join(kinds)}")
 
 
+GENERATED = ["include/uapi/linux/fsload.h", "module/fsload-nl-gen.h",
+             "module/fsload-nl-gen.c", "ctl/nl/fsload-nl-gen.h",
+             "ctl/nl/fsload-nl-gen.c"]
+
+
+def t_generated():
+    """Every generated file is what scripts/nl-gen.py makes of the spec."""
+    with tempfile.TemporaryDirectory(prefix="fsload-spec.") as out:
+        res = subprocess.run([os.path.join(REPO, "scripts/nl-gen.py"),
+                              "--out", out], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True,
+                             check=False)
+        if res.returncode == 4:
+            raise Skip(res.stdout.strip())
+        check(res.returncode == 0, f"scripts/nl-gen.py: {res.stdout}")
+        stale = []
+        for rel in GENERATED:
+            res = subprocess.run(["diff", "-u", os.path.join(REPO, rel),
+                                  os.path.join(out, rel)],
+                                 stdout=subprocess.PIPE, text=True,
+                                 check=False)
+            if res.returncode:
+                for line in res.stdout.splitlines()[:20]:
+                    print(f"# {line}")
+                stale.append(rel)
+        check(not stale, f"not what the spec gives: {', '.join(stale)} "
+              "(make gen)")
+
+
+def t_policies():
+    """The module validates requests with the generated policies only:
+    no policy or range of its own, and each command's entry of the op
+    table takes its command's policy, whole."""
+    gen = "module/fsload-nl-gen.c"
+    table = ""
+    for path in sorted(glob.glob(os.path.join(REPO, "module/*.c"))):
+        rel = os.path.relpath(path, REPO)
+        if rel == gen or rel.endswith(".mod.c"):
+            continue
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        check(not re.search(r"struct (nla_policy|netlink_range_validation)"
+                            r"\s+\w+\s*(\[[^]]*\])?\s*=", text),
+              f"{rel}: a policy or range of its own (the spec's are in {gen})")
+        table += text
+    for op, _, cname in operations():
+        if "notify" in op or "event" in op:
+            continue
+        m = re.search(r"\.cmd\s*=\s*" + cname + r"\s*,(.*?)\}", table, re.S)
+        check(m, f"module: no op table entry for {cname}")
+        pol = c_lower(f"{SPECDOC['name']}-{op['name']}-nl-policy")
+        want = [rf"\.policy\s*=\s*{pol}\s*,",
+                rf"\.maxattr\s*=\s*ARRAY_SIZE\({pol}\)\s*-\s*1\s*,"]
+        for w in want:
+            check(re.search(w, m.group(1)),
+                  f"{cname}: op table entry without {w.replace(chr(92), '')}")
+
+
 CASES = [
     ("spec_parses", t_parses),
     ("spec_schema", t_schema),
@@ -504,6 +561,8 @@ CASES = [
     ("spec_enums_and_flags", t_enums),
     ("spec_attribute_sets", t_attribute_sets),
     ("spec_commands", t_commands),
+    ("spec_generated_files", t_generated),
+    ("spec_kernel_policies", t_policies),
 ]
 
 

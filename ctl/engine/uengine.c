@@ -939,7 +939,7 @@ static int uprog_convert(const struct program *prog, u64 files,
 		    ph->prefix == 'd' || ph->prefix == 't')
 			return bad_program(ph->name,
 					   "prefix: 'a'..'z' except 'd' and 't'");
-		if (ph->flags & ~FSLOAD_PHASE_F_ALL)
+		if (ph->flags & ~FSLOAD_PHASE_F_MASK)
 			return bad_program(ph->name, "unknown phase flags");
 		if (!pp->nops || pp->nops > FSLOAD_PHASE_OPS_MAX)
 			return bad_program(ph->name, "1 to 16 ops per phase");

@@ -29,19 +29,8 @@ struct attr_set {
 	unsigned int label_attr;
 };
 
-extern const struct attr_set job_attrs;		/* FSLOAD_A_JOB_* */
-extern const struct attr_set phase_attrs;	/* FSLOAD_A_PHASE_* */
-extern const struct attr_set op_attrs;		/* FSLOAD_A_OP_* */
-extern const struct attr_set res_attrs;		/* FSLOAD_A_RES_* */
-extern const struct attr_set opstat_attrs;	/* FSLOAD_A_OPSTAT_* */
-extern const struct attr_set bucket_attrs;	/* FSLOAD_A_BUCKET_* */
-extern const struct attr_set thread_attrs;	/* FSLOAD_A_THREAD_* */
-extern const struct attr_set progress_attrs;	/* FSLOAD_A_PROGRESS_* */
-extern const struct attr_set group_attrs;	/* FSLOAD_A_GROUP_* */
-extern const struct attr_set sample_attrs;	/* FSLOAD_A_SAMPLE_* */
-extern const struct attr_set sample_op_attrs;	/* FSLOAD_A_SAMPLE_OP_* */
-extern const struct attr_set stall_attrs;	/* FSLOAD_A_STALL_* */
-extern const struct attr_set worker_attrs;	/* FSLOAD_A_WORKER_* */
+/* The sets themselves (job_attrs ...) are generated from the spec. */
+#include "nl/fsload-nl-gen.h"
 
 /* The attribute's name, or "attribute <type>" (formatted into @buf). */
 const char *attr_name(const struct attr_set *set, unsigned int type,

@@ -410,7 +410,7 @@ static void gen_job(struct rng *r, struct fjob *j)
 						    : range(r, 1, 5000);
 	j->h_flags = pct(r, 60);
 	if (j->h_flags)
-		j->flags = rnd(r) & FSLOAD_JOB_F_ALL;
+		j->flags = rnd(r) & FSLOAD_JOB_F_MASK;
 	/* Respect the tree limits the kernel enforces. */
 	if ((j->flags & FSLOAD_JOB_F_SHARED_DIR) &&
 	    j->files * j->threads > FSLOAD_FILES_MAX)
@@ -516,7 +516,7 @@ static const char *spoil_value(struct rng *r, struct fjob *j, int *err)
 		return "progress_ms too large";
 	case 6:
 		j->h_flags = true;
-		j->flags |= unknown_bit(r, FSLOAD_JOB_F_ALL);
+		j->flags |= unknown_bit(r, FSLOAD_JOB_F_MASK);
 		return "unknown job flag";
 	case 7:
 		o->h_weight = true;
@@ -549,11 +549,11 @@ static const char *spoil_value(struct rng *r, struct fjob *j, int *err)
 		return "phase prefix invalid";
 	case 13:
 		p->h_flags = true;
-		p->flags |= unknown_bit(r, FSLOAD_PHASE_F_ALL);
+		p->flags |= unknown_bit(r, FSLOAD_PHASE_F_MASK);
 		return "unknown phase flag";
 	case 14:
 		o->h_flags = true;
-		o->flags |= unknown_bit(r, FSLOAD_OP_F_ALL);
+		o->flags |= unknown_bit(r, FSLOAD_OP_F_MASK);
 		return "unknown op flag";
 	case 15:
 		if (prm.max_file >= UINT64_MAX || !op_sized(o->type))
@@ -569,7 +569,7 @@ static const char *spoil_value(struct rng *r, struct fjob *j, int *err)
 		return "iterations 0";
 	case 17: {
 		/* A flag this op type does not take. */
-		uint32_t bad = FSLOAD_OP_F_ALL & ~op_allowed_flags(o->type);
+		uint32_t bad = FSLOAD_OP_F_MASK & ~op_allowed_flags(o->type);
 
 		if (!bad)
 			return spoil_value(r, j, err);

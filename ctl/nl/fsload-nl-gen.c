@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/fsload.yaml */
+/* by scripts/nl-gen.py: fsloadctl's attribute tables */
+
+#include <stddef.h>
+
+#include <linux/fsload.h>
+
+#include "nl/attrs.h"
+#include "nl/fsload-nl-gen.h"
+
+static const char *const op_attr_names[FSLOAD_A_OP_MAX + 1] = {
+	[FSLOAD_A_OP_TYPE] = "type",
+	[FSLOAD_A_OP_WEIGHT] = "weight",
+	[FSLOAD_A_OP_SIZE_BYTES] = "size",
+	[FSLOAD_A_OP_BLOCK_BYTES] = "block",
+	[FSLOAD_A_OP_FLAGS] = "flags",
+	[FSLOAD_A_OP_PAD] = "pad",
+	[FSLOAD_A_OP_PREFIX] = "prefix",
+	[FSLOAD_A_OP_DEPTH] = "depth",
+	[FSLOAD_A_OP_GROUP] = "group",
+};
+
+const struct attr_set op_attrs = {
+	.name = "op",
+	.max = FSLOAD_A_OP_MAX,
+	.names = op_attr_names,
+};
+
+static const char *const phase_attr_names[FSLOAD_A_PHASE_MAX + 1] = {
+	[FSLOAD_A_PHASE_NAME] = "name",
+	[FSLOAD_A_PHASE_ORDER] = "order",
+	[FSLOAD_A_PHASE_ITERATIONS] = "iterations",
+	[FSLOAD_A_PHASE_OP] = "op",
+	[FSLOAD_A_PHASE_PAD] = "pad",
+	[FSLOAD_A_PHASE_DURATION_MS] = "duration-ms",
+	[FSLOAD_A_PHASE_FLAGS] = "flags",
+	[FSLOAD_A_PHASE_PREFIX] = "prefix",
+	[FSLOAD_A_PHASE_FIRST] = "first",
+};
+
+static const struct attr_set *const phase_nested[FSLOAD_A_PHASE_MAX + 1] = {
+	[FSLOAD_A_PHASE_OP] = &op_attrs,
+};
+
+const struct attr_set phase_attrs = {
+	.name = "phase",
+	.max = FSLOAD_A_PHASE_MAX,
+	.names = phase_attr_names,
+	.nested = phase_nested,
+	.label_attr = FSLOAD_A_PHASE_NAME,
+};
+
+static const char *const bucket_attr_names[FSLOAD_A_BUCKET_MAX + 1] = {
+	[FSLOAD_A_BUCKET_LOW_NS] = "low-ns",
+	[FSLOAD_A_BUCKET_HIGH_NS] = "high-ns",
+	[FSLOAD_A_BUCKET_COUNT] = "count",
+	[FSLOAD_A_BUCKET_PAD] = "pad",
+};
+
+const struct attr_set bucket_attrs = {
+	.name = "bucket",
+	.max = FSLOAD_A_BUCKET_MAX,
+	.names = bucket_attr_names,
+};
+
+static const char *const opstat_attr_names[FSLOAD_A_OPSTAT_MAX + 1] = {
+	[FSLOAD_A_OPSTAT_TYPE] = "type",
+	[FSLOAD_A_OPSTAT_OPS] = "ops",
+	[FSLOAD_A_OPSTAT_ERRORS] = "errors",
+	[FSLOAD_A_OPSTAT_BYTES] = "bytes",
+	[FSLOAD_A_OPSTAT_LAT_SUM_NS] = "lat-sum-ns",
+	[FSLOAD_A_OPSTAT_LAT_MIN_NS] = "lat-min-ns",
+	[FSLOAD_A_OPSTAT_LAT_MAX_NS] = "lat-max-ns",
+	[FSLOAD_A_OPSTAT_PAD] = "pad",
+	[FSLOAD_A_OPSTAT_BUCKET] = "bucket",
+};
+
+static const struct attr_set *const opstat_nested[FSLOAD_A_OPSTAT_MAX + 1] = {
+	[FSLOAD_A_OPSTAT_BUCKET] = &bucket_attrs,
+};
+
+const struct attr_set opstat_attrs = {
+	.name = "opstat",
+	.max = FSLOAD_A_OPSTAT_MAX,
+	.names = opstat_attr_names,
+	.nested = opstat_nested,
+};
+
+static const char *const thread_attr_names[FSLOAD_A_THREAD_MAX + 1] = {
+	[FSLOAD_A_THREAD_NAME] = "name",
+	[FSLOAD_A_THREAD_PID] = "pid",
+	[FSLOAD_A_THREAD_CPU_NS] = "cpu-ns",
+	[FSLOAD_A_THREAD_PAD] = "pad",
+	[FSLOAD_A_THREAD_KERNEL] = "kernel",
+};
+
+const struct attr_set thread_attrs = {
+	.name = "thread",
+	.max = FSLOAD_A_THREAD_MAX,
+	.names = thread_attr_names,
+	.label_attr = FSLOAD_A_THREAD_NAME,
+};
+
+static const char *const progress_attr_names[FSLOAD_A_PROGRESS_MAX + 1] = {
+	[FSLOAD_A_PROGRESS_PCT] = "pct",
+	[FSLOAD_A_PROGRESS_WORKERS] = "workers",
+	[FSLOAD_A_PROGRESS_ITEMS] = "items",
+	[FSLOAD_A_PROGRESS_ELAPSED_NS] = "elapsed-ns",
+	[FSLOAD_A_PROGRESS_PAD] = "pad",
+};
+
+const struct attr_set progress_attrs = {
+	.name = "progress",
+	.max = FSLOAD_A_PROGRESS_MAX,
+	.names = progress_attr_names,
+};
+
+static const char *const res_attr_names[FSLOAD_A_RES_MAX + 1] = {
+	[FSLOAD_A_RES_PHASE_INDEX] = "phase-index",
+	[FSLOAD_A_RES_PHASE_NAME] = "phase-name",
+	[FSLOAD_A_RES_THREADS] = "threads",
+	[FSLOAD_A_RES_COMPLETE] = "complete",
+	[FSLOAD_A_RES_ELAPSED_NS] = "elapsed-ns",
+	[FSLOAD_A_RES_OPS] = "ops",
+	[FSLOAD_A_RES_ERRORS] = "errors",
+	[FSLOAD_A_RES_BYTES] = "bytes",
+	[FSLOAD_A_RES_OPSTAT] = "opstat",
+	[FSLOAD_A_RES_PAD] = "pad",
+	[FSLOAD_A_RES_STONEWALLED] = "stonewalled",
+	[FSLOAD_A_RES_WORKER_CPU_NS] = "worker-cpu-ns",
+	[FSLOAD_A_RES_INSTRUCTIONS] = "instructions",
+	[FSLOAD_A_RES_CYCLES] = "cycles",
+	[FSLOAD_A_RES_SYSTEM_CPU_NS] = "system-cpu-ns",
+	[FSLOAD_A_RES_TAIL_NS] = "tail-ns",
+	[FSLOAD_A_RES_TAIL_CPU_NS] = "tail-cpu-ns",
+	[FSLOAD_A_RES_THREAD] = "thread",
+	[FSLOAD_A_RES_START_NS] = "start-ns",
+	[FSLOAD_A_RES_PROGRESS] = "progress",
+};
+
+static const struct attr_set *const res_nested[FSLOAD_A_RES_MAX + 1] = {
+	[FSLOAD_A_RES_OPSTAT] = &opstat_attrs,
+	[FSLOAD_A_RES_THREAD] = &thread_attrs,
+	[FSLOAD_A_RES_PROGRESS] = &progress_attrs,
+};
+
+const struct attr_set res_attrs = {
+	.name = "result",
+	.max = FSLOAD_A_RES_MAX,
+	.names = res_attr_names,
+	.nested = res_nested,
+};
+
+static const char *const stall_attr_names[FSLOAD_A_STALL_MAX + 1] = {
+	[FSLOAD_A_STALL_THREAD] = "thread",
+	[FSLOAD_A_STALL_PID] = "pid",
+	[FSLOAD_A_STALL_PHASE_INDEX] = "phase-index",
+	[FSLOAD_A_STALL_OP] = "op",
+	[FSLOAD_A_STALL_START_NS] = "start-ns",
+	[FSLOAD_A_STALL_DURATION_NS] = "duration-ns",
+	[FSLOAD_A_STALL_ENDED] = "ended",
+	[FSLOAD_A_STALL_PAD] = "pad",
+};
+
+const struct attr_set stall_attrs = {
+	.name = "stall",
+	.max = FSLOAD_A_STALL_MAX,
+	.names = stall_attr_names,
+};
+
+static const char *const sample_op_attr_names[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
+	[FSLOAD_A_SAMPLE_OP_TYPE] = "type",
+	[FSLOAD_A_SAMPLE_OP_OPS] = "ops",
+	[FSLOAD_A_SAMPLE_OP_BYTES] = "bytes",
+	[FSLOAD_A_SAMPLE_OP_PAD] = "pad",
+	[FSLOAD_A_SAMPLE_OP_LAT_SUM_NS] = "lat-sum-ns",
+	[FSLOAD_A_SAMPLE_OP_LAT_P50_NS] = "lat-p50-ns",
+	[FSLOAD_A_SAMPLE_OP_LAT_P99_NS] = "lat-p99-ns",
+};
+
+const struct attr_set sample_op_attrs = {
+	.name = "sample-op",
+	.max = FSLOAD_A_SAMPLE_OP_MAX,
+	.names = sample_op_attr_names,
+};
+
+static const char *const sample_attr_names[FSLOAD_A_SAMPLE_MAX + 1] = {
+	[FSLOAD_A_SAMPLE_SEQ] = "seq",
+	[FSLOAD_A_SAMPLE_TIME_NS] = "time-ns",
+	[FSLOAD_A_SAMPLE_PHASE_INDEX] = "phase-index",
+	[FSLOAD_A_SAMPLE_OP] = "op",
+	[FSLOAD_A_SAMPLE_PAD] = "pad",
+	[FSLOAD_A_SAMPLE_IO_BYTES] = "io-bytes",
+};
+
+static const struct attr_set *const sample_nested[FSLOAD_A_SAMPLE_MAX + 1] = {
+	[FSLOAD_A_SAMPLE_OP] = &sample_op_attrs,
+};
+
+const struct attr_set sample_attrs = {
+	.name = "sample",
+	.max = FSLOAD_A_SAMPLE_MAX,
+	.names = sample_attr_names,
+	.nested = sample_nested,
+};
+
+static const char *const group_attr_names[FSLOAD_A_GROUP_MAX + 1] = {
+	[FSLOAD_A_GROUP_NAME] = "name",
+	[FSLOAD_A_GROUP_THREADS] = "threads",
+};
+
+const struct attr_set group_attrs = {
+	.name = "group",
+	.max = FSLOAD_A_GROUP_MAX,
+	.names = group_attr_names,
+	.label_attr = FSLOAD_A_GROUP_NAME,
+};
+
+static const char *const worker_attr_names[FSLOAD_A_WORKER_MAX + 1] = {
+	[FSLOAD_A_WORKER_INDEX] = "index",
+	[FSLOAD_A_WORKER_PID] = "pid",
+	[FSLOAD_A_WORKER_CPU] = "cpu",
+};
+
+const struct attr_set worker_attrs = {
+	.name = "worker",
+	.max = FSLOAD_A_WORKER_MAX,
+	.names = worker_attr_names,
+};
+
+static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_ID] = "id",
+	[FSLOAD_A_JOB_DIR] = "dir",
+	[FSLOAD_A_JOB_FLAGS] = "flags",
+	[FSLOAD_A_JOB_THREADS] = "threads",
+	[FSLOAD_A_JOB_FILES] = "files",
+	[FSLOAD_A_JOB_FILES_PER_DIR] = "files-per-dir",
+	[FSLOAD_A_JOB_SEED] = "seed",
+	[FSLOAD_A_JOB_PROFILE] = "profile",
+	[FSLOAD_A_JOB_PROGRESS_MS] = "progress-ms",
+	[FSLOAD_A_JOB_PHASE] = "phase",
+	[FSLOAD_A_JOB_STATE] = "state",
+	[FSLOAD_A_JOB_ERRNO] = "errno",
+	[FSLOAD_A_JOB_ERROR_MSG] = "error-msg",
+	[FSLOAD_A_JOB_PHASE_INDEX] = "phase-index",
+	[FSLOAD_A_JOB_PHASES] = "phases",
+	[FSLOAD_A_JOB_ELAPSED_NS] = "elapsed-ns",
+	[FSLOAD_A_JOB_OPS] = "ops",
+	[FSLOAD_A_JOB_BYTES] = "bytes",
+	[FSLOAD_A_JOB_WORKER_PID] = "worker-pid",
+	[FSLOAD_A_JOB_OWNER_PORTID] = "owner-portid",
+	[FSLOAD_A_JOB_RESULT] = "result",
+	[FSLOAD_A_JOB_PAD] = "pad",
+	[FSLOAD_A_JOB_IDLE_MS] = "idle-ms",
+	[FSLOAD_A_JOB_CPUS] = "cpus",
+	[FSLOAD_A_JOB_PMU] = "pmu",
+	[FSLOAD_A_JOB_IDLE_NS] = "idle-ns",
+	[FSLOAD_A_JOB_IDLE_BUSY_NS] = "idle-busy-ns",
+	[FSLOAD_A_JOB_OVERHEAD_OPS] = "overhead-ops",
+	[FSLOAD_A_JOB_OVERHEAD_NS] = "overhead-ns",
+	[FSLOAD_A_JOB_DEVICE] = "device",
+	[FSLOAD_A_JOB_DEVICE_BYTES] = "device-bytes",
+	[FSLOAD_A_JOB_SAMPLE_MS] = "sample-ms",
+	[FSLOAD_A_JOB_STALL_MS] = "stall-ms",
+	[FSLOAD_A_JOB_STALL] = "stall",
+	[FSLOAD_A_JOB_SERIES_FROM] = "series-from",
+	[FSLOAD_A_JOB_SAMPLE] = "sample",
+	[FSLOAD_A_JOB_WORKER_CPU] = "worker-cpu",
+	[FSLOAD_A_JOB_GROUP] = "group",
+	[FSLOAD_A_JOB_TREE_BRANCH] = "tree-branch",
+	[FSLOAD_A_JOB_HELD] = "held",
+	[FSLOAD_A_JOB_WORKER] = "worker",
+	[FSLOAD_A_JOB_DIR_INO] = "dir-ino",
+};
+
+static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_PHASE] = &phase_attrs,
+	[FSLOAD_A_JOB_RESULT] = &res_attrs,
+	[FSLOAD_A_JOB_STALL] = &stall_attrs,
+	[FSLOAD_A_JOB_SAMPLE] = &sample_attrs,
+	[FSLOAD_A_JOB_GROUP] = &group_attrs,
+	[FSLOAD_A_JOB_WORKER] = &worker_attrs,
+};
+
+const struct attr_set job_attrs = {
+	.name = "job",
+	.max = FSLOAD_A_JOB_MAX,
+	.names = job_attr_names,
+	.nested = job_nested,
+};
+
+const char *const fsload_job_state_names[FSLOAD_JOB_FAILED + 1] = {
+	[FSLOAD_JOB_RUNNING] = "running",
+	[FSLOAD_JOB_STOPPING] = "stopping",
+	[FSLOAD_JOB_DONE] = "done",
+	[FSLOAD_JOB_STOPPED] = "stopped",
+	[FSLOAD_JOB_FAILED] = "failed",
+};
