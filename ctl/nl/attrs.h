@@ -29,8 +29,7 @@ struct attr_set {
 	unsigned int label_attr;
 };
 
-/* The sets themselves (job_attrs ...) are generated from the spec. */
-#include "nl/fsload-nl-gen.h"
+/* The sets themselves (job_attrs ...): nl/fsload-nl-gen.h, from the spec. */
 
 /* The attribute's name, or "attribute <type>" (formatted into @buf). */
 const char *attr_name(const struct attr_set *set, unsigned int type,

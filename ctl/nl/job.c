@@ -14,6 +14,7 @@
 #include "lib/fsloadctl.h"
 #include "lib/msg.h"
 #include "nl/attrs.h"
+#include "nl/fsload-nl-gen.h"
 #include "nl/job.h"
 #include "nl/names.h"
 

@@ -27,6 +27,7 @@
 #include "lib/msg.h"
 #include "lib/clock.h"
 #include "nl/attrs.h"
+#include "nl/fsload-nl-gen.h"
 #include "nl/nl.h"
 
 #define NL_BUF_SIZE		(64 * 1024)

@@ -19,6 +19,7 @@
 #include "lib/print.h"
 #include "lib/msg.h"
 #include "nl/attrs.h"
+#include "nl/fsload-nl-gen.h"
 #include "nl/nl.h"
 #include "nl/results.h"
 #include "nl/series.h"

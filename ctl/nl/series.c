@@ -19,6 +19,7 @@
 #include "lib/fsloadctl.h"
 #include "lib/msg.h"
 #include "nl/attrs.h"
+#include "nl/fsload-nl-gen.h"
 #include "nl/nl.h"
 #include "nl/series.h"
 
