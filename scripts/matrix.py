@@ -435,7 +435,7 @@ def device_problem(dev, force):
 def figures(result):
     """The table's figures from one fsloadctl --json result: its summary,
     which fsloadctl computes over the profile's headline op and phases
-    (ctl/profile.c)."""
+    (ctl/workload/profile.c)."""
     s = result.get("summary") or {}
     fixed = {"metric", "ops", "elapsed_ns", "lat_avg_ns", "bytes",
              "lat_p50_ns", "lat_p99_ns", "cpu_ns", "extents_per_file",

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""fsloadctl's layers (ctl/README.md): every source file of ctl/ lives in one
-of the layer directories, lowest first
+"""fsloadctl's layers (README.md, "The sources"): every source file of
+ctl/ lives in one of the layer directories, lowest first
 
     lib/  nl/  workload/  engine/  report/  cmd/
 

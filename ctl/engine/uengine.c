@@ -7,7 +7,7 @@
  * weight, random offsets, statistics, histograms, the op table), the phase
  * loop of include/fsload/engine-loop.h and the job's choreography of
  * include/fsload/engine-job.h are compiled here unchanged, over
- * ctl/kshim.h.
+ * ctl/lib/kshim.h.
  * What differs is only how an operation is done: here through the system
  * call that the kernel's operation stands for, on the same path relative
  * to the job directory (an O_PATH descriptor, as the kernel's pinned

@@ -2,7 +2,7 @@
 /*
  * fsload: a job's choreography around the phase loop, compiled into the
  * kernel's workers (module/worker.c) and fsloadctl's userspace engine
- * (ctl/uengine.c), so that both make the same directories and pass the
+ * (ctl/engine/uengine.c), so that both make the same directories and pass the
  * same barriers: each thread makes its tree, then runs every phase
  * between two barriers; at each barrier the last thread to arrive holds
  * (if the phase asks) and opens the phase, or closes it, while the

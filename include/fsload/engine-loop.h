@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fsload: the phase loop, compiled into the kernel's workers (worker.c) and
- * fsloadctl's userspace engine (ctl/uengine.c), so that both run the same
+ * fsloadctl's userspace engine (ctl/engine/uengine.c), so that both run the same
  * operation sequence with the same accounting.
  *
  * Included once per engine, after it has defined:

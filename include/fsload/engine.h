@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fsload: the part of the engine that the kernel's workers (module/) and
- * fsloadctl's userspace engine (ctl/uengine.c) share, compiled for both:
+ * fsloadctl's userspace engine (ctl/engine/uengine.c) share, compiled for both:
  * the program's types, the file names, the random file order, the choice
  * of an operation by weight, the per-operation statistics and the latency
  * histogram, and the op table (what each op type takes).  The phase loop
@@ -9,7 +9,7 @@
  * engine-job.h.  So both engines run the identical operation sequence
  * from one definition.
  *
- * Userspace includes ctl/kshim.h first, which supplies the kernel types
+ * Userspace includes ctl/lib/kshim.h first, which supplies the kernel types
  * and helpers used here.
  */
 #ifndef _FSLOAD_ENGINE_H
