@@ -38,18 +38,14 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "lib"))
+from ktap import Fail, Skip, run  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEPS = os.path.join(REPO, "scripts", "deps.sh")
 SELF = os.path.abspath(__file__)
 PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
-
-
-class Fail(Exception):
-    pass
-
-
-class Skip(Exception):
-    pass
 
 
 def env():
@@ -507,25 +503,8 @@ def main():
     want = sys.argv[1:]
     if want:
         cases = [c for c in cases if c[0] in want]
-    print("TAP version 13")
-    print(f"1..{len(cases)}")
-    npass = nfail = nskip = 0
-    for i, (name, fn, arg) in enumerate(cases, 1):
-        sys.stdout.flush()
-        try:
-            fn(arg) if arg is not None else fn()
-            print(f"ok {i} {name}")
-            npass += 1
-        except Skip as e:
-            print(f"ok {i} {name} # SKIP {e}")
-            nskip += 1
-        except Fail as e:
-            print(f"# FAIL: {e}")
-            print(f"not ok {i} {name}")
-            nfail += 1
-    print(f"# Totals: pass:{npass} fail:{nfail} xfail:0 xpass:0 "
-          f"skip:{nskip} error:0")
-    return 1 if nfail else 0
+    return run([(name, (lambda fn=fn, arg=arg: fn(arg)) if arg is not None
+                 else fn) for name, fn, arg in cases])
 
 
 if __name__ == "__main__":

@@ -24,19 +24,15 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "lib"))
+from ktap import Fail, Skip, run  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAYERS = ["lib", "nl", "workload", "engine", "report", "cmd"]
 # Built, not written: not part of any layer.
 GENERATED = {"gitrev.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-
-
-class Fail(Exception):
-    pass
-
-
-class Skip(Exception):
-    pass
 
 
 def sources(ctl):
@@ -215,25 +211,7 @@ def main():
     ctl = os.path.abspath(sys.argv[1] if len(sys.argv) > 1
                           else os.path.join(REPO, "ctl"))
     files = sources(ctl)
-    print("TAP version 13")
-    print(f"1..{len(CASES)}")
-    npass = nfail = nskip = 0
-    for i, (name, fn) in enumerate(CASES, 1):
-        try:
-            fn(ctl, files)
-            print(f"ok {i} {name}")
-            npass += 1
-        except Skip as e:
-            print(f"ok {i} {name} # SKIP {e}")
-            nskip += 1
-        except Fail as e:
-            print(f"# FAIL: {e}")
-            print(f"not ok {i} {name}")
-            nfail += 1
-        sys.stdout.flush()
-    print(f"# Totals: pass:{npass} fail:{nfail} xfail:0 xpass:0 "
-          f"skip:{nskip} error:0")
-    return 1 if nfail else 0
+    return run([(name, lambda fn=fn: fn(ctl, files)) for name, fn in CASES])
 
 
 if __name__ == "__main__":

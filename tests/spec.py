@@ -30,18 +30,14 @@ except ImportError:
     print("1..0 # SKIP PyYAML is not installed (python3-yaml)")
     sys.exit(4)
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "lib"))
+from ktap import Fail, Skip, run  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPEC = os.path.join(REPO, "Documentation/netlink/specs/fsload.yaml")
 HEADER = os.path.join(REPO, "include/uapi/linux/fsload.h")
 SCHEMA = "Documentation/netlink/genetlink-legacy.yaml"
-
-
-class Fail(Exception):
-    pass
-
-
-class Skip(Exception):
-    pass
 
 
 def check(cond, msg):
@@ -570,28 +566,10 @@ def main():
     global SPECDOC, DEFINES, ENUMS
     spec = sys.argv[1] if len(sys.argv) > 1 else SPEC
     header = sys.argv[2] if len(sys.argv) > 2 else HEADER
-    print("TAP version 13")
-    print(f"1..{len(CASES)}")
     with open(spec, encoding="utf-8") as f:
         SPECDOC = yaml.safe_load(f)
     DEFINES, ENUMS = parse_header(header)
-    npass = nfail = nskip = 0
-    for i, (name, fn) in enumerate(CASES, 1):
-        try:
-            fn()
-            print(f"ok {i} {name}")
-            npass += 1
-        except Skip as e:
-            print(f"ok {i} {name} # SKIP {e}")
-            nskip += 1
-        except (Fail, KeyError, TypeError, ValueError) as e:
-            print(f"# FAIL: {e}")
-            print(f"not ok {i} {name}")
-            nfail += 1
-        sys.stdout.flush()
-    print(f"# Totals: pass:{npass} fail:{nfail} xfail:0 xpass:0 "
-          f"skip:{nskip} error:0")
-    return 1 if nfail else 0
+    return run(CASES, also_fail=(KeyError, TypeError, ValueError))
 
 
 if __name__ == "__main__":
