@@ -40,7 +40,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "lib"))
-from ktap import Fail, Skip, run  # noqa: E402
+from ktap import Fail, Skip, run as run_cases  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEPS = os.path.join(REPO, "scripts", "deps.sh")
@@ -503,8 +503,9 @@ def main():
     want = sys.argv[1:]
     if want:
         cases = [c for c in cases if c[0] in want]
-    return run([(name, (lambda fn=fn, arg=arg: fn(arg)) if arg is not None
-                 else fn) for name, fn, arg in cases])
+    return run_cases([(name, (lambda fn=fn, arg=arg: fn(arg))
+                       if arg is not None else fn)
+                      for name, fn, arg in cases])
 
 
 if __name__ == "__main__":
