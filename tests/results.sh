@@ -119,13 +119,15 @@ t_compare_verdicts() {
 	[ -f "$base" ] || t_output >/dev/null
 	"$ctl" compare "$base" "$base" >"$tmp/same.txt" || fail "compare of a file with itself exited $?"
 	grep -q 'no significant change' "$tmp/same.txt" || fail "no verdict: $(cat "$tmp/same.txt")"
-	# every create costs twice the mean CPU more: a shift, the noise stays
+	# every create costs 200 % more, with the same small spread (set
+	# values: the host's noise in $base can be as large as any shift)
+	edit "$base" "$tmp/fast.json" '
+for p, v in zip(phases("create"), (1000.0, 1010.0, 990.0)):
+    p["cpu"]["worker_ns_per_op"] = v'
 	edit "$base" "$tmp/slow.json" '
-ps = phases("create")
-m = sum(p["cpu"]["worker_ns_per_op"] for p in ps) / len(ps)
-for p in ps:
-    p["cpu"]["worker_ns_per_op"] += 2 * m'
-	"$ctl" --json compare "$base" "$tmp/slow.json" --metric cpu_ns_per_op >"$tmp/c1.json"
+for p, v in zip(phases("create"), (3000.0, 3010.0, 2990.0)):
+    p["cpu"]["worker_ns_per_op"] = v'
+	"$ctl" --json compare "$tmp/fast.json" "$tmp/slow.json" --metric cpu_ns_per_op >"$tmp/c1.json"
 	rc=$?
 	[ $rc = 1 ] || fail "a regression: exit $rc, not 1"
 	expect "$tmp/c1.json" 'row("create", "cpu_ns_per_op")["verdict"]' regressed \
@@ -135,7 +137,7 @@ for p in ps:
 		'row("stat", "cpu_ns_per_op")["verdict"]' "no significant change" \
 		'j["regressions"]' 1
 	# the other way round it is an improvement: exit 0
-	"$ctl" --json compare "$tmp/slow.json" "$base" --metric cpu_ns_per_op >"$tmp/c2.json" ||
+	"$ctl" --json compare "$tmp/slow.json" "$tmp/fast.json" --metric cpu_ns_per_op >"$tmp/c2.json" ||
 		fail "an improvement: exit $?"
 	expect "$tmp/c2.json" 'row("create", "cpu_ns_per_op")["verdict"]' improved
 	# ops/s: higher is better (set values, not the host's noise)

@@ -123,6 +123,10 @@ t_max_jobs() {
 	id=$(start_spin "$FSLOAD_DIR")
 	[ -n "$id" ] || fail "no start after a slot was freed"
 	ids[0]=$id
+	# each must have done an op before the stop to have partial results
+	for id in "${ids[@]}"; do
+		wait_ops "$id" 60
+	done
 	for id in "${ids[@]}"; do
 		fsloadctl stop "$id" >/dev/null || fail "stop $id"
 	done
@@ -176,8 +180,19 @@ kmalloc_objs() {
 	awk '/^kmalloc-/ { print $1, $2, $4 }' /proc/slabinfo
 }
 
+# slab_growth BEFORE AFTER TOL: print each kmalloc cache's growth between
+# two kmalloc_objs lists, and the caches over TOL objects on stdout's last
+# line ("over: CACHE..."; empty when none).
+slab_growth() {
+	awk -v tol="$3" 'NR == FNR { a[$1] = $2; next }
+		{ d = $2 - a[$1]; if (d > tol) over = over " " $1
+		  if (d) printf "  %s %+d objects (%d bytes each)%s\n", $1, d, $3,
+			(d > tol ? " LEAK?" : "") }
+		END { print "over:" over }' "$1" "$2"
+}
+
 t_cycles() {
-	local n=${FSLOAD_CYCLES:-1000} d s0 s1 delta tol km leaks try
+	local n=${FSLOAD_CYCLES:-1000} d s0 s1 delta tol km leaks try over over2 c
 
 	need_fs
 	d=$FSLOAD_DIR/cycles
@@ -191,22 +206,36 @@ t_cycles() {
 	# n/4 + 64 (the rest of the system), and 2 MiB of Slab overall.  Frees
 	# deferred past an RCU grace period (sockets, credentials) can lag
 	# behind on a loaded host: a cache over the line is looked at again a
-	# few seconds later, up to 4 times; a leak does not shrink.
+	# few seconds later.  The rest of the system can also grow a cache
+	# once (seen: kmalloc-8 +890 in one run of several): a cache still over
+	# the line gets n more cycles, and only one that grows past the line
+	# again, a leak's signature, fails.
 	tol=$((n / 4 + 64))
-	for try in 1 2 3 4 5; do
+	for try in 1 2 3; do
 		s1=$(slab_kib)
 		kmalloc_objs >"$work/slab1"
 		delta=$((s1 - s0))
 		echo "Slab: $s0 KiB before, $s1 KiB after $n cycles (delta $delta KiB, tolerance 2048 KiB)"
-		awk -v tol="$tol" 'NR == FNR { a[$1] = $2; next }
-			{ d = $2 - a[$1]; printf "%s %+d objects (%d bytes each)%s\n", $1, d, $3,
-			  (d > tol ? " LEAK?" : "") }' "$work/slab0" "$work/slab1" >"$work/slabdelta"
-		grep -v ' +0 objects' "$work/slabdelta" | sed 's/^/  /'
-		grep -q 'LEAK?' "$work/slabdelta" || break
-		[ $try -lt 5 ] || fail "a kmalloc cache grew by more than $tol objects"
-		echo "a cache is over the line: looking again in 3 s"
+		slab_growth "$work/slab0" "$work/slab1" "$tol" >"$work/slabdelta"
+		sed '$d' "$work/slabdelta"
+		over=$(tail -1 "$work/slabdelta" | cut -d: -f2)
+		[ -n "$over" ] || break
+		echo "over the line:$over; looking again in 3 s"
 		sleep 3
 	done
+	if [ -n "$over" ]; then
+		echo "another $n cycles: a leak grows again"
+		"$fuzz" cycles --dir "$d" --count "$n" || fail "cycles"
+		kmalloc_objs >"$work/slab2"
+		slab_growth "$work/slab1" "$work/slab2" "$tol" >"$work/slabdelta"
+		sed '$d' "$work/slabdelta"
+		over2=$(tail -1 "$work/slabdelta" | cut -d: -f2)
+		for c in $over; do
+			[[ " $over2 " != *" $c "* ]] ||
+				fail "$c grew by more than $tol objects in each of two rounds of $n cycles"
+		done
+		echo "not a leak: no cache grew past the line twice"
+	fi
 	[ "$delta" -le 2048 ] || fail "slab usage grew by $delta KiB"
 	km=/sys/kernel/debug/kmemleak
 	if [ -w "$km" ]; then

@@ -83,6 +83,18 @@ wait_state() {
 	fail "job $1: state '$state', wanted $2 within $3 s"
 }
 
+# wait_ops ID SECONDS: wait until job ID has done at least one op.
+wait_ops() {
+	local i ops=
+
+	for ((i = 0; i < $2 * 10; i++)); do
+		ops=$(fsloadctl --json status "$1" 2>/dev/null | jget 'j["job"]["ops"]')
+		[ -n "$ops" ] && [ "$ops" -gt 0 ] && return 0
+		sleep 0.1
+	done
+	fail "job $1: no op done within $2 s"
+}
+
 # used_pct DIR: the utilisation of DIR's filesystem as fsloadctl
 # computes it (df's Use%).
 used_pct() {
