@@ -24,6 +24,12 @@ struct job_stall {
 	bool ended;
 };
 
+/* A thread group (FSLOAD_A_GROUP_*). */
+struct job_group {
+	char name[FSLOAD_NAME_MAX];
+	uint32_t threads;
+};
+
 /**
  * struct job_status - status attributes of one job
  * @have: bit (1 << FSLOAD_A_JOB_x) set for each attribute present
@@ -60,10 +66,7 @@ struct job_status {
 	uint32_t *worker_cpus;	/* pinned: each worker's CPU (@nworker_cpus) */
 	unsigned int nworker_cpus;
 	unsigned int ngroups;	/* thread groups (FSLOAD_A_JOB_GROUP) */
-	struct {
-		char name[FSLOAD_NAME_MAX];
-		uint32_t threads;
-	} groups[FSLOAD_GROUPS_MAX];
+	struct job_group groups[FSLOAD_GROUPS_MAX];
 	uint32_t owner_portid;
 	uint32_t idle_ms;
 	uint32_t cpus;
