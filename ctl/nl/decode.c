@@ -9,6 +9,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 
+#include "lib/fsloadctl.h"
 #include "lib/msg.h"
 #include "nl/attrs.h"
 #include "nl/decode.h"
@@ -200,8 +201,12 @@ int decode_msg(const struct decoder *d, const struct nlmsghdr *nlh,
 
 	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
 		return 0;
-	return mnl_attr_parse(nlh, GENL_HDRLEN, decode_cb, &ctx) ==
-	       MNL_CB_ERROR ? -1 : 0;
+	if (mnl_attr_parse(nlh, GENL_HDRLEN, decode_cb, &ctx) ==
+	    MNL_CB_ERROR) {
+		errmsg("out of memory");
+		return EXIT_SYSERR;
+	}
+	return 0;
 }
 
 int decode_nest(const struct decoder *d, const struct nlattr *a, void *obj)

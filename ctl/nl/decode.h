@@ -55,8 +55,9 @@ struct decode_array {
 };
 
 /*
- * Decode attribute @a (checked against its type) into @obj: 1 when it was decoded (counts in
- * @have), 0 when it was ignored, -1 when out of memory.
+ * Decode attribute @a (checked against its type) into @obj: 1 when it
+ * was decoded (counts in @have), 0 when it was ignored, -1 when out of
+ * memory.
  */
 typedef int (*decode_hook)(const struct nlattr *a, void *obj);
 
@@ -91,23 +92,28 @@ struct decoder {
 
 #define DECODE_NO_HAVE	((size_t)-1)
 
+/* Table entries: DEC_INT_FIELD(struct job_status, threads) ... */
 #define DECODE_FIELD_SIZE(type, f)	sizeof(((type *)0)->f)
-#define DEC_INT_FIELD(type, f)	{ .kind = DEC_INT, .off = offsetof(type, f), \
-				  .len = DECODE_FIELD_SIZE(type, f) }
-#define DEC_BOOL_FIELD(type, f)	{ .kind = DEC_BOOL, .off = offsetof(type, f) }
-#define DEC_STR_FIELD(type, f)	{ .kind = DEC_STR, .off = offsetof(type, f), \
-				  .len = DECODE_FIELD_SIZE(type, f) }
-#define DEC_STRDUP_FIELD(type, f) { .kind = DEC_STRDUP, \
-				    .off = offsetof(type, f) }
+#define DEC_INT_FIELD(type, f) \
+	{ .kind = DEC_INT, .off = offsetof(type, f), \
+	  .len = DECODE_FIELD_SIZE(type, f) }
+#define DEC_BOOL_FIELD(type, f) \
+	{ .kind = DEC_BOOL, .off = offsetof(type, f) }
+#define DEC_STR_FIELD(type, f) \
+	{ .kind = DEC_STR, .off = offsetof(type, f), \
+	  .len = DECODE_FIELD_SIZE(type, f) }
+#define DEC_STRDUP_FIELD(type, f) \
+	{ .kind = DEC_STRDUP, .off = offsetof(type, f) }
 #define DEC_ARRAY_FIELD(arr)	{ .kind = DEC_ARRAY, .array = (arr) }
 #define DEC_HOOK_FIELD(fn)	{ .kind = DEC_HOOK, .hook = (fn) }
 
 /*
- * Decode the attributes of a fsload message, or of nest @a, into @obj.
- * Returns 0, or -1 when out of memory.
+ * Decode the attributes of a fsload message into @obj.  Returns 0, or
+ * EXIT_SYSERR when out of memory (message printed).
  */
 int decode_msg(const struct decoder *d, const struct nlmsghdr *nlh,
 	       void *obj);
+/* Decode the attributes of nest @a into @obj: 0, or -1 out of memory. */
 int decode_nest(const struct decoder *d, const struct nlattr *a, void *obj);
 
 /* The string of a (checked) string attribute, into @buf of @len. */

@@ -19,8 +19,6 @@
 #include "nl/job.h"
 #include "nl/names.h"
 
-#define JS	struct job_status
-
 static const struct decode_field stall_fields[FSLOAD_A_STALL_MAX + 1] = {
 	[FSLOAD_A_STALL_THREAD] = DEC_INT_FIELD(struct job_stall, thread),
 	[FSLOAD_A_STALL_PID] = DEC_INT_FIELD(struct job_stall, pid),
@@ -41,8 +39,8 @@ static const struct decoder stall_decoder = {
 static const struct decode_array stall_array = {
 	.elem = &stall_decoder,
 	.size = sizeof(struct job_stall),
-	.off = offsetof(JS, stalls),
-	.count_off = offsetof(JS, nstalls),
+	.off = offsetof(struct job_status, stalls),
+	.count_off = offsetof(struct job_status, nstalls),
 };
 
 static const struct decode_field group_fields[FSLOAD_A_GROUP_MAX + 1] = {
@@ -59,61 +57,68 @@ static const struct decoder group_decoder = {
 static const struct decode_array group_array = {
 	.elem = &group_decoder,
 	.size = sizeof(struct job_group),
-	.off = offsetof(JS, groups),
-	.count_off = offsetof(JS, ngroups),
+	.off = offsetof(struct job_status, groups),
+	.count_off = offsetof(struct job_status, ngroups),
 	.max = FSLOAD_GROUPS_MAX,
 };
 
 static const struct decode_field status_fields[FSLOAD_A_JOB_MAX + 1] = {
-	[FSLOAD_A_JOB_ID] = DEC_INT_FIELD(JS, id),
-	[FSLOAD_A_JOB_DIR] = DEC_STRDUP_FIELD(JS, dir),
-	[FSLOAD_A_JOB_DEVICE] = DEC_STRDUP_FIELD(JS, device),
-	[FSLOAD_A_JOB_DEVICE_BYTES] = DEC_INT_FIELD(JS, device_bytes),
-	[FSLOAD_A_JOB_DIR_INO] = DEC_INT_FIELD(JS, dir_ino),
-	[FSLOAD_A_JOB_FLAGS] = DEC_INT_FIELD(JS, flags),
-	[FSLOAD_A_JOB_THREADS] = DEC_INT_FIELD(JS, threads),
-	[FSLOAD_A_JOB_FILES] = DEC_INT_FIELD(JS, files),
-	[FSLOAD_A_JOB_FILES_PER_DIR] = DEC_INT_FIELD(JS, files_per_dir),
-	[FSLOAD_A_JOB_TREE_BRANCH] = DEC_INT_FIELD(JS, tree_branch),
-	[FSLOAD_A_JOB_HELD] = DEC_INT_FIELD(JS, held),
-	[FSLOAD_A_JOB_SEED] = DEC_INT_FIELD(JS, seed),
-	[FSLOAD_A_JOB_PROFILE] = DEC_STR_FIELD(JS, profile),
-	[FSLOAD_A_JOB_PROGRESS_MS] = DEC_INT_FIELD(JS, progress_ms),
-	[FSLOAD_A_JOB_STATE] = DEC_INT_FIELD(JS, state),
-	[FSLOAD_A_JOB_ERRNO] = DEC_INT_FIELD(JS, err),
-	[FSLOAD_A_JOB_ERROR_MSG] = DEC_STRDUP_FIELD(JS, error_msg),
-	[FSLOAD_A_JOB_PHASE_INDEX] = DEC_INT_FIELD(JS, phase_index),
-	[FSLOAD_A_JOB_PHASES] = DEC_INT_FIELD(JS, phases),
-	[FSLOAD_A_JOB_ELAPSED_NS] = DEC_INT_FIELD(JS, elapsed_ns),
-	[FSLOAD_A_JOB_OPS] = DEC_INT_FIELD(JS, ops),
-	[FSLOAD_A_JOB_BYTES] = DEC_INT_FIELD(JS, bytes),
+	[FSLOAD_A_JOB_ID] = DEC_INT_FIELD(struct job_status, id),
+	[FSLOAD_A_JOB_DIR] = DEC_STRDUP_FIELD(struct job_status, dir),
+	[FSLOAD_A_JOB_DEVICE] = DEC_STRDUP_FIELD(struct job_status, device),
+	[FSLOAD_A_JOB_DEVICE_BYTES] =
+		DEC_INT_FIELD(struct job_status, device_bytes),
+	[FSLOAD_A_JOB_DIR_INO] = DEC_INT_FIELD(struct job_status, dir_ino),
+	[FSLOAD_A_JOB_FLAGS] = DEC_INT_FIELD(struct job_status, flags),
+	[FSLOAD_A_JOB_THREADS] = DEC_INT_FIELD(struct job_status, threads),
+	[FSLOAD_A_JOB_FILES] = DEC_INT_FIELD(struct job_status, files),
+	[FSLOAD_A_JOB_FILES_PER_DIR] =
+		DEC_INT_FIELD(struct job_status, files_per_dir),
+	[FSLOAD_A_JOB_TREE_BRANCH] =
+		DEC_INT_FIELD(struct job_status, tree_branch),
+	[FSLOAD_A_JOB_HELD] = DEC_INT_FIELD(struct job_status, held),
+	[FSLOAD_A_JOB_SEED] = DEC_INT_FIELD(struct job_status, seed),
+	[FSLOAD_A_JOB_PROFILE] = DEC_STR_FIELD(struct job_status, profile),
+	[FSLOAD_A_JOB_PROGRESS_MS] =
+		DEC_INT_FIELD(struct job_status, progress_ms),
+	[FSLOAD_A_JOB_STATE] = DEC_INT_FIELD(struct job_status, state),
+	[FSLOAD_A_JOB_ERRNO] = DEC_INT_FIELD(struct job_status, err),
+	[FSLOAD_A_JOB_ERROR_MSG] =
+		DEC_STRDUP_FIELD(struct job_status, error_msg),
+	[FSLOAD_A_JOB_PHASE_INDEX] =
+		DEC_INT_FIELD(struct job_status, phase_index),
+	[FSLOAD_A_JOB_PHASES] = DEC_INT_FIELD(struct job_status, phases),
+	[FSLOAD_A_JOB_ELAPSED_NS] =
+		DEC_INT_FIELD(struct job_status, elapsed_ns),
+	[FSLOAD_A_JOB_OPS] = DEC_INT_FIELD(struct job_status, ops),
+	[FSLOAD_A_JOB_BYTES] = DEC_INT_FIELD(struct job_status, bytes),
 	[FSLOAD_A_JOB_GROUP] = DEC_ARRAY_FIELD(&group_array),
-	[FSLOAD_A_JOB_OWNER_PORTID] = DEC_INT_FIELD(JS, owner_portid),
-	[FSLOAD_A_JOB_IDLE_MS] = DEC_INT_FIELD(JS, idle_ms),
-	[FSLOAD_A_JOB_CPUS] = DEC_INT_FIELD(JS, cpus),
-	[FSLOAD_A_JOB_PMU] = DEC_INT_FIELD(JS, pmu),
-	[FSLOAD_A_JOB_IDLE_NS] = DEC_INT_FIELD(JS, idle_ns),
-	[FSLOAD_A_JOB_IDLE_BUSY_NS] = DEC_INT_FIELD(JS, idle_busy_ns),
-	[FSLOAD_A_JOB_OVERHEAD_OPS] = DEC_INT_FIELD(JS, overhead_ops),
-	[FSLOAD_A_JOB_OVERHEAD_NS] = DEC_INT_FIELD(JS, overhead_ns),
-	[FSLOAD_A_JOB_SAMPLE_MS] = DEC_INT_FIELD(JS, sample_ms),
-	[FSLOAD_A_JOB_STALL_MS] = DEC_INT_FIELD(JS, stall_ms),
+	[FSLOAD_A_JOB_OWNER_PORTID] =
+		DEC_INT_FIELD(struct job_status, owner_portid),
+	[FSLOAD_A_JOB_IDLE_MS] = DEC_INT_FIELD(struct job_status, idle_ms),
+	[FSLOAD_A_JOB_CPUS] = DEC_INT_FIELD(struct job_status, cpus),
+	[FSLOAD_A_JOB_PMU] = DEC_INT_FIELD(struct job_status, pmu),
+	[FSLOAD_A_JOB_IDLE_NS] = DEC_INT_FIELD(struct job_status, idle_ns),
+	[FSLOAD_A_JOB_IDLE_BUSY_NS] =
+		DEC_INT_FIELD(struct job_status, idle_busy_ns),
+	[FSLOAD_A_JOB_OVERHEAD_OPS] =
+		DEC_INT_FIELD(struct job_status, overhead_ops),
+	[FSLOAD_A_JOB_OVERHEAD_NS] =
+		DEC_INT_FIELD(struct job_status, overhead_ns),
+	[FSLOAD_A_JOB_SAMPLE_MS] = DEC_INT_FIELD(struct job_status, sample_ms),
+	[FSLOAD_A_JOB_STALL_MS] = DEC_INT_FIELD(struct job_status, stall_ms),
 	[FSLOAD_A_JOB_STALL] = DEC_ARRAY_FIELD(&stall_array),
 };
 
 static const struct decoder status_decoder = {
 	.set = &job_attrs,
 	.fields = status_fields,
-	.have_off = offsetof(JS, have),
+	.have_off = offsetof(struct job_status, have),
 };
 
 int job_status_parse(const struct nlmsghdr *nlh, struct job_status *js)
 {
-	if (decode_msg(&status_decoder, nlh, js)) {
-		errmsg("out of memory");
-		return EXIT_SYSERR;
-	}
-	return 0;
+	return decode_msg(&status_decoder, nlh, js);
 }
 
 /* One FSLOAD_A_WORKER_* nest. */
@@ -189,11 +194,7 @@ static const struct decoder workers_decoder = {
 
 int job_workers_parse(const struct nlmsghdr *nlh, struct job_status *js)
 {
-	if (decode_msg(&workers_decoder, nlh, js)) {
-		errmsg("out of memory");
-		return EXIT_SYSERR;
-	}
-	return 0;
+	return decode_msg(&workers_decoder, nlh, js);
 }
 
 void job_status_free(struct job_status *js)

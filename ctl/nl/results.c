@@ -30,8 +30,6 @@
 
 #define HAS(s, attr)	(!!((s)->have & (1ULL << (attr))))
 
-#define PR	struct phase_result
-
 static const struct decode_field bucket_fields[FSLOAD_A_BUCKET_MAX + 1] = {
 	[FSLOAD_A_BUCKET_LOW_NS] = DEC_INT_FIELD(struct hist_bucket, low_ns),
 	[FSLOAD_A_BUCKET_HIGH_NS] = DEC_INT_FIELD(struct hist_bucket, high_ns),
@@ -91,8 +89,8 @@ static void opstat_release(void *elem)
 static const struct decode_array opstat_array = {
 	.elem = &opstat_decoder,
 	.size = sizeof(struct opstat),
-	.off = offsetof(PR, opstats),
-	.count_off = offsetof(PR, nopstats),
+	.off = offsetof(struct phase_result, opstats),
+	.count_off = offsetof(struct phase_result, nopstats),
 	.keep = opstat_keep,
 	.release = opstat_release,
 };
@@ -123,8 +121,8 @@ static const struct decoder thread_decoder = {
 static const struct decode_array thread_array = {
 	.elem = &thread_decoder,
 	.size = sizeof(struct thread_cpu),
-	.off = offsetof(PR, top),
-	.count_off = offsetof(PR, ntop),
+	.off = offsetof(struct phase_result, top),
+	.count_off = offsetof(struct phase_result, ntop),
 };
 
 static const struct decode_field progress_fields[FSLOAD_A_PROGRESS_MAX + 1] = {
@@ -145,37 +143,43 @@ static const struct decoder progress_decoder = {
 static const struct decode_array progress_array = {
 	.elem = &progress_decoder,
 	.size = sizeof(struct progress_mark),
-	.off = offsetof(PR, progress),
-	.count_off = offsetof(PR, nprogress),
+	.off = offsetof(struct phase_result, progress),
+	.count_off = offsetof(struct phase_result, nprogress),
 	.max = FSLOAD_PROGRESS_MARKS,
 };
 
 static const struct decode_field res_fields[FSLOAD_A_RES_MAX + 1] = {
-	[FSLOAD_A_RES_WORKER_CPU_NS] = DEC_INT_FIELD(PR, worker_cpu_ns),
-	[FSLOAD_A_RES_INSTRUCTIONS] = DEC_INT_FIELD(PR, instructions),
-	[FSLOAD_A_RES_CYCLES] = DEC_INT_FIELD(PR, cycles),
-	[FSLOAD_A_RES_SYSTEM_CPU_NS] = DEC_INT_FIELD(PR, system_cpu_ns),
-	[FSLOAD_A_RES_TAIL_NS] = DEC_INT_FIELD(PR, tail_ns),
-	[FSLOAD_A_RES_START_NS] = DEC_INT_FIELD(PR, start_ns),
-	[FSLOAD_A_RES_TAIL_CPU_NS] = DEC_INT_FIELD(PR, tail_cpu_ns),
+	[FSLOAD_A_RES_WORKER_CPU_NS] =
+		DEC_INT_FIELD(struct phase_result, worker_cpu_ns),
+	[FSLOAD_A_RES_INSTRUCTIONS] =
+		DEC_INT_FIELD(struct phase_result, instructions),
+	[FSLOAD_A_RES_CYCLES] = DEC_INT_FIELD(struct phase_result, cycles),
+	[FSLOAD_A_RES_SYSTEM_CPU_NS] =
+		DEC_INT_FIELD(struct phase_result, system_cpu_ns),
+	[FSLOAD_A_RES_TAIL_NS] = DEC_INT_FIELD(struct phase_result, tail_ns),
+	[FSLOAD_A_RES_START_NS] = DEC_INT_FIELD(struct phase_result, start_ns),
+	[FSLOAD_A_RES_TAIL_CPU_NS] =
+		DEC_INT_FIELD(struct phase_result, tail_cpu_ns),
 	[FSLOAD_A_RES_THREAD] = DEC_ARRAY_FIELD(&thread_array),
 	[FSLOAD_A_RES_PROGRESS] = DEC_ARRAY_FIELD(&progress_array),
-	[FSLOAD_A_RES_PHASE_INDEX] = DEC_INT_FIELD(PR, index),
-	[FSLOAD_A_RES_PHASE_NAME] = DEC_STR_FIELD(PR, name),
-	[FSLOAD_A_RES_THREADS] = DEC_INT_FIELD(PR, threads),
-	[FSLOAD_A_RES_COMPLETE] = DEC_INT_FIELD(PR, complete),
-	[FSLOAD_A_RES_STONEWALLED] = DEC_INT_FIELD(PR, stonewalled),
-	[FSLOAD_A_RES_ELAPSED_NS] = DEC_INT_FIELD(PR, elapsed_ns),
-	[FSLOAD_A_RES_OPS] = DEC_INT_FIELD(PR, ops),
-	[FSLOAD_A_RES_ERRORS] = DEC_INT_FIELD(PR, errors),
-	[FSLOAD_A_RES_BYTES] = DEC_INT_FIELD(PR, bytes),
+	[FSLOAD_A_RES_PHASE_INDEX] = DEC_INT_FIELD(struct phase_result, index),
+	[FSLOAD_A_RES_PHASE_NAME] = DEC_STR_FIELD(struct phase_result, name),
+	[FSLOAD_A_RES_THREADS] = DEC_INT_FIELD(struct phase_result, threads),
+	[FSLOAD_A_RES_COMPLETE] = DEC_INT_FIELD(struct phase_result, complete),
+	[FSLOAD_A_RES_STONEWALLED] =
+		DEC_INT_FIELD(struct phase_result, stonewalled),
+	[FSLOAD_A_RES_ELAPSED_NS] =
+		DEC_INT_FIELD(struct phase_result, elapsed_ns),
+	[FSLOAD_A_RES_OPS] = DEC_INT_FIELD(struct phase_result, ops),
+	[FSLOAD_A_RES_ERRORS] = DEC_INT_FIELD(struct phase_result, errors),
+	[FSLOAD_A_RES_BYTES] = DEC_INT_FIELD(struct phase_result, bytes),
 	[FSLOAD_A_RES_OPSTAT] = DEC_ARRAY_FIELD(&opstat_array),
 };
 
 static const struct decoder res_decoder = {
 	.set = &res_attrs,
 	.fields = res_fields,
-	.have_off = offsetof(PR, have),
+	.have_off = offsetof(struct phase_result, have),
 };
 
 /* Append @n buckets to @os; false when out of memory. */
@@ -303,11 +307,7 @@ static int results_msg_cb(const struct nlmsghdr *nlh, void *data)
 	decode_msg(&job_ref_decoder, nlh, &job);
 	if (job.id != ctx->id)
 		return 0;
-	if (decode_msg(&results_decoder, nlh, ctx->r)) {
-		errmsg("out of memory");
-		return EXIT_SYSERR;
-	}
-	return 0;
+	return decode_msg(&results_decoder, nlh, ctx->r);
 }
 
 static int phase_cmp(const void *a, const void *b)

@@ -26,15 +26,17 @@
 
 /* Kernel samples */
 
-#define SAMPLE_OP	__typeof__(((struct sample *)0)->op[0])
-
-static const struct decode_field sample_op_fields[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
-	[FSLOAD_A_SAMPLE_OP_TYPE] = DEC_INT_FIELD(SAMPLE_OP, type),
-	[FSLOAD_A_SAMPLE_OP_OPS] = DEC_INT_FIELD(SAMPLE_OP, ops),
-	[FSLOAD_A_SAMPLE_OP_BYTES] = DEC_INT_FIELD(SAMPLE_OP, bytes),
-	[FSLOAD_A_SAMPLE_OP_LAT_SUM_NS] = DEC_INT_FIELD(SAMPLE_OP, lat_sum_ns),
-	[FSLOAD_A_SAMPLE_OP_LAT_P50_NS] = DEC_INT_FIELD(SAMPLE_OP, lat_p50_ns),
-	[FSLOAD_A_SAMPLE_OP_LAT_P99_NS] = DEC_INT_FIELD(SAMPLE_OP, lat_p99_ns),
+static const struct decode_field
+sample_op_fields[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
+	[FSLOAD_A_SAMPLE_OP_TYPE] = DEC_INT_FIELD(struct sample_op, type),
+	[FSLOAD_A_SAMPLE_OP_OPS] = DEC_INT_FIELD(struct sample_op, ops),
+	[FSLOAD_A_SAMPLE_OP_BYTES] = DEC_INT_FIELD(struct sample_op, bytes),
+	[FSLOAD_A_SAMPLE_OP_LAT_SUM_NS] =
+		DEC_INT_FIELD(struct sample_op, lat_sum_ns),
+	[FSLOAD_A_SAMPLE_OP_LAT_P50_NS] =
+		DEC_INT_FIELD(struct sample_op, lat_p50_ns),
+	[FSLOAD_A_SAMPLE_OP_LAT_P99_NS] =
+		DEC_INT_FIELD(struct sample_op, lat_p99_ns),
 };
 
 static const struct decoder sample_op_decoder = {
@@ -46,12 +48,12 @@ static const struct decoder sample_op_decoder = {
 /* An op without its type counts for none. */
 static bool sample_op_keep(const void *elem)
 {
-	return ((const SAMPLE_OP *)elem)->type;
+	return ((const struct sample_op *)elem)->type;
 }
 
 static const struct decode_array sample_op_array = {
 	.elem = &sample_op_decoder,
-	.size = sizeof(SAMPLE_OP),
+	.size = sizeof(struct sample_op),
 	.off = offsetof(struct sample, op),
 	.count_off = offsetof(struct sample, nops),
 	.max = FSLOAD_OP_MAX,
@@ -103,11 +105,7 @@ static const struct decoder series_decoder = {
 
 static int series_msg_cb(const struct nlmsghdr *nlh, void *data)
 {
-	if (decode_msg(&series_decoder, nlh, data)) {
-		errmsg("out of memory");
-		return EXIT_SYSERR;
-	}
-	return 0;
+	return decode_msg(&series_decoder, nlh, data);
 }
 
 int series_drain(struct nl_ctx *nl, uint32_t id, struct series *s)

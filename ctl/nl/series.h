@@ -18,6 +18,16 @@ struct results;
 struct phase_result;
 struct job_status;
 
+/* One op type of a kernel sample (FSLOAD_A_SAMPLE_OP_*). */
+struct sample_op {
+	uint8_t type;
+	uint64_t ops;
+	uint64_t bytes;
+	uint64_t lat_sum_ns;
+	uint64_t lat_p50_ns;	/* of the interval; 0: none */
+	uint64_t lat_p99_ns;
+};
+
 /* One kernel sample: cumulative per type within its phase. */
 struct sample {
 	uint64_t seq;
@@ -25,14 +35,7 @@ struct sample {
 	uint32_t phase;
 	uint64_t io_bytes;	/* all phases, as read/write calls return */
 	unsigned int nops;
-	struct {
-		uint8_t type;
-		uint64_t ops;
-		uint64_t bytes;
-		uint64_t lat_sum_ns;
-		uint64_t lat_p50_ns;	/* of the interval; 0: none */
-		uint64_t lat_p99_ns;
-	} op[FSLOAD_OP_MAX];
+	struct sample_op op[FSLOAD_OP_MAX];
 };
 
 /* /sys/block/<dev>/stat at one moment (Documentation/block/stat.rst). */
