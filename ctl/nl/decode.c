@@ -51,8 +51,9 @@ static uint64_t attr_uint(const struct nlattr *a, enum attr_type type)
 	case ATTR_U16:
 		return mnl_attr_get_u16(a);
 	case ATTR_U32:
-	case ATTR_S32:
 		return mnl_attr_get_u32(a);
+	case ATTR_S32:	/* sign-extended into a wider field */
+		return (uint64_t)(int64_t)(int32_t)mnl_attr_get_u32(a);
 	case ATTR_U64:
 		return mnl_attr_get_u64(a);
 	default:

@@ -12,13 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libmnl/libmnl.h>
-#include <linux/genetlink.h>
-
 #include "lib/fsloadctl.h"
 #include "lib/parse.h"
 #include "lib/print.h"
-#include "lib/msg.h"
 #include "nl/attrs.h"
 #include "nl/decode.h"
 #include "nl/fsload-nl-gen.h"

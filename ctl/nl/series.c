@@ -14,10 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libmnl/libmnl.h>
-
 #include "lib/fsloadctl.h"
-#include "lib/msg.h"
 #include "nl/attrs.h"
 #include "nl/decode.h"
 #include "nl/fsload-nl-gen.h"
