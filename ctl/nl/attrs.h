@@ -6,9 +6,7 @@
 #ifndef FSLOADCTL_ATTRS_H
 #define FSLOADCTL_ATTRS_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 /* An attribute's type in the spec. */
 enum attr_type {
