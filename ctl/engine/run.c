@@ -179,13 +179,106 @@ static int run_on_held(void *arg, struct nl_ctx *nl, uint32_t id,
 /* How often the time series is read while the job runs. */
 #define SERIES_DRAIN_S	1.0
 
+/*
+ * Wait for the started job of @w to end: drain its time series, stop it
+ * on a stall (--stall-stop) or when @req's tick says so.  0 when it
+ * ended, or an exit code.
+ */
+static int run_wait(struct nl_ctx *nl, const struct job_req *req,
+		    struct run *run, struct waiter *w)
+{
+	const struct params *p = req->p;
+	double tick_s = req->tick ? req->tick_ms / 1000.0 : -1, wait_s;
+	uint64_t next_tick;
+	int ret;
+
+	next_tick = tick_s >= 0 ? now_ns() + (uint64_t)(tick_s * 1e9) : 0;
+	for (;;) {
+		wait_s = p->sample_ms ? SERIES_DRAIN_S : tick_s;
+		if (tick_s >= 0 && (wait_s < 0 || tick_s < wait_s))
+			wait_s = tick_s;
+		ret = waiter_run(w, wait_s, true);
+		if (ret != EXIT_TIMEOUT)
+			return ret;
+		if (p->sample_ms)
+			series_drain(nl, w->id, &run->series);
+		if (run->stall_stop && !run->stopped_by_us) {
+			run->stopped_by_us = true;
+			fprintf(stderr, "fsloadctl: stopping job %" PRIu32
+				" (--stall-stop)\n", w->id);
+			ret = job_stop(nl, w->id, NL_QUIET);
+			if (ret && ret != EXIT_KERNEL)
+				return ret;
+		}
+		if (tick_s < 0 || now_ns() < next_tick)
+			continue;
+		next_tick = now_ns() + (uint64_t)(tick_s * 1e9);
+		if (!run->stopped_by_us && req->tick(req->tick_arg)) {
+			run->stopped_by_us = true;
+			ret = job_stop(nl, w->id, NL_QUIET);
+			/* a job that has just ended cannot be stopped */
+			if (ret && ret != EXIT_KERNEL)
+				return ret;
+			tick_s = -1;
+		}
+	}
+}
+
+/*
+ * The ended job's status (or the final one if it is forgotten), results,
+ * time series and plots into @run, and the exit code it calls for.
+ * 0 or an exit code.
+ */
+static int run_collect(struct nl_ctx *nl, const struct job_req *req,
+		       struct run *run, struct waiter *w)
+{
+	const struct params *p = req->p;
+	int ret;
+
+	ret = job_get(nl, w->id, &run->js, NL_QUIET);
+	if (ret == EXIT_KERNEL && nl->err == ENOENT &&
+	    JS_HAS(&w->final, FSLOAD_A_JOB_ID)) {
+		job_status_move(&run->js, &w->final);
+	} else if (ret) {
+		if (ret == EXIT_KERNEL)
+			nl_print_error(nl);
+		return ret;
+	}
+	ret = results_get(nl, w->id, &run->r);
+	if (ret)
+		return ret;
+	series_dev_stop(&run->series);
+	if (p->sample_ms) {
+		series_drain(nl, w->id, &run->series);
+		run->r.series = &run->series;
+		run->r.series_table = p->series_table;
+	}
+	if (p->plot && p->sample_ms) {
+		ret = series_plot(&run->series, &run->r, p->plot);
+		if (ret)
+			warnmsg("cannot write the plots %s-*.svg: %s", p->plot,
+				strerror(-ret));
+		else if (!p->quiet)
+			fprintf(stderr, "fsloadctl: plots in %s-*.svg\n",
+				p->plot);
+	}
+	run->ok = true;
+	run->ret = state_is_final(run->js.state) ?
+		   state_exit_code(run->js.state) : EXIT_OK;
+	if (run->js.state == FSLOAD_JOB_STOPPED && !run->stopped_by_us)
+		run->interrupted = true;
+	/* a stop of ours ends an aging fill (0); --stall-stop's does not */
+	if (run->stopped_by_us && !run->stall_stop &&
+	    run->js.state == FSLOAD_JOB_STOPPED)
+		run->ret = EXIT_OK;
+	return 0;
+}
+
 int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 {
 	const struct params *p = req->p;
 	struct job_status js = { 0 };
 	struct waiter w;
-	double tick_s = req->tick ? req->tick_ms / 1000.0 : -1, wait_s;
-	uint64_t next_tick;
 	int ret;
 
 	if (req->engine == ENGINE_USER) {
@@ -224,77 +317,9 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 	/* The device under the directory, or the block job's device. */
 	series_dev_start(&run->series, req->prog->block ? p->device : p->dir,
 			 p->sample_ms);
-	next_tick = tick_s >= 0 ? now_ns() + (uint64_t)(tick_s * 1e9) : 0;
-	for (;;) {
-		wait_s = p->sample_ms ? SERIES_DRAIN_S : tick_s;
-		if (tick_s >= 0 && (wait_s < 0 || tick_s < wait_s))
-			wait_s = tick_s;
-		ret = waiter_run(&w, wait_s, true);
-		if (ret != EXIT_TIMEOUT)
-			break;
-		if (p->sample_ms)
-			series_drain(nl, w.id, &run->series);
-		if (run->stall_stop && !run->stopped_by_us) {
-			run->stopped_by_us = true;
-			fprintf(stderr, "fsloadctl: stopping job %" PRIu32
-				" (--stall-stop)\n", w.id);
-			ret = job_stop(nl, w.id, NL_QUIET);
-			if (ret && ret != EXIT_KERNEL)
-				goto out;
-		}
-		if (tick_s < 0 || now_ns() < next_tick)
-			continue;
-		next_tick = now_ns() + (uint64_t)(tick_s * 1e9);
-		if (!run->stopped_by_us && req->tick(req->tick_arg)) {
-			run->stopped_by_us = true;
-			ret = job_stop(nl, w.id, NL_QUIET);
-			/* a job that has just ended cannot be stopped */
-			if (ret && ret != EXIT_KERNEL)
-				goto out;
-			tick_s = -1;
-		}
-	}
-	if (ret)
-		goto out;
-
-	/* The job's status now, or the final one if it is forgotten. */
-	ret = job_get(nl, w.id, &run->js, NL_QUIET);
-	if (ret == EXIT_KERNEL && nl->err == ENOENT &&
-	    JS_HAS(&w.final, FSLOAD_A_JOB_ID)) {
-		job_status_move(&run->js, &w.final);
-	} else if (ret) {
-		if (ret == EXIT_KERNEL)
-			nl_print_error(nl);
-		goto out;
-	}
-	ret = results_get(nl, w.id, &run->r);
-	if (ret)
-		goto out;
-	series_dev_stop(&run->series);
-	if (p->sample_ms) {
-		series_drain(nl, w.id, &run->series);
-		run->r.series = &run->series;
-		run->r.series_table = p->series_table;
-	}
-	if (p->plot && p->sample_ms) {
-		ret = series_plot(&run->series, &run->r, p->plot);
-		if (ret)
-			warnmsg("cannot write the plots %s-*.svg: %s", p->plot,
-				strerror(-ret));
-		else if (!p->quiet)
-			fprintf(stderr, "fsloadctl: plots in %s-*.svg\n",
-				p->plot);
-		ret = 0;
-	}
-	run->ok = true;
-	run->ret = state_is_final(run->js.state) ?
-		   state_exit_code(run->js.state) : EXIT_OK;
-	if (run->js.state == FSLOAD_JOB_STOPPED && !run->stopped_by_us)
-		run->interrupted = true;
-	/* a stop of ours ends an aging fill (0); --stall-stop's does not */
-	if (run->stopped_by_us && !run->stall_stop &&
-	    run->js.state == FSLOAD_JOB_STOPPED)
-		run->ret = EXIT_OK;
+	ret = run_wait(nl, req, run, &w);
+	if (!ret)
+		ret = run_collect(nl, req, run, &w);
 out:
 	job_status_free(&js);
 	waiter_fini(&w);

@@ -1433,130 +1433,148 @@ static int ujob_mkdir(int parent_fd, char *name, size_t len)
 	return -EEXIST;
 }
 
-int uengine_run(const struct job_req *req, struct run *run)
+/* The job of @req, before its directory: its settings, phases and slots. */
+static int ujob_setup(struct ujob *job, const struct job_req *req)
 {
 	const struct params *p = req->p;
-	struct ujob job = {
-		.dir_fd = -1,
-		.sync_fd = -1,
-		.cur_phase = -1,
-		.lock = PTHREAD_MUTEX_INITIALIZER,
-		.cond = PTHREAD_COND_INITIALIZER,
-	};
-	struct sigaction sa, old_int, old_term;
-	sigset_t block, old_mask;
-	char name[64], *resolved = NULL;
-	bool progress = !p->quiet && progress_wanted() && p->progress_ms;
-	u64 start_ns, end_ns, last_draw = 0, last_tick;
-	unsigned int i, poll_ms = UENGINE_POLL_MS;
-	int parent_fd = -1, err, ret = EXIT_SYSERR;
+	unsigned int i;
 
-	memset(run, 0, sizeof(*run));
-	run->threads = req->threads;
-	ret = uengine_check(req->prog, req->threads, req->files,
-			    p->files_per_dir, p->tree_branch, req->flags);
-	if (ret)
-		return ret;
-	ret = EXIT_SYSERR;
-	job.threads = req->threads;
-	job.ngroups = req->prog->ngroups ? req->prog->ngroups : 1;
+	job->threads = req->threads;
+	job->ngroups = req->prog->ngroups ? req->prog->ngroups : 1;
 	for (i = 0; i < req->prog->ngroups; i++)
-		job.group_threads[i] = req->prog->groups[i].threads;
+		job->group_threads[i] = req->prog->groups[i].threads;
 	if (!req->prog->ngroups)
-		job.group_threads[0] = req->threads;
-	job.files = req->files;
-	job.files_per_dir = p->files_per_dir;
-	job.branch = p->tree_branch;
-	job.seed = p->seed;
-	job.flags = req->flags;
-	job.idle_ms = p->idle_ms;
-	job.nphases = req->prog->nphases;
-	job.phases = calloc(job.nphases, sizeof(*job.phases));
-	if (!job.phases)
+		job->group_threads[0] = req->threads;
+	job->files = req->files;
+	job->files_per_dir = p->files_per_dir;
+	job->branch = p->tree_branch;
+	job->seed = p->seed;
+	job->flags = req->flags;
+	job->idle_ms = p->idle_ms;
+	job->nphases = req->prog->nphases;
+	job->phases = calloc(job->nphases, sizeof(*job->phases));
+	if (!job->phases)
 		goto oom;
-	if (uprog_convert(req->prog, job.files,
+	if (uprog_convert(req->prog, job->files,
 			  p->no_sync_tail ? 0 : FSLOAD_PHASE_F_SYNC,
-			  job.phases, &job.max_block)) {
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	fsload_slots_init(&job.slots, job.phases, job.nphases);
-	if (ujob_alloc(&job))
+			  job->phases, &job->max_block))
+		return EXIT_USAGE;
+	fsload_slots_init(&job->slots, job->phases, job->nphases);
+	if (ujob_alloc(job))
 		goto oom;
+	return 0;
+oom:
+	errmsg("out of memory");
+	return EXIT_SYSERR;
+}
 
-	/* As the kernel: the target directory must exist; the job's is new. */
-	resolved = realpath(p->dir, NULL);
-	parent_fd = open(p->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (parent_fd < 0 || !resolved) {
-		errsys("%s", p->dir);
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	start_ns = mono_ns();
+/*
+ * As the kernel: the target directory @parent_fd (@resolved) must exist;
+ * the job's is new.  Makes it, names it in @run->job_dir and opens it.
+ * 0, or an exit code with nothing left behind but what out_rm removes.
+ */
+static int ujob_make_job_dir(struct ujob *job, const struct job_req *req,
+			     int parent_fd, const char *resolved,
+			     struct run *run)
+{
+	char name[64];
+	int err;
+
 	err = ujob_mkdir(parent_fd, name, sizeof(name));
 	if (err) {
 		errno = -err;
-		errsys("cannot make a job directory in %s", p->dir);
-		goto out;
+		errsys("cannot make a job directory in %s", req->p->dir);
+		return EXIT_SYSERR;
 	}
 	if (asprintf(&run->job_dir, "%s/%s", resolved, name) < 0) {
 		run->job_dir = NULL;
 		unlinkat(parent_fd, name, AT_REMOVEDIR);
-		goto oom;
+		errmsg("out of memory");
+		return EXIT_SYSERR;
 	}
-	job.dir_fd = openat(parent_fd, name,
-			    O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	job.sync_fd = openat(parent_fd, name,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (job.dir_fd < 0 || job.sync_fd < 0) {
+	job->dir_fd = openat(parent_fd, name,
+			     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	job->sync_fd = openat(parent_fd, name,
+			      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (job->dir_fd < 0 || job->sync_fd < 0) {
 		errsys("%s", run->job_dir);
-		goto out_rm;
+		return EXIT_SYSERR;
 	}
+	return 0;
+}
 
-	/* Signals go to this thread, which stops the job. */
+/* The signal handlers the job replaces while it runs. */
+struct usig_saved {
+	struct sigaction old_int, old_term;
+};
+
+/*
+ * Start @job's workers, with SIGINT and SIGTERM blocked in them: signals
+ * go to this thread, which stops the job.  A worker that cannot be
+ * created fails the job as a failed start would.
+ */
+static void ujob_start_workers(struct ujob *job, const struct job_req *req,
+			       struct usig_saved *saved)
+{
+	struct sigaction sa;
+	sigset_t block, old_mask;
+	unsigned int i;
+	int err;
+
 	usignals = 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = uengine_on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGINT, &sa, &saved->old_int);
+	sigaction(SIGTERM, &sa, &saved->old_term);
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &block, &old_mask);
-	for (i = 0; i < job.threads; i++) {
-		struct fsload_worker *w = &job.workers[i];
+	for (i = 0; i < job->threads; i++) {
+		struct fsload_worker *w = &job->workers[i];
 
-		pthread_mutex_lock(&job.lock);
-		job.running++;
-		pthread_mutex_unlock(&job.lock);
+		pthread_mutex_lock(&job->lock);
+		job->running++;
+		pthread_mutex_unlock(&job->lock);
 		err = uworker_start(w, req->p->cpus, i);
 		if (err) {
-			pthread_mutex_lock(&job.lock);
-			job.running--;
+			pthread_mutex_lock(&job->lock);
+			job->running--;
 			/* As a failed start: no thread runs a phase. */
-			job.err = -err;
-			snprintf(job.errmsg, sizeof(job.errmsg),
+			job->err = -err;
+			snprintf(job->errmsg, sizeof(job->errmsg),
 				 "thread %u: cannot create it", i);
-			pthread_mutex_unlock(&job.lock);
-			ujob_stop(&job);
+			pthread_mutex_unlock(&job->lock);
+			ujob_stop(job);
 			break;
 		}
 		w->created = true;
 	}
 	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-	if (!p->quiet)
-		fprintf(stderr, "fsloadctl: user engine started (%s, %" PRIu32
-			" thread%s, in %s)\n", req->prog->profile,
-			req->threads, req->threads == 1 ? "" : "s", p->dir);
+}
+
+/*
+ * Until @job's workers have all returned: stop it on a signal or when
+ * @req's tick says so, draw the progress line; then join them and put
+ * the signal handlers back.  Returns the time they had all ended.
+ */
+static u64 ujob_wait(struct ujob *job, const struct job_req *req,
+		      struct run *run, u64 start_ns,
+		      const struct usig_saved *saved)
+{
+	const struct params *p = req->p;
+	bool progress = !p->quiet && progress_wanted() && p->progress_ms;
+	unsigned int i, poll_ms = UENGINE_POLL_MS;
+	u64 last_draw = 0, last_tick, end_ns;
 
 	if (req->tick && req->tick_ms)
 		poll_ms = min(poll_ms, req->tick_ms);
 	if (progress)
 		poll_ms = min(poll_ms, p->progress_ms);
 	last_tick = mono_ns();
-	pthread_mutex_lock(&job.lock);
-	while (job.running) {
+	pthread_mutex_lock(&job->lock);
+	while (job->running) {
 		struct timespec ts;
 		u64 now;
 
@@ -1567,31 +1585,31 @@ int uengine_run(const struct job_req *req, struct run *run)
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000L;
 		}
-		pthread_cond_timedwait(&job.cond, &job.lock, &ts);
-		if (!job.running)
+		pthread_cond_timedwait(&job->cond, &job->lock, &ts);
+		if (!job->running)
 			break;
-		pthread_mutex_unlock(&job.lock);
+		pthread_mutex_unlock(&job->lock);
 		now = mono_ns();
-		if (usignals && !READ_ONCE(job.stop))
-			ujob_stop(&job);
+		if (usignals && !READ_ONCE(job->stop))
+			ujob_stop(job);
 		if (req->tick && !run->stopped_by_us &&
 		    now - last_tick >= req->tick_ms * 1000000ULL) {
 			last_tick = now;
 			if (req->tick(req->tick_arg)) {
 				run->stopped_by_us = true;
-				ujob_stop(&job);
+				ujob_stop(job);
 			}
 		}
 		if (progress && now - last_draw >= p->progress_ms * 1000000ULL) {
 			last_draw = now;
-			uprogress_draw(&job, req->prog, start_ns);
+			uprogress_draw(job, req->prog, start_ns);
 		}
-		pthread_mutex_lock(&job.lock);
+		pthread_mutex_lock(&job->lock);
 	}
-	pthread_mutex_unlock(&job.lock);
-	for (i = 0; i < job.threads; i++) {
-		if (job.workers[i].created)
-			pthread_join(job.workers[i].thread, NULL);
+	pthread_mutex_unlock(&job->lock);
+	for (i = 0; i < job->threads; i++) {
+		if (job->workers[i].created)
+			pthread_join(job->workers[i].thread, NULL);
 	}
 	end_ns = mono_ns();
 	if (progress && last_draw) {
@@ -1600,25 +1618,77 @@ int uengine_run(const struct job_req *req, struct run *run)
 	}
 	if (usignals)
 		run->interrupted = true;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGINT, &saved->old_int, NULL);
+	sigaction(SIGTERM, &saved->old_term, NULL);
+	return end_ns;
+}
 
-	if (ujob_status(&job, req, resolved, end_ns - start_ns, &run->js) ||
-	    ujob_results(&job, &run->r)) {
+/* The ended job's status and results into @run.  0 or EXIT_SYSERR. */
+static int ujob_report(struct ujob *job, const struct job_req *req,
+		       const char *resolved, u64 elapsed_ns, struct run *run)
+{
+	if (ujob_status(job, req, resolved, elapsed_ns, &run->js) ||
+	    ujob_results(job, &run->r)) {
 		job_status_free(&run->js);
 		results_free(&run->r);
 		errmsg("out of memory");
-	} else {
-		run->ok = true;
-		run->holds = job.holds;
-		run->hold_ns = job.hold_ns;
-		run->ret = state_exit_code(run->js.state);
-		if (run->stopped_by_us && run->js.state == FSLOAD_JOB_STOPPED)
-			run->ret = EXIT_OK;
-		if (run->js.state != FSLOAD_JOB_STOPPED)
-			run->interrupted = false;
-		ret = 0;
+		return EXIT_SYSERR;
 	}
+	run->ok = true;
+	run->holds = job->holds;
+	run->hold_ns = job->hold_ns;
+	run->ret = state_exit_code(run->js.state);
+	if (run->stopped_by_us && run->js.state == FSLOAD_JOB_STOPPED)
+		run->ret = EXIT_OK;
+	if (run->js.state != FSLOAD_JOB_STOPPED)
+		run->interrupted = false;
+	return 0;
+}
+
+int uengine_run(const struct job_req *req, struct run *run)
+{
+	const struct params *p = req->p;
+	struct ujob job = {
+		.dir_fd = -1,
+		.sync_fd = -1,
+		.cur_phase = -1,
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.cond = PTHREAD_COND_INITIALIZER,
+	};
+	struct usig_saved saved;
+	char *resolved = NULL;
+	u64 start_ns, end_ns;
+	int parent_fd = -1, ret;
+
+	memset(run, 0, sizeof(*run));
+	run->threads = req->threads;
+	ret = uengine_check(req->prog, req->threads, req->files,
+			    p->files_per_dir, p->tree_branch, req->flags);
+	if (ret)
+		return ret;
+	ret = ujob_setup(&job, req);
+	if (ret)
+		goto out;
+
+	resolved = realpath(p->dir, NULL);
+	parent_fd = open(p->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (parent_fd < 0 || !resolved) {
+		errsys("%s", p->dir);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	start_ns = mono_ns();
+	ret = ujob_make_job_dir(&job, req, parent_fd, resolved, run);
+	if (ret)
+		goto out_rm;
+
+	ujob_start_workers(&job, req, &saved);
+	if (!p->quiet)
+		fprintf(stderr, "fsloadctl: user engine started (%s, %" PRIu32
+			" thread%s, in %s)\n", req->prog->profile,
+			req->threads, req->threads == 1 ? "" : "s", p->dir);
+	end_ns = ujob_wait(&job, req, run, start_ns, &saved);
+	ret = ujob_report(&job, req, resolved, end_ns - start_ns, run);
 
 out_rm:
 	/* From the directory it holds: never what took its name. */
@@ -1629,9 +1699,6 @@ out_rm:
 	if (job.sync_fd >= 0)
 		close(job.sync_fd);
 	job.dir_fd = job.sync_fd = -1;
-	goto out;
-oom:
-	errmsg("out of memory");
 out:
 	if (parent_fd >= 0)
 		close(parent_fd);
