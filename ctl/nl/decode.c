@@ -160,7 +160,7 @@ static int decode_attr(const struct decoder *d, const struct nlattr *a,
 	case DEC_STRDUP:
 		s = strndup(mnl_attr_get_payload(a), str_len(a));
 		if (!s)
-			return 0;
+			return -1;
 		free(*(char **)field);
 		*(char **)field = s;
 		return 1;
