@@ -167,7 +167,7 @@ static int decode_attr(const struct decoder *d, const struct nlattr *a,
 	case DEC_ARRAY:
 		return decode_elem(f->array, a, obj);
 	case DEC_HOOK:
-		return f->hook(a, obj);
+		return f->hook(a, f->nest, obj);
 	case DEC_NONE:
 		break;
 	}

@@ -55,11 +55,13 @@ struct decode_array {
 };
 
 /*
- * Decode attribute @a (checked against its type) into @obj: 1 when it
- * was decoded (counts in @have), 0 when it was ignored, -1 when out of
- * memory.
+ * Decode attribute @a (checked against its type) into @obj, a nest with
+ * decoder @nest (the field's; NULL for an attribute that is no nest):
+ * 1 when it was decoded (counts in @have), 0 when it was ignored, -1
+ * when out of memory.
  */
-typedef int (*decode_hook)(const struct nlattr *a, void *obj);
+typedef int (*decode_hook)(const struct nlattr *a, const struct decoder *nest,
+			   void *obj);
 
 /**
  * struct decode_field - where an attribute goes in the model type
@@ -68,6 +70,7 @@ typedef int (*decode_hook)(const struct nlattr *a, void *obj);
  * @len: its size (DEC_INT, DEC_STR)
  * @array: the list (DEC_ARRAY)
  * @hook: the decoder (DEC_HOOK)
+ * @nest: the decoder @hook decodes a nest with (DEC_HOOK), or NULL
  */
 struct decode_field {
 	enum decode_kind kind;
@@ -75,6 +78,7 @@ struct decode_field {
 	size_t len;
 	const struct decode_array *array;
 	decode_hook hook;
+	const struct decoder *nest;
 };
 
 /**
@@ -105,7 +109,8 @@ struct decoder {
 #define DEC_STRDUP_FIELD(type, f) \
 	{ .kind = DEC_STRDUP, .off = offsetof(type, f) }
 #define DEC_ARRAY_FIELD(arr)	{ .kind = DEC_ARRAY, .array = (arr) }
-#define DEC_HOOK_FIELD(fn)	{ .kind = DEC_HOOK, .hook = (fn) }
+#define DEC_HOOK_FIELD(fn, nest_dec) \
+	{ .kind = DEC_HOOK, .hook = (fn), .nest = (nest_dec) }
 
 /*
  * Decode the attributes of a fsload message into @obj.  Returns 0, or

@@ -107,7 +107,7 @@ static const struct decode_field status_fields[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_STALL] = DEC_ARRAY_FIELD(&stall_array),
 };
 
-static const struct decoder status_decoder = {
+const struct decoder job_status_decoder = {
 	.set = &job_attrs,
 	.fields = status_fields,
 	.have_off = offsetof(struct job_status, have),
@@ -115,7 +115,7 @@ static const struct decoder status_decoder = {
 
 int job_status_parse(const struct nlmsghdr *nlh, struct job_status *js)
 {
-	return decode_msg(&status_decoder, nlh, js);
+	return decode_msg(&job_status_decoder, nlh, js);
 }
 
 /* One FSLOAD_A_WORKER_* nest. */
@@ -155,12 +155,14 @@ static bool worker_slot(uint32_t **v, unsigned int *n, uint32_t i)
 }
 
 /* A worker's thread id and CPU go by its index, in two lists. */
-static int worker_hook(const struct nlattr *a, void *obj)
+static int worker_hook(const struct nlattr *a, const struct decoder *nest,
+		       void *obj)
 {
 	struct job_status *js = obj;
 	struct worker_info wi = { 0 };
 
-	decode_nest(&worker_decoder, a, &wi);
+	if (decode_nest(nest, a, &wi))
+		return -1;
 	/* Thread directories have 3 digits: no more workers than that. */
 	if (!WI_HAS(&wi, FSLOAD_A_WORKER_INDEX) ||
 	    wi.index >= FSLOAD_THREADS_MAX)
@@ -180,10 +182,10 @@ static int worker_hook(const struct nlattr *a, void *obj)
 }
 
 static const struct decode_field workers_fields[FSLOAD_A_JOB_MAX + 1] = {
-	[FSLOAD_A_JOB_WORKER] = DEC_HOOK_FIELD(worker_hook),
+	[FSLOAD_A_JOB_WORKER] = DEC_HOOK_FIELD(worker_hook, &worker_decoder),
 };
 
-static const struct decoder workers_decoder = {
+const struct decoder job_workers_decoder = {
 	.set = &job_attrs,
 	.fields = workers_fields,
 	.have_off = DECODE_NO_HAVE,
@@ -191,7 +193,7 @@ static const struct decoder workers_decoder = {
 
 int job_workers_parse(const struct nlmsghdr *nlh, struct job_status *js)
 {
-	return decode_msg(&workers_decoder, nlh, js);
+	return decode_msg(&job_workers_decoder, nlh, js);
 }
 
 void job_status_free(struct job_status *js)

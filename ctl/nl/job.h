@@ -11,6 +11,7 @@
 
 #include "lib/fsloadctl.h"
 
+struct decoder;
 struct nlmsghdr;
 
 /* A worker without progress (FSLOAD_A_STALL_*). */
@@ -96,6 +97,13 @@ struct job_extra {
 	const char *const *phase_names;	/* by index, for progress */
 	unsigned int nphases;
 };
+
+/*
+ * The decoders of a status message and of a WORKER_GET message into a
+ * struct job_status (nl/decode.h; tests/decode_test.c checks them).
+ */
+extern const struct decoder job_status_decoder;
+extern const struct decoder job_workers_decoder;
 
 /* Parse a status message into @js (zeroed or freed first by the caller). */
 int job_status_parse(const struct nlmsghdr *nlh, struct job_status *js);

@@ -92,17 +92,19 @@ static const struct decode_array opstat_array = {
 };
 
 /* The name of a thread is given to a privileged reader only. */
-static int thread_name_hook(const struct nlattr *a, void *obj)
+static int thread_name_hook(const struct nlattr *a,
+			    const struct decoder *nest, void *obj)
 {
 	struct thread_cpu *t = obj;
 
+	(void)nest;
 	decode_str(a, t->name, sizeof(t->name));
 	t->named = true;
 	return 1;
 }
 
 static const struct decode_field thread_fields[FSLOAD_A_THREAD_MAX + 1] = {
-	[FSLOAD_A_THREAD_NAME] = DEC_HOOK_FIELD(thread_name_hook),
+	[FSLOAD_A_THREAD_NAME] = DEC_HOOK_FIELD(thread_name_hook, NULL),
 	[FSLOAD_A_THREAD_PID] = DEC_INT_FIELD(struct thread_cpu, pid),
 	[FSLOAD_A_THREAD_KERNEL] = DEC_BOOL_FIELD(struct thread_cpu, kernel),
 	[FSLOAD_A_THREAD_CPU_NS] = DEC_INT_FIELD(struct thread_cpu, cpu_ns),
@@ -242,13 +244,14 @@ static bool phase_merge(struct phase_result *dst, struct phase_result *src)
 }
 
 /* A phase's result: a new phase, or more buckets of one already seen. */
-static int result_hook(const struct nlattr *a, void *obj)
+static int result_hook(const struct nlattr *a, const struct decoder *nest,
+		       void *obj)
 {
 	struct phase_result pr = { 0 }, *tmp;
 	struct results *r = obj;
 	unsigned int i;
 
-	if (decode_nest(&res_decoder, a, &pr))
+	if (decode_nest(nest, a, &pr))
 		goto oom;
 	for (i = 0; i < r->nphases; i++) {
 		if (r->phases[i].index != pr.index)
@@ -270,10 +273,10 @@ oom:
 }
 
 static const struct decode_field results_fields[FSLOAD_A_JOB_MAX + 1] = {
-	[FSLOAD_A_JOB_RESULT] = DEC_HOOK_FIELD(result_hook),
+	[FSLOAD_A_JOB_RESULT] = DEC_HOOK_FIELD(result_hook, &res_decoder),
 };
 
-static const struct decoder results_decoder = {
+const struct decoder results_decoder = {
 	.set = &job_attrs,
 	.fields = results_fields,
 	.have_off = DECODE_NO_HAVE,
@@ -288,7 +291,7 @@ static const struct decode_field job_ref_fields[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_ID] = DEC_INT_FIELD(struct job_ref, id),
 };
 
-static const struct decoder job_ref_decoder = {
+const struct decoder results_job_ref_decoder = {
 	.set = &job_attrs,
 	.fields = job_ref_fields,
 	.have_off = DECODE_NO_HAVE,
@@ -300,7 +303,7 @@ static int results_msg_cb(const struct nlmsghdr *nlh, void *data)
 	struct job_ref job = { .id = ctx->id };
 
 	/* each message names its job: skip any other */
-	decode_msg(&job_ref_decoder, nlh, &job);
+	decode_msg(&results_job_ref_decoder, nlh, &job);
 	if (job.id != ctx->id)
 		return 0;
 	return decode_msg(&results_decoder, nlh, ctx->r);

@@ -72,12 +72,14 @@ static const struct decoder sample_decoder = {
 };
 
 /* A sample not read yet; those the ring overwrote before count as lost. */
-static int sample_hook(const struct nlattr *a, void *obj)
+static int sample_hook(const struct nlattr *a, const struct decoder *nest,
+		       void *obj)
 {
 	struct series *s = obj;
 	struct sample sm = { .seq = UINT64_MAX }, *tmp;
 
-	decode_nest(&sample_decoder, a, &sm);
+	if (decode_nest(nest, a, &sm))
+		return -1;
 	if (sm.seq == UINT64_MAX || sm.seq < s->next)
 		return 0;
 	tmp = realloc(s->samples, (s->nsamples + 1) * sizeof(*tmp));
@@ -91,10 +93,10 @@ static int sample_hook(const struct nlattr *a, void *obj)
 }
 
 static const struct decode_field series_fields[FSLOAD_A_JOB_MAX + 1] = {
-	[FSLOAD_A_JOB_SAMPLE] = DEC_HOOK_FIELD(sample_hook),
+	[FSLOAD_A_JOB_SAMPLE] = DEC_HOOK_FIELD(sample_hook, &sample_decoder),
 };
 
-static const struct decoder series_decoder = {
+const struct decoder series_decoder = {
 	.set = &job_attrs,
 	.fields = series_fields,
 	.have_off = DECODE_NO_HAVE,

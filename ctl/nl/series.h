@@ -13,6 +13,7 @@
 
 #include "lib/fsloadctl.h"
 
+struct decoder;
 struct nl_ctx;
 struct results;
 struct phase_result;
@@ -80,6 +81,12 @@ struct series {
 	pthread_mutex_t lock;	/* devs, ndevs */
 	volatile bool quit;
 };
+
+/*
+ * The decoder of a SERIES_GET message into a struct series: the samples
+ * after s->next (nl/decode.h; tests/decode_test.c checks it).
+ */
+extern const struct decoder series_decoder;
 
 /* Read the samples the kernel has beyond s->next.  Returns an exit code. */
 int series_drain(struct nl_ctx *nl, uint32_t id, struct series *s);
