@@ -151,8 +151,9 @@ static int decode_attr(const struct decoder *d, const struct nlattr *a,
 	case DEC_INT:
 		put_uint(field, f->len, attr_uint(a, d->set->types[type]));
 		return 1;
-	case DEC_BOOL:
-		*(bool *)field = attr_uint(a, d->set->types[type]) != 0;
+	case DEC_BOOL:	/* a flag is true by being there */
+		*(bool *)field = d->set->types[type] == ATTR_FLAG ||
+				 attr_uint(a, d->set->types[type]) != 0;
 		return 1;
 	case DEC_STR:
 		decode_str(a, field, f->len);

@@ -25,7 +25,7 @@ struct decoder;
 enum decode_kind {
 	DEC_NONE,	/* the attribute is ignored */
 	DEC_INT,	/* an integer of @len bytes: the attribute's value */
-	DEC_BOOL,	/* a bool: the value is not 0 */
+	DEC_BOOL,	/* a bool: a flag is there, an integer not 0 */
 	DEC_STR,	/* char[@len]: the string, truncated */
 	DEC_STRDUP,	/* char *: a malloc()ed copy (the old one freed) */
 	DEC_ARRAY,	/* a nest, decoded into an element of @array */
