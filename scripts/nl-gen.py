@@ -11,7 +11,7 @@ written:
                                 has them: 6.1 has no split ops, and the
                                 handlers' hooks are the module's)
   ctl/nl/fsload-nl-gen.[ch]     fsloadctl's attribute tables (names,
-                                nesting) and job state names: this script
+                                types, nesting) and job state names: this script
 
 The kernel's ynl-gen-c comes with a linux-source of 6.4 or newer: FSLOAD_YNL
 (a tools/net/ynl directory), else the tarball `scripts/kernels.sh ynl`
@@ -210,6 +210,12 @@ def attr_entries(aset):
     return res
 
 
+# The spec's attribute types, as struct attr_set's types (attrs.h) name them.
+CTL_TYPES = {t: "ATTR_" + t.upper() for t in
+             ("u8", "u16", "u32", "u64", "s32", "string", "flag", "nest",
+              "pad")}
+
+
 def table_name(aset):
     """job_attrs for fsload-a-job-: the set's C prefix, short."""
     short = aset["name-prefix"][len("fsload-a-"):].rstrip("-")
@@ -265,6 +271,13 @@ def gen_ctl(doc, out):
             name = CTL_NAMES.get((aset["name"], a["name"]), a["name"])
             c.append(f'\t[{cname}] = "{name}",')
         c += ["};", ""]
+        c.append(f"static const unsigned char {base}attr_types[{mx} + 1] = {{")
+        for a, cname in ents:
+            if a["type"] not in CTL_TYPES:
+                sys.exit(f"nl-gen: {aset['name']} {a['name']}: type "
+                         f"{a['type']} unknown to fsloadctl (CTL_TYPES)")
+            c.append(f'\t[{cname}] = {CTL_TYPES[a["type"]]},')
+        c += ["};", ""]
         nests = [(a, cname) for a, cname in ents if a["type"] == "nest"]
         if nests:
             c.append(f"static const struct attr_set *const "
@@ -276,7 +289,8 @@ def gen_ctl(doc, out):
         c += [f"const struct attr_set {tname} = {{",
               f'\t.name = "{aset["name"]}",',
               f"\t.max = {mx},",
-              f"\t.names = {base}attr_names,"]
+              f"\t.names = {base}attr_names,",
+              f"\t.types = {base}attr_types,"]
         if nests:
             c.append(f"\t.nested = {base}nested,")
         # A nest's instances are labelled by their name attribute.

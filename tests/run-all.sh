@@ -52,6 +52,7 @@ suites=(
 	"user-engine|host|tests/user-engine.sh"
 	"engine-unit|host|tests/build/engine_test"
 	"stats-unit|host|tests/build/stats_test"
+	"decode-unit|host|tests/build/decode_test"
 	"results|host|tests/results.sh"
 	"vm-harness|host|tests/vm-run.sh"
 )

@@ -22,10 +22,23 @@ static const char *const op_attr_names[FSLOAD_A_OP_MAX + 1] = {
 	[FSLOAD_A_OP_GROUP] = "group",
 };
 
+static const unsigned char op_attr_types[FSLOAD_A_OP_MAX + 1] = {
+	[FSLOAD_A_OP_TYPE] = ATTR_U8,
+	[FSLOAD_A_OP_WEIGHT] = ATTR_U32,
+	[FSLOAD_A_OP_SIZE_BYTES] = ATTR_U64,
+	[FSLOAD_A_OP_BLOCK_BYTES] = ATTR_U32,
+	[FSLOAD_A_OP_FLAGS] = ATTR_U32,
+	[FSLOAD_A_OP_PAD] = ATTR_PAD,
+	[FSLOAD_A_OP_PREFIX] = ATTR_U8,
+	[FSLOAD_A_OP_DEPTH] = ATTR_U32,
+	[FSLOAD_A_OP_GROUP] = ATTR_U8,
+};
+
 const struct attr_set op_attrs = {
 	.name = "op",
 	.max = FSLOAD_A_OP_MAX,
 	.names = op_attr_names,
+	.types = op_attr_types,
 };
 
 static const char *const phase_attr_names[FSLOAD_A_PHASE_MAX + 1] = {
@@ -40,6 +53,18 @@ static const char *const phase_attr_names[FSLOAD_A_PHASE_MAX + 1] = {
 	[FSLOAD_A_PHASE_FIRST] = "first",
 };
 
+static const unsigned char phase_attr_types[FSLOAD_A_PHASE_MAX + 1] = {
+	[FSLOAD_A_PHASE_NAME] = ATTR_STRING,
+	[FSLOAD_A_PHASE_ORDER] = ATTR_U8,
+	[FSLOAD_A_PHASE_ITERATIONS] = ATTR_U64,
+	[FSLOAD_A_PHASE_OP] = ATTR_NEST,
+	[FSLOAD_A_PHASE_PAD] = ATTR_PAD,
+	[FSLOAD_A_PHASE_DURATION_MS] = ATTR_U32,
+	[FSLOAD_A_PHASE_FLAGS] = ATTR_U32,
+	[FSLOAD_A_PHASE_PREFIX] = ATTR_U8,
+	[FSLOAD_A_PHASE_FIRST] = ATTR_U64,
+};
+
 static const struct attr_set *const phase_nested[FSLOAD_A_PHASE_MAX + 1] = {
 	[FSLOAD_A_PHASE_OP] = &op_attrs,
 };
@@ -48,6 +73,7 @@ const struct attr_set phase_attrs = {
 	.name = "phase",
 	.max = FSLOAD_A_PHASE_MAX,
 	.names = phase_attr_names,
+	.types = phase_attr_types,
 	.nested = phase_nested,
 	.label_attr = FSLOAD_A_PHASE_NAME,
 };
@@ -59,10 +85,18 @@ static const char *const bucket_attr_names[FSLOAD_A_BUCKET_MAX + 1] = {
 	[FSLOAD_A_BUCKET_PAD] = "pad",
 };
 
+static const unsigned char bucket_attr_types[FSLOAD_A_BUCKET_MAX + 1] = {
+	[FSLOAD_A_BUCKET_LOW_NS] = ATTR_U64,
+	[FSLOAD_A_BUCKET_HIGH_NS] = ATTR_U64,
+	[FSLOAD_A_BUCKET_COUNT] = ATTR_U64,
+	[FSLOAD_A_BUCKET_PAD] = ATTR_PAD,
+};
+
 const struct attr_set bucket_attrs = {
 	.name = "bucket",
 	.max = FSLOAD_A_BUCKET_MAX,
 	.names = bucket_attr_names,
+	.types = bucket_attr_types,
 };
 
 static const char *const opstat_attr_names[FSLOAD_A_OPSTAT_MAX + 1] = {
@@ -77,6 +111,18 @@ static const char *const opstat_attr_names[FSLOAD_A_OPSTAT_MAX + 1] = {
 	[FSLOAD_A_OPSTAT_BUCKET] = "bucket",
 };
 
+static const unsigned char opstat_attr_types[FSLOAD_A_OPSTAT_MAX + 1] = {
+	[FSLOAD_A_OPSTAT_TYPE] = ATTR_U8,
+	[FSLOAD_A_OPSTAT_OPS] = ATTR_U64,
+	[FSLOAD_A_OPSTAT_ERRORS] = ATTR_U64,
+	[FSLOAD_A_OPSTAT_BYTES] = ATTR_U64,
+	[FSLOAD_A_OPSTAT_LAT_SUM_NS] = ATTR_U64,
+	[FSLOAD_A_OPSTAT_LAT_MIN_NS] = ATTR_U64,
+	[FSLOAD_A_OPSTAT_LAT_MAX_NS] = ATTR_U64,
+	[FSLOAD_A_OPSTAT_PAD] = ATTR_PAD,
+	[FSLOAD_A_OPSTAT_BUCKET] = ATTR_NEST,
+};
+
 static const struct attr_set *const opstat_nested[FSLOAD_A_OPSTAT_MAX + 1] = {
 	[FSLOAD_A_OPSTAT_BUCKET] = &bucket_attrs,
 };
@@ -85,6 +131,7 @@ const struct attr_set opstat_attrs = {
 	.name = "opstat",
 	.max = FSLOAD_A_OPSTAT_MAX,
 	.names = opstat_attr_names,
+	.types = opstat_attr_types,
 	.nested = opstat_nested,
 };
 
@@ -96,10 +143,19 @@ static const char *const thread_attr_names[FSLOAD_A_THREAD_MAX + 1] = {
 	[FSLOAD_A_THREAD_KERNEL] = "kernel",
 };
 
+static const unsigned char thread_attr_types[FSLOAD_A_THREAD_MAX + 1] = {
+	[FSLOAD_A_THREAD_NAME] = ATTR_STRING,
+	[FSLOAD_A_THREAD_PID] = ATTR_U32,
+	[FSLOAD_A_THREAD_CPU_NS] = ATTR_U64,
+	[FSLOAD_A_THREAD_PAD] = ATTR_PAD,
+	[FSLOAD_A_THREAD_KERNEL] = ATTR_U8,
+};
+
 const struct attr_set thread_attrs = {
 	.name = "thread",
 	.max = FSLOAD_A_THREAD_MAX,
 	.names = thread_attr_names,
+	.types = thread_attr_types,
 	.label_attr = FSLOAD_A_THREAD_NAME,
 };
 
@@ -111,10 +167,19 @@ static const char *const progress_attr_names[FSLOAD_A_PROGRESS_MAX + 1] = {
 	[FSLOAD_A_PROGRESS_PAD] = "pad",
 };
 
+static const unsigned char progress_attr_types[FSLOAD_A_PROGRESS_MAX + 1] = {
+	[FSLOAD_A_PROGRESS_PCT] = ATTR_U8,
+	[FSLOAD_A_PROGRESS_WORKERS] = ATTR_U32,
+	[FSLOAD_A_PROGRESS_ITEMS] = ATTR_U64,
+	[FSLOAD_A_PROGRESS_ELAPSED_NS] = ATTR_U64,
+	[FSLOAD_A_PROGRESS_PAD] = ATTR_PAD,
+};
+
 const struct attr_set progress_attrs = {
 	.name = "progress",
 	.max = FSLOAD_A_PROGRESS_MAX,
 	.names = progress_attr_names,
+	.types = progress_attr_types,
 };
 
 static const char *const res_attr_names[FSLOAD_A_RES_MAX + 1] = {
@@ -140,6 +205,29 @@ static const char *const res_attr_names[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_PROGRESS] = "progress",
 };
 
+static const unsigned char res_attr_types[FSLOAD_A_RES_MAX + 1] = {
+	[FSLOAD_A_RES_PHASE_INDEX] = ATTR_U32,
+	[FSLOAD_A_RES_PHASE_NAME] = ATTR_STRING,
+	[FSLOAD_A_RES_THREADS] = ATTR_U32,
+	[FSLOAD_A_RES_COMPLETE] = ATTR_U8,
+	[FSLOAD_A_RES_ELAPSED_NS] = ATTR_U64,
+	[FSLOAD_A_RES_OPS] = ATTR_U64,
+	[FSLOAD_A_RES_ERRORS] = ATTR_U64,
+	[FSLOAD_A_RES_BYTES] = ATTR_U64,
+	[FSLOAD_A_RES_OPSTAT] = ATTR_NEST,
+	[FSLOAD_A_RES_PAD] = ATTR_PAD,
+	[FSLOAD_A_RES_STONEWALLED] = ATTR_U8,
+	[FSLOAD_A_RES_WORKER_CPU_NS] = ATTR_U64,
+	[FSLOAD_A_RES_INSTRUCTIONS] = ATTR_U64,
+	[FSLOAD_A_RES_CYCLES] = ATTR_U64,
+	[FSLOAD_A_RES_SYSTEM_CPU_NS] = ATTR_U64,
+	[FSLOAD_A_RES_TAIL_NS] = ATTR_U64,
+	[FSLOAD_A_RES_TAIL_CPU_NS] = ATTR_U64,
+	[FSLOAD_A_RES_THREAD] = ATTR_NEST,
+	[FSLOAD_A_RES_START_NS] = ATTR_U64,
+	[FSLOAD_A_RES_PROGRESS] = ATTR_NEST,
+};
+
 static const struct attr_set *const res_nested[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_OPSTAT] = &opstat_attrs,
 	[FSLOAD_A_RES_THREAD] = &thread_attrs,
@@ -150,6 +238,7 @@ const struct attr_set res_attrs = {
 	.name = "result",
 	.max = FSLOAD_A_RES_MAX,
 	.names = res_attr_names,
+	.types = res_attr_types,
 	.nested = res_nested,
 };
 
@@ -164,10 +253,22 @@ static const char *const stall_attr_names[FSLOAD_A_STALL_MAX + 1] = {
 	[FSLOAD_A_STALL_PAD] = "pad",
 };
 
+static const unsigned char stall_attr_types[FSLOAD_A_STALL_MAX + 1] = {
+	[FSLOAD_A_STALL_THREAD] = ATTR_U32,
+	[FSLOAD_A_STALL_PID] = ATTR_U32,
+	[FSLOAD_A_STALL_PHASE_INDEX] = ATTR_U32,
+	[FSLOAD_A_STALL_OP] = ATTR_U8,
+	[FSLOAD_A_STALL_START_NS] = ATTR_U64,
+	[FSLOAD_A_STALL_DURATION_NS] = ATTR_U64,
+	[FSLOAD_A_STALL_ENDED] = ATTR_U8,
+	[FSLOAD_A_STALL_PAD] = ATTR_PAD,
+};
+
 const struct attr_set stall_attrs = {
 	.name = "stall",
 	.max = FSLOAD_A_STALL_MAX,
 	.names = stall_attr_names,
+	.types = stall_attr_types,
 };
 
 static const char *const sample_op_attr_names[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
@@ -180,10 +281,21 @@ static const char *const sample_op_attr_names[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
 	[FSLOAD_A_SAMPLE_OP_LAT_P99_NS] = "lat-p99-ns",
 };
 
+static const unsigned char sample_op_attr_types[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
+	[FSLOAD_A_SAMPLE_OP_TYPE] = ATTR_U8,
+	[FSLOAD_A_SAMPLE_OP_OPS] = ATTR_U64,
+	[FSLOAD_A_SAMPLE_OP_BYTES] = ATTR_U64,
+	[FSLOAD_A_SAMPLE_OP_PAD] = ATTR_PAD,
+	[FSLOAD_A_SAMPLE_OP_LAT_SUM_NS] = ATTR_U64,
+	[FSLOAD_A_SAMPLE_OP_LAT_P50_NS] = ATTR_U64,
+	[FSLOAD_A_SAMPLE_OP_LAT_P99_NS] = ATTR_U64,
+};
+
 const struct attr_set sample_op_attrs = {
 	.name = "sample-op",
 	.max = FSLOAD_A_SAMPLE_OP_MAX,
 	.names = sample_op_attr_names,
+	.types = sample_op_attr_types,
 };
 
 static const char *const sample_attr_names[FSLOAD_A_SAMPLE_MAX + 1] = {
@@ -195,6 +307,15 @@ static const char *const sample_attr_names[FSLOAD_A_SAMPLE_MAX + 1] = {
 	[FSLOAD_A_SAMPLE_IO_BYTES] = "io-bytes",
 };
 
+static const unsigned char sample_attr_types[FSLOAD_A_SAMPLE_MAX + 1] = {
+	[FSLOAD_A_SAMPLE_SEQ] = ATTR_U64,
+	[FSLOAD_A_SAMPLE_TIME_NS] = ATTR_U64,
+	[FSLOAD_A_SAMPLE_PHASE_INDEX] = ATTR_U32,
+	[FSLOAD_A_SAMPLE_OP] = ATTR_NEST,
+	[FSLOAD_A_SAMPLE_PAD] = ATTR_PAD,
+	[FSLOAD_A_SAMPLE_IO_BYTES] = ATTR_U64,
+};
+
 static const struct attr_set *const sample_nested[FSLOAD_A_SAMPLE_MAX + 1] = {
 	[FSLOAD_A_SAMPLE_OP] = &sample_op_attrs,
 };
@@ -203,6 +324,7 @@ const struct attr_set sample_attrs = {
 	.name = "sample",
 	.max = FSLOAD_A_SAMPLE_MAX,
 	.names = sample_attr_names,
+	.types = sample_attr_types,
 	.nested = sample_nested,
 };
 
@@ -211,10 +333,16 @@ static const char *const group_attr_names[FSLOAD_A_GROUP_MAX + 1] = {
 	[FSLOAD_A_GROUP_THREADS] = "threads",
 };
 
+static const unsigned char group_attr_types[FSLOAD_A_GROUP_MAX + 1] = {
+	[FSLOAD_A_GROUP_NAME] = ATTR_STRING,
+	[FSLOAD_A_GROUP_THREADS] = ATTR_U32,
+};
+
 const struct attr_set group_attrs = {
 	.name = "group",
 	.max = FSLOAD_A_GROUP_MAX,
 	.names = group_attr_names,
+	.types = group_attr_types,
 	.label_attr = FSLOAD_A_GROUP_NAME,
 };
 
@@ -224,10 +352,17 @@ static const char *const worker_attr_names[FSLOAD_A_WORKER_MAX + 1] = {
 	[FSLOAD_A_WORKER_CPU] = "cpu",
 };
 
+static const unsigned char worker_attr_types[FSLOAD_A_WORKER_MAX + 1] = {
+	[FSLOAD_A_WORKER_INDEX] = ATTR_U32,
+	[FSLOAD_A_WORKER_PID] = ATTR_U32,
+	[FSLOAD_A_WORKER_CPU] = ATTR_U32,
+};
+
 const struct attr_set worker_attrs = {
 	.name = "worker",
 	.max = FSLOAD_A_WORKER_MAX,
 	.names = worker_attr_names,
+	.types = worker_attr_types,
 };
 
 static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
@@ -275,6 +410,51 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_DIR_INO] = "dir-ino",
 };
 
+static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_ID] = ATTR_U32,
+	[FSLOAD_A_JOB_DIR] = ATTR_STRING,
+	[FSLOAD_A_JOB_FLAGS] = ATTR_U32,
+	[FSLOAD_A_JOB_THREADS] = ATTR_U32,
+	[FSLOAD_A_JOB_FILES] = ATTR_U64,
+	[FSLOAD_A_JOB_FILES_PER_DIR] = ATTR_U32,
+	[FSLOAD_A_JOB_SEED] = ATTR_U64,
+	[FSLOAD_A_JOB_PROFILE] = ATTR_STRING,
+	[FSLOAD_A_JOB_PROGRESS_MS] = ATTR_U32,
+	[FSLOAD_A_JOB_PHASE] = ATTR_NEST,
+	[FSLOAD_A_JOB_STATE] = ATTR_U8,
+	[FSLOAD_A_JOB_ERRNO] = ATTR_U32,
+	[FSLOAD_A_JOB_ERROR_MSG] = ATTR_STRING,
+	[FSLOAD_A_JOB_PHASE_INDEX] = ATTR_U32,
+	[FSLOAD_A_JOB_PHASES] = ATTR_U32,
+	[FSLOAD_A_JOB_ELAPSED_NS] = ATTR_U64,
+	[FSLOAD_A_JOB_OPS] = ATTR_U64,
+	[FSLOAD_A_JOB_BYTES] = ATTR_U64,
+	[FSLOAD_A_JOB_WORKER_PID] = ATTR_U32,
+	[FSLOAD_A_JOB_OWNER_PORTID] = ATTR_U32,
+	[FSLOAD_A_JOB_RESULT] = ATTR_NEST,
+	[FSLOAD_A_JOB_PAD] = ATTR_PAD,
+	[FSLOAD_A_JOB_IDLE_MS] = ATTR_U32,
+	[FSLOAD_A_JOB_CPUS] = ATTR_U32,
+	[FSLOAD_A_JOB_PMU] = ATTR_U8,
+	[FSLOAD_A_JOB_IDLE_NS] = ATTR_U64,
+	[FSLOAD_A_JOB_IDLE_BUSY_NS] = ATTR_U64,
+	[FSLOAD_A_JOB_OVERHEAD_OPS] = ATTR_U64,
+	[FSLOAD_A_JOB_OVERHEAD_NS] = ATTR_U64,
+	[FSLOAD_A_JOB_DEVICE] = ATTR_STRING,
+	[FSLOAD_A_JOB_DEVICE_BYTES] = ATTR_U64,
+	[FSLOAD_A_JOB_SAMPLE_MS] = ATTR_U32,
+	[FSLOAD_A_JOB_STALL_MS] = ATTR_U32,
+	[FSLOAD_A_JOB_STALL] = ATTR_NEST,
+	[FSLOAD_A_JOB_SERIES_FROM] = ATTR_U64,
+	[FSLOAD_A_JOB_SAMPLE] = ATTR_NEST,
+	[FSLOAD_A_JOB_WORKER_CPU] = ATTR_U32,
+	[FSLOAD_A_JOB_GROUP] = ATTR_NEST,
+	[FSLOAD_A_JOB_TREE_BRANCH] = ATTR_U32,
+	[FSLOAD_A_JOB_HELD] = ATTR_U32,
+	[FSLOAD_A_JOB_WORKER] = ATTR_NEST,
+	[FSLOAD_A_JOB_DIR_INO] = ATTR_U64,
+};
+
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_PHASE] = &phase_attrs,
 	[FSLOAD_A_JOB_RESULT] = &res_attrs,
@@ -288,6 +468,7 @@ const struct attr_set job_attrs = {
 	.name = "job",
 	.max = FSLOAD_A_JOB_MAX,
 	.names = job_attr_names,
+	.types = job_attr_types,
 	.nested = job_nested,
 };
 

@@ -4,255 +4,139 @@
  * job_status, and the workers of a job.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <libmnl/libmnl.h>
-#include <linux/genetlink.h>
-
 #include "lib/fsloadctl.h"
-#include "lib/msg.h"
 #include "nl/attrs.h"
+#include "nl/decode.h"
 #include "nl/fsload-nl-gen.h"
 #include "nl/job.h"
 #include "nl/names.h"
 
-static int stall_attr_cb(const struct nlattr *a, void *data)
-{
-	const struct attr_set *set = &stall_attrs;
-	struct job_stall *st = data;
-	uint8_t v;
+static const struct decode_field stall_fields[FSLOAD_A_STALL_MAX + 1] = {
+	[FSLOAD_A_STALL_THREAD] = DEC_INT_FIELD(struct job_stall, thread),
+	[FSLOAD_A_STALL_PID] = DEC_INT_FIELD(struct job_stall, pid),
+	[FSLOAD_A_STALL_PHASE_INDEX] = DEC_INT_FIELD(struct job_stall, phase),
+	[FSLOAD_A_STALL_OP] = DEC_INT_FIELD(struct job_stall, op),
+	[FSLOAD_A_STALL_START_NS] = DEC_INT_FIELD(struct job_stall, start_ns),
+	[FSLOAD_A_STALL_DURATION_NS] =
+		DEC_INT_FIELD(struct job_stall, duration_ns),
+	[FSLOAD_A_STALL_ENDED] = DEC_BOOL_FIELD(struct job_stall, ended),
+};
 
-	switch (mnl_attr_get_type(a)) {
-	case FSLOAD_A_STALL_THREAD:
-		attr_get_u32(a, set, &st->thread);
-		break;
-	case FSLOAD_A_STALL_PID:
-		attr_get_u32(a, set, &st->pid);
-		break;
-	case FSLOAD_A_STALL_PHASE_INDEX:
-		attr_get_u32(a, set, &st->phase);
-		break;
-	case FSLOAD_A_STALL_OP:
-		attr_get_u8(a, set, &st->op);
-		break;
-	case FSLOAD_A_STALL_START_NS:
-		attr_get_u64(a, set, &st->start_ns);
-		break;
-	case FSLOAD_A_STALL_DURATION_NS:
-		attr_get_u64(a, set, &st->duration_ns);
-		break;
-	case FSLOAD_A_STALL_ENDED:
-		if (attr_get_u8(a, set, &v))
-			st->ended = v;
-		break;
-	}
-	return MNL_CB_OK;
-}
+static const struct decoder stall_decoder = {
+	.set = &stall_attrs,
+	.fields = stall_fields,
+	.have_off = DECODE_NO_HAVE,
+};
 
-static int group_attr_cb(const struct nlattr *a, void *data)
-{
-	struct job_status *js = data;
-	unsigned int g = js->ngroups;
+static const struct decode_array stall_array = {
+	.elem = &stall_decoder,
+	.size = sizeof(struct job_stall),
+	.off = offsetof(struct job_status, stalls),
+	.count_off = offsetof(struct job_status, nstalls),
+};
 
-	switch (mnl_attr_get_type(a)) {
-	case FSLOAD_A_GROUP_NAME:
-		attr_get_str(a, &group_attrs, js->groups[g].name,
-			     sizeof(js->groups[g].name));
-		break;
-	case FSLOAD_A_GROUP_THREADS:
-		attr_get_u32(a, &group_attrs, &js->groups[g].threads);
-		break;
-	}
-	return MNL_CB_OK;
-}
+static const struct decode_field group_fields[FSLOAD_A_GROUP_MAX + 1] = {
+	[FSLOAD_A_GROUP_NAME] = DEC_STR_FIELD(struct job_group, name),
+	[FSLOAD_A_GROUP_THREADS] = DEC_INT_FIELD(struct job_group, threads),
+};
 
-static int status_attr_cb(const struct nlattr *a, void *data)
-{
-	struct job_status *js = data;
-	unsigned int type = mnl_attr_get_type(a);
-	const struct attr_set *set = &job_attrs;
-	struct job_stall *st;
-	bool ok = false;
-	char *s;
+static const struct decoder group_decoder = {
+	.set = &group_attrs,
+	.fields = group_fields,
+	.have_off = DECODE_NO_HAVE,
+};
 
-	switch (type) {
-	case FSLOAD_A_JOB_ID:
-		ok = attr_get_u32(a, set, &js->id);
-		break;
-	case FSLOAD_A_JOB_DIR:
-		s = attr_dup_str(a, set);
-		if (s) {
-			free(js->dir);
-			js->dir = s;
-			ok = true;
-		}
-		break;
-	case FSLOAD_A_JOB_DEVICE:
-		s = attr_dup_str(a, set);
-		if (s) {
-			free(js->device);
-			js->device = s;
-			ok = true;
-		}
-		break;
-	case FSLOAD_A_JOB_DEVICE_BYTES:
-		ok = attr_get_u64(a, set, &js->device_bytes);
-		break;
-	case FSLOAD_A_JOB_DIR_INO:
-		ok = attr_get_u64(a, set, &js->dir_ino);
-		break;
-	case FSLOAD_A_JOB_FLAGS:
-		ok = attr_get_u32(a, set, &js->flags);
-		break;
-	case FSLOAD_A_JOB_THREADS:
-		ok = attr_get_u32(a, set, &js->threads);
-		break;
-	case FSLOAD_A_JOB_FILES:
-		ok = attr_get_u64(a, set, &js->files);
-		break;
-	case FSLOAD_A_JOB_FILES_PER_DIR:
-		ok = attr_get_u32(a, set, &js->files_per_dir);
-		break;
-	case FSLOAD_A_JOB_TREE_BRANCH:
-		ok = attr_get_u32(a, set, &js->tree_branch);
-		break;
-	case FSLOAD_A_JOB_HELD:
-		ok = attr_get_u32(a, set, &js->held);
-		break;
-	case FSLOAD_A_JOB_SEED:
-		ok = attr_get_u64(a, set, &js->seed);
-		break;
-	case FSLOAD_A_JOB_PROFILE:
-		ok = attr_get_str(a, set, js->profile, sizeof(js->profile));
-		break;
-	case FSLOAD_A_JOB_PROGRESS_MS:
-		ok = attr_get_u32(a, set, &js->progress_ms);
-		break;
-	case FSLOAD_A_JOB_STATE:
-		ok = attr_get_u8(a, set, &js->state);
-		break;
-	case FSLOAD_A_JOB_ERRNO:
-		ok = attr_get_u32(a, set, &js->err);
-		break;
-	case FSLOAD_A_JOB_ERROR_MSG:
-		s = attr_dup_str(a, set);
-		if (s) {
-			free(js->error_msg);
-			js->error_msg = s;
-			ok = true;
-		}
-		break;
-	case FSLOAD_A_JOB_PHASE_INDEX:
-		ok = attr_get_u32(a, set, &js->phase_index);
-		break;
-	case FSLOAD_A_JOB_PHASES:
-		ok = attr_get_u32(a, set, &js->phases);
-		break;
-	case FSLOAD_A_JOB_ELAPSED_NS:
-		ok = attr_get_u64(a, set, &js->elapsed_ns);
-		break;
-	case FSLOAD_A_JOB_OPS:
-		ok = attr_get_u64(a, set, &js->ops);
-		break;
-	case FSLOAD_A_JOB_BYTES:
-		ok = attr_get_u64(a, set, &js->bytes);
-		break;
-	case FSLOAD_A_JOB_GROUP:
-		if (!attr_is_nest(a, set) || js->ngroups == FSLOAD_GROUPS_MAX)
-			break;
-		mnl_attr_parse_nested(a, group_attr_cb, js);
-		js->ngroups++;
-		ok = true;
-		break;
-	case FSLOAD_A_JOB_OWNER_PORTID:
-		ok = attr_get_u32(a, set, &js->owner_portid);
-		break;
-	case FSLOAD_A_JOB_IDLE_MS:
-		ok = attr_get_u32(a, set, &js->idle_ms);
-		break;
-	case FSLOAD_A_JOB_CPUS:
-		ok = attr_get_u32(a, set, &js->cpus);
-		break;
-	case FSLOAD_A_JOB_PMU:
-		ok = attr_get_u8(a, set, &js->pmu);
-		break;
-	case FSLOAD_A_JOB_IDLE_NS:
-		ok = attr_get_u64(a, set, &js->idle_ns);
-		break;
-	case FSLOAD_A_JOB_IDLE_BUSY_NS:
-		ok = attr_get_u64(a, set, &js->idle_busy_ns);
-		break;
-	case FSLOAD_A_JOB_OVERHEAD_OPS:
-		ok = attr_get_u64(a, set, &js->overhead_ops);
-		break;
-	case FSLOAD_A_JOB_OVERHEAD_NS:
-		ok = attr_get_u64(a, set, &js->overhead_ns);
-		break;
-	case FSLOAD_A_JOB_SAMPLE_MS:
-		ok = attr_get_u32(a, set, &js->sample_ms);
-		break;
-	case FSLOAD_A_JOB_STALL_MS:
-		ok = attr_get_u32(a, set, &js->stall_ms);
-		break;
-	case FSLOAD_A_JOB_STALL:
-		if (!attr_is_nest(a, set))
-			break;
-		st = realloc(js->stalls, (js->nstalls + 1) * sizeof(*st));
-		if (!st)
-			return MNL_CB_ERROR;
-		js->stalls = st;
-		st = &js->stalls[js->nstalls++];
-		memset(st, 0, sizeof(*st));
-		mnl_attr_parse_nested(a, stall_attr_cb, st);
-		ok = true;
-		break;
-	default:
-		/* a request-only attribute, or one from a newer module */
-		break;
-	}
-	if (ok && type < 64)
-		js->have |= 1ULL << type;
-	return MNL_CB_OK;
-}
+static const struct decode_array group_array = {
+	.elem = &group_decoder,
+	.size = sizeof(struct job_group),
+	.off = offsetof(struct job_status, groups),
+	.count_off = offsetof(struct job_status, ngroups),
+	.max = FSLOAD_GROUPS_MAX,
+};
+
+static const struct decode_field status_fields[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_ID] = DEC_INT_FIELD(struct job_status, id),
+	[FSLOAD_A_JOB_DIR] = DEC_STRDUP_FIELD(struct job_status, dir),
+	[FSLOAD_A_JOB_DEVICE] = DEC_STRDUP_FIELD(struct job_status, device),
+	[FSLOAD_A_JOB_DEVICE_BYTES] =
+		DEC_INT_FIELD(struct job_status, device_bytes),
+	[FSLOAD_A_JOB_DIR_INO] = DEC_INT_FIELD(struct job_status, dir_ino),
+	[FSLOAD_A_JOB_FLAGS] = DEC_INT_FIELD(struct job_status, flags),
+	[FSLOAD_A_JOB_THREADS] = DEC_INT_FIELD(struct job_status, threads),
+	[FSLOAD_A_JOB_FILES] = DEC_INT_FIELD(struct job_status, files),
+	[FSLOAD_A_JOB_FILES_PER_DIR] =
+		DEC_INT_FIELD(struct job_status, files_per_dir),
+	[FSLOAD_A_JOB_TREE_BRANCH] =
+		DEC_INT_FIELD(struct job_status, tree_branch),
+	[FSLOAD_A_JOB_HELD] = DEC_INT_FIELD(struct job_status, held),
+	[FSLOAD_A_JOB_SEED] = DEC_INT_FIELD(struct job_status, seed),
+	[FSLOAD_A_JOB_PROFILE] = DEC_STR_FIELD(struct job_status, profile),
+	[FSLOAD_A_JOB_PROGRESS_MS] =
+		DEC_INT_FIELD(struct job_status, progress_ms),
+	[FSLOAD_A_JOB_STATE] = DEC_INT_FIELD(struct job_status, state),
+	[FSLOAD_A_JOB_ERRNO] = DEC_INT_FIELD(struct job_status, err),
+	[FSLOAD_A_JOB_ERROR_MSG] =
+		DEC_STRDUP_FIELD(struct job_status, error_msg),
+	[FSLOAD_A_JOB_PHASE_INDEX] =
+		DEC_INT_FIELD(struct job_status, phase_index),
+	[FSLOAD_A_JOB_PHASES] = DEC_INT_FIELD(struct job_status, phases),
+	[FSLOAD_A_JOB_ELAPSED_NS] =
+		DEC_INT_FIELD(struct job_status, elapsed_ns),
+	[FSLOAD_A_JOB_OPS] = DEC_INT_FIELD(struct job_status, ops),
+	[FSLOAD_A_JOB_BYTES] = DEC_INT_FIELD(struct job_status, bytes),
+	[FSLOAD_A_JOB_GROUP] = DEC_ARRAY_FIELD(&group_array),
+	[FSLOAD_A_JOB_OWNER_PORTID] =
+		DEC_INT_FIELD(struct job_status, owner_portid),
+	[FSLOAD_A_JOB_IDLE_MS] = DEC_INT_FIELD(struct job_status, idle_ms),
+	[FSLOAD_A_JOB_CPUS] = DEC_INT_FIELD(struct job_status, cpus),
+	[FSLOAD_A_JOB_PMU] = DEC_INT_FIELD(struct job_status, pmu),
+	[FSLOAD_A_JOB_IDLE_NS] = DEC_INT_FIELD(struct job_status, idle_ns),
+	[FSLOAD_A_JOB_IDLE_BUSY_NS] =
+		DEC_INT_FIELD(struct job_status, idle_busy_ns),
+	[FSLOAD_A_JOB_OVERHEAD_OPS] =
+		DEC_INT_FIELD(struct job_status, overhead_ops),
+	[FSLOAD_A_JOB_OVERHEAD_NS] =
+		DEC_INT_FIELD(struct job_status, overhead_ns),
+	[FSLOAD_A_JOB_SAMPLE_MS] = DEC_INT_FIELD(struct job_status, sample_ms),
+	[FSLOAD_A_JOB_STALL_MS] = DEC_INT_FIELD(struct job_status, stall_ms),
+	[FSLOAD_A_JOB_STALL] = DEC_ARRAY_FIELD(&stall_array),
+};
+
+const struct decoder job_status_decoder = {
+	.set = &job_attrs,
+	.fields = status_fields,
+	.have_off = offsetof(struct job_status, have),
+};
 
 int job_status_parse(const struct nlmsghdr *nlh, struct job_status *js)
 {
-	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
-		return 0;
-	if (mnl_attr_parse(nlh, GENL_HDRLEN, status_attr_cb, js) ==
-	    MNL_CB_ERROR) {
-		errmsg("out of memory");
-		return EXIT_SYSERR;
-	}
-	return 0;
+	return decode_msg(&job_status_decoder, nlh, js);
 }
 
 /* One FSLOAD_A_WORKER_* nest. */
 struct worker_info {
+	uint64_t have;
 	uint32_t index, pid, cpu;
-	bool has_index, has_pid, has_cpu;
 };
 
-static int worker_attr_cb(const struct nlattr *a, void *data)
-{
-	const struct attr_set *set = &worker_attrs;
-	struct worker_info *wi = data;
+#define WI_HAS(wi, attr)	(!!((wi)->have & (1ULL << (attr))))
 
-	switch (mnl_attr_get_type(a)) {
-	case FSLOAD_A_WORKER_INDEX:
-		wi->has_index = attr_get_u32(a, set, &wi->index);
-		break;
-	case FSLOAD_A_WORKER_PID:
-		wi->has_pid = attr_get_u32(a, set, &wi->pid);
-		break;
-	case FSLOAD_A_WORKER_CPU:
-		wi->has_cpu = attr_get_u32(a, set, &wi->cpu);
-		break;
-	}
-	return MNL_CB_OK;
-}
+static const struct decode_field worker_fields[FSLOAD_A_WORKER_MAX + 1] = {
+	[FSLOAD_A_WORKER_INDEX] = DEC_INT_FIELD(struct worker_info, index),
+	[FSLOAD_A_WORKER_PID] = DEC_INT_FIELD(struct worker_info, pid),
+	[FSLOAD_A_WORKER_CPU] = DEC_INT_FIELD(struct worker_info, cpu),
+};
+
+static const struct decoder worker_decoder = {
+	.set = &worker_attrs,
+	.fields = worker_fields,
+	.have_off = offsetof(struct worker_info, have),
+};
 
 /* Room for worker @i in *@v (of *@n), new entries zeroed; false: ENOMEM. */
 static bool worker_slot(uint32_t **v, unsigned int *n, uint32_t i)
@@ -270,42 +154,46 @@ static bool worker_slot(uint32_t **v, unsigned int *n, uint32_t i)
 	return true;
 }
 
-static int workers_attr_cb(const struct nlattr *a, void *data)
+/* A worker's thread id and CPU go by its index, in two lists. */
+static int worker_hook(const struct nlattr *a, const struct decoder *nest,
+		       void *obj)
 {
-	struct job_status *js = data;
+	struct job_status *js = obj;
 	struct worker_info wi = { 0 };
 
-	if (mnl_attr_get_type(a) != FSLOAD_A_JOB_WORKER ||
-	    !attr_is_nest(a, &job_attrs))
-		return MNL_CB_OK;
-	mnl_attr_parse_nested(a, worker_attr_cb, &wi);
+	if (decode_nest(nest, a, &wi))
+		return -1;
 	/* Thread directories have 3 digits: no more workers than that. */
-	if (!wi.has_index || wi.index >= FSLOAD_THREADS_MAX)
-		return MNL_CB_OK;
-	if (wi.has_pid) {
+	if (!WI_HAS(&wi, FSLOAD_A_WORKER_INDEX) ||
+	    wi.index >= FSLOAD_THREADS_MAX)
+		return 0;
+	if (WI_HAS(&wi, FSLOAD_A_WORKER_PID)) {
 		if (!worker_slot(&js->pids, &js->npids, wi.index))
-			return MNL_CB_ERROR;
+			return -1;
 		js->pids[wi.index] = wi.pid;
 	}
-	if (wi.has_cpu) {
+	if (WI_HAS(&wi, FSLOAD_A_WORKER_CPU)) {
 		if (!worker_slot(&js->worker_cpus, &js->nworker_cpus,
 				 wi.index))
-			return MNL_CB_ERROR;
+			return -1;
 		js->worker_cpus[wi.index] = wi.cpu;
 	}
-	return MNL_CB_OK;
+	return 0;
 }
+
+static const struct decode_field workers_fields[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_WORKER] = DEC_HOOK_FIELD(worker_hook, &worker_decoder),
+};
+
+const struct decoder job_workers_decoder = {
+	.set = &job_attrs,
+	.fields = workers_fields,
+	.have_off = DECODE_NO_HAVE,
+};
 
 int job_workers_parse(const struct nlmsghdr *nlh, struct job_status *js)
 {
-	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
-		return 0;
-	if (mnl_attr_parse(nlh, GENL_HDRLEN, workers_attr_cb, js) ==
-	    MNL_CB_ERROR) {
-		errmsg("out of memory");
-		return EXIT_SYSERR;
-	}
-	return 0;
+	return decode_msg(&job_workers_decoder, nlh, js);
 }
 
 void job_status_free(struct job_status *js)

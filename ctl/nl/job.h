@@ -11,6 +11,7 @@
 
 #include "lib/fsloadctl.h"
 
+struct decoder;
 struct nlmsghdr;
 
 /* A worker without progress (FSLOAD_A_STALL_*). */
@@ -22,6 +23,12 @@ struct job_stall {
 	uint64_t start_ns;
 	uint64_t duration_ns;
 	bool ended;
+};
+
+/* A thread group (FSLOAD_A_GROUP_*). */
+struct job_group {
+	char name[FSLOAD_NAME_MAX];
+	uint32_t threads;
 };
 
 /**
@@ -60,10 +67,7 @@ struct job_status {
 	uint32_t *worker_cpus;	/* pinned: each worker's CPU (@nworker_cpus) */
 	unsigned int nworker_cpus;
 	unsigned int ngroups;	/* thread groups (FSLOAD_A_JOB_GROUP) */
-	struct {
-		char name[FSLOAD_NAME_MAX];
-		uint32_t threads;
-	} groups[FSLOAD_GROUPS_MAX];
+	struct job_group groups[FSLOAD_GROUPS_MAX];
 	uint32_t owner_portid;
 	uint32_t idle_ms;
 	uint32_t cpus;
@@ -93,6 +97,13 @@ struct job_extra {
 	const char *const *phase_names;	/* by index, for progress */
 	unsigned int nphases;
 };
+
+/*
+ * The decoders of a status message and of a WORKER_GET message into a
+ * struct job_status (nl/decode.h; tests/decode_test.c checks them).
+ */
+extern const struct decoder job_status_decoder;
+extern const struct decoder job_workers_decoder;
 
 /* Parse a status message into @js (zeroed or freed first by the caller). */
 int job_status_parse(const struct nlmsghdr *nlh, struct job_status *js);

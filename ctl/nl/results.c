@@ -7,18 +7,16 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <libmnl/libmnl.h>
-#include <linux/genetlink.h>
-
 #include "lib/fsloadctl.h"
 #include "lib/parse.h"
 #include "lib/print.h"
-#include "lib/msg.h"
 #include "nl/attrs.h"
+#include "nl/decode.h"
 #include "nl/fsload-nl-gen.h"
 #include "nl/nl.h"
 #include "nl/results.h"
@@ -28,24 +26,159 @@
 
 #define HAS(s, attr)	(!!((s)->have & (1ULL << (attr))))
 
-static int bucket_attr_cb(const struct nlattr *a, void *data)
-{
-	const struct attr_set *set = &bucket_attrs;
-	struct hist_bucket *b = data;
+static const struct decode_field bucket_fields[FSLOAD_A_BUCKET_MAX + 1] = {
+	[FSLOAD_A_BUCKET_LOW_NS] = DEC_INT_FIELD(struct hist_bucket, low_ns),
+	[FSLOAD_A_BUCKET_HIGH_NS] = DEC_INT_FIELD(struct hist_bucket, high_ns),
+	[FSLOAD_A_BUCKET_COUNT] = DEC_INT_FIELD(struct hist_bucket, count),
+};
 
-	switch (mnl_attr_get_type(a)) {
-	case FSLOAD_A_BUCKET_LOW_NS:
-		attr_get_u64(a, set, &b->low_ns);
-		break;
-	case FSLOAD_A_BUCKET_HIGH_NS:
-		attr_get_u64(a, set, &b->high_ns);
-		break;
-	case FSLOAD_A_BUCKET_COUNT:
-		attr_get_u64(a, set, &b->count);
-		break;
-	}
-	return MNL_CB_OK;
+static const struct decoder bucket_decoder = {
+	.set = &bucket_attrs,
+	.fields = bucket_fields,
+	.have_off = DECODE_NO_HAVE,
+};
+
+/* A bucket the kernel cannot have sent is ignored. */
+static bool bucket_keep(const void *elem)
+{
+	const struct hist_bucket *b = elem;
+
+	return b->count && b->high_ns > b->low_ns;
 }
+
+static const struct decode_array bucket_array = {
+	.elem = &bucket_decoder,
+	.size = sizeof(struct hist_bucket),
+	.off = offsetof(struct opstat, buckets),
+	.count_off = offsetof(struct opstat, nbuckets),
+	.keep = bucket_keep,
+};
+
+static const struct decode_field opstat_fields[FSLOAD_A_OPSTAT_MAX + 1] = {
+	[FSLOAD_A_OPSTAT_TYPE] = DEC_INT_FIELD(struct opstat, type),
+	[FSLOAD_A_OPSTAT_OPS] = DEC_INT_FIELD(struct opstat, ops),
+	[FSLOAD_A_OPSTAT_ERRORS] = DEC_INT_FIELD(struct opstat, errors),
+	[FSLOAD_A_OPSTAT_BYTES] = DEC_INT_FIELD(struct opstat, bytes),
+	[FSLOAD_A_OPSTAT_LAT_SUM_NS] = DEC_INT_FIELD(struct opstat, lat_sum_ns),
+	[FSLOAD_A_OPSTAT_LAT_MIN_NS] = DEC_INT_FIELD(struct opstat, lat_min_ns),
+	[FSLOAD_A_OPSTAT_LAT_MAX_NS] = DEC_INT_FIELD(struct opstat, lat_max_ns),
+	[FSLOAD_A_OPSTAT_BUCKET] = DEC_ARRAY_FIELD(&bucket_array),
+};
+
+static const struct decoder opstat_decoder = {
+	.set = &opstat_attrs,
+	.fields = opstat_fields,
+	.have_off = offsetof(struct opstat, have),
+};
+
+/* Unusable without its type. */
+static bool opstat_keep(const void *elem)
+{
+	return HAS((const struct opstat *)elem, FSLOAD_A_OPSTAT_TYPE);
+}
+
+static void opstat_release(void *elem)
+{
+	free(((struct opstat *)elem)->buckets);
+}
+
+static const struct decode_array opstat_array = {
+	.elem = &opstat_decoder,
+	.size = sizeof(struct opstat),
+	.off = offsetof(struct phase_result, opstats),
+	.count_off = offsetof(struct phase_result, nopstats),
+	.keep = opstat_keep,
+	.release = opstat_release,
+};
+
+/* The name of a thread is given to a privileged reader only. */
+static int thread_name_hook(const struct nlattr *a,
+			    const struct decoder *nest, void *obj)
+{
+	struct thread_cpu *t = obj;
+
+	(void)nest;
+	decode_str(a, t->name, sizeof(t->name));
+	t->named = true;
+	return 1;
+}
+
+static const struct decode_field thread_fields[FSLOAD_A_THREAD_MAX + 1] = {
+	[FSLOAD_A_THREAD_NAME] = DEC_HOOK_FIELD(thread_name_hook, NULL),
+	[FSLOAD_A_THREAD_PID] = DEC_INT_FIELD(struct thread_cpu, pid),
+	[FSLOAD_A_THREAD_KERNEL] = DEC_BOOL_FIELD(struct thread_cpu, kernel),
+	[FSLOAD_A_THREAD_CPU_NS] = DEC_INT_FIELD(struct thread_cpu, cpu_ns),
+};
+
+static const struct decoder thread_decoder = {
+	.set = &thread_attrs,
+	.fields = thread_fields,
+	.have_off = DECODE_NO_HAVE,
+};
+
+static const struct decode_array thread_array = {
+	.elem = &thread_decoder,
+	.size = sizeof(struct thread_cpu),
+	.off = offsetof(struct phase_result, top),
+	.count_off = offsetof(struct phase_result, ntop),
+};
+
+static const struct decode_field progress_fields[FSLOAD_A_PROGRESS_MAX + 1] = {
+	[FSLOAD_A_PROGRESS_PCT] = DEC_INT_FIELD(struct progress_mark, pct),
+	[FSLOAD_A_PROGRESS_WORKERS] =
+		DEC_INT_FIELD(struct progress_mark, workers),
+	[FSLOAD_A_PROGRESS_ITEMS] = DEC_INT_FIELD(struct progress_mark, items),
+	[FSLOAD_A_PROGRESS_ELAPSED_NS] =
+		DEC_INT_FIELD(struct progress_mark, elapsed_ns),
+};
+
+static const struct decoder progress_decoder = {
+	.set = &progress_attrs,
+	.fields = progress_fields,
+	.have_off = DECODE_NO_HAVE,
+};
+
+static const struct decode_array progress_array = {
+	.elem = &progress_decoder,
+	.size = sizeof(struct progress_mark),
+	.off = offsetof(struct phase_result, progress),
+	.count_off = offsetof(struct phase_result, nprogress),
+	.max = FSLOAD_PROGRESS_MARKS,
+};
+
+static const struct decode_field res_fields[FSLOAD_A_RES_MAX + 1] = {
+	[FSLOAD_A_RES_WORKER_CPU_NS] =
+		DEC_INT_FIELD(struct phase_result, worker_cpu_ns),
+	[FSLOAD_A_RES_INSTRUCTIONS] =
+		DEC_INT_FIELD(struct phase_result, instructions),
+	[FSLOAD_A_RES_CYCLES] = DEC_INT_FIELD(struct phase_result, cycles),
+	[FSLOAD_A_RES_SYSTEM_CPU_NS] =
+		DEC_INT_FIELD(struct phase_result, system_cpu_ns),
+	[FSLOAD_A_RES_TAIL_NS] = DEC_INT_FIELD(struct phase_result, tail_ns),
+	[FSLOAD_A_RES_START_NS] = DEC_INT_FIELD(struct phase_result, start_ns),
+	[FSLOAD_A_RES_TAIL_CPU_NS] =
+		DEC_INT_FIELD(struct phase_result, tail_cpu_ns),
+	[FSLOAD_A_RES_THREAD] = DEC_ARRAY_FIELD(&thread_array),
+	[FSLOAD_A_RES_PROGRESS] = DEC_ARRAY_FIELD(&progress_array),
+	[FSLOAD_A_RES_PHASE_INDEX] = DEC_INT_FIELD(struct phase_result, index),
+	[FSLOAD_A_RES_PHASE_NAME] = DEC_STR_FIELD(struct phase_result, name),
+	[FSLOAD_A_RES_THREADS] = DEC_INT_FIELD(struct phase_result, threads),
+	[FSLOAD_A_RES_COMPLETE] = DEC_INT_FIELD(struct phase_result, complete),
+	[FSLOAD_A_RES_STONEWALLED] =
+		DEC_INT_FIELD(struct phase_result, stonewalled),
+	[FSLOAD_A_RES_ELAPSED_NS] =
+		DEC_INT_FIELD(struct phase_result, elapsed_ns),
+	[FSLOAD_A_RES_OPS] = DEC_INT_FIELD(struct phase_result, ops),
+	[FSLOAD_A_RES_ERRORS] = DEC_INT_FIELD(struct phase_result, errors),
+	[FSLOAD_A_RES_BYTES] = DEC_INT_FIELD(struct phase_result, bytes),
+	[FSLOAD_A_RES_OPSTAT] = DEC_ARRAY_FIELD(&opstat_array),
+};
+
+static const struct decoder res_decoder = {
+	.set = &res_attrs,
+	.fields = res_fields,
+	.have_off = offsetof(struct phase_result, have),
+};
 
 /* Append @n buckets to @os; false when out of memory. */
 static bool opstat_add_buckets(struct opstat *os, const struct hist_bucket *b,
@@ -62,203 +195,6 @@ static bool opstat_add_buckets(struct opstat *os, const struct hist_bucket *b,
 	os->buckets = tmp;
 	os->nbuckets += n;
 	return true;
-}
-
-static int opstat_attr_cb(const struct nlattr *a, void *data)
-{
-	const struct attr_set *set = &opstat_attrs;
-	unsigned int type = mnl_attr_get_type(a);
-	struct opstat *os = data;
-	struct hist_bucket b = { 0 };
-	bool ok = false;
-
-	switch (type) {
-	case FSLOAD_A_OPSTAT_BUCKET:
-		if (!attr_is_nest(a, set))
-			break;
-		mnl_attr_parse_nested(a, bucket_attr_cb, &b);
-		/* A bucket the kernel cannot have sent is ignored. */
-		if (!b.count || b.high_ns <= b.low_ns)
-			break;
-		if (!opstat_add_buckets(os, &b, 1))
-			return MNL_CB_ERROR;
-		ok = true;
-		break;
-	case FSLOAD_A_OPSTAT_TYPE:
-		ok = attr_get_u8(a, set, &os->type);
-		break;
-	case FSLOAD_A_OPSTAT_OPS:
-		ok = attr_get_u64(a, set, &os->ops);
-		break;
-	case FSLOAD_A_OPSTAT_ERRORS:
-		ok = attr_get_u64(a, set, &os->errors);
-		break;
-	case FSLOAD_A_OPSTAT_BYTES:
-		ok = attr_get_u64(a, set, &os->bytes);
-		break;
-	case FSLOAD_A_OPSTAT_LAT_SUM_NS:
-		ok = attr_get_u64(a, set, &os->lat_sum_ns);
-		break;
-	case FSLOAD_A_OPSTAT_LAT_MIN_NS:
-		ok = attr_get_u64(a, set, &os->lat_min_ns);
-		break;
-	case FSLOAD_A_OPSTAT_LAT_MAX_NS:
-		ok = attr_get_u64(a, set, &os->lat_max_ns);
-		break;
-	}
-	if (ok && type < 64)
-		os->have |= 1ULL << type;
-	return MNL_CB_OK;
-}
-
-static int thread_attr_cb(const struct nlattr *a, void *data)
-{
-	const struct attr_set *set = &thread_attrs;
-	struct thread_cpu *t = data;
-	uint8_t k;
-
-	switch (mnl_attr_get_type(a)) {
-	case FSLOAD_A_THREAD_NAME:
-		t->named = attr_get_str(a, set, t->name, sizeof(t->name));
-		break;
-	case FSLOAD_A_THREAD_PID:
-		attr_get_u32(a, set, &t->pid);
-		break;
-	case FSLOAD_A_THREAD_KERNEL:
-		if (attr_get_u8(a, set, &k))
-			t->kernel = k;
-		break;
-	case FSLOAD_A_THREAD_CPU_NS:
-		attr_get_u64(a, set, &t->cpu_ns);
-		break;
-	}
-	return MNL_CB_OK;
-}
-
-static int progress_attr_cb(const struct nlattr *a, void *data)
-{
-	const struct attr_set *set = &progress_attrs;
-	struct progress_mark *m = data;
-
-	switch (mnl_attr_get_type(a)) {
-	case FSLOAD_A_PROGRESS_PCT:
-		attr_get_u8(a, set, &m->pct);
-		break;
-	case FSLOAD_A_PROGRESS_WORKERS:
-		attr_get_u32(a, set, &m->workers);
-		break;
-	case FSLOAD_A_PROGRESS_ITEMS:
-		attr_get_u64(a, set, &m->items);
-		break;
-	case FSLOAD_A_PROGRESS_ELAPSED_NS:
-		attr_get_u64(a, set, &m->elapsed_ns);
-		break;
-	}
-	return MNL_CB_OK;
-}
-
-static int res_attr_cb(const struct nlattr *a, void *data)
-{
-	const struct attr_set *set = &res_attrs;
-	unsigned int type = mnl_attr_get_type(a);
-	struct phase_result *pr = data;
-	struct opstat os = { 0 }, *tmp;
-	struct thread_cpu th = { 0 }, *ttmp;
-	bool ok = false;
-
-	switch (type) {
-	case FSLOAD_A_RES_WORKER_CPU_NS:
-		ok = attr_get_u64(a, set, &pr->worker_cpu_ns);
-		break;
-	case FSLOAD_A_RES_INSTRUCTIONS:
-		ok = attr_get_u64(a, set, &pr->instructions);
-		break;
-	case FSLOAD_A_RES_CYCLES:
-		ok = attr_get_u64(a, set, &pr->cycles);
-		break;
-	case FSLOAD_A_RES_SYSTEM_CPU_NS:
-		ok = attr_get_u64(a, set, &pr->system_cpu_ns);
-		break;
-	case FSLOAD_A_RES_TAIL_NS:
-		ok = attr_get_u64(a, set, &pr->tail_ns);
-		break;
-	case FSLOAD_A_RES_START_NS:
-		ok = attr_get_u64(a, set, &pr->start_ns);
-		break;
-	case FSLOAD_A_RES_TAIL_CPU_NS:
-		ok = attr_get_u64(a, set, &pr->tail_cpu_ns);
-		break;
-	case FSLOAD_A_RES_THREAD:
-		if (!attr_is_nest(a, set))
-			break;
-		mnl_attr_parse_nested(a, thread_attr_cb, &th);
-		ttmp = realloc(pr->top, (pr->ntop + 1) * sizeof(*ttmp));
-		if (!ttmp)
-			return MNL_CB_ERROR;
-		pr->top = ttmp;
-		pr->top[pr->ntop++] = th;
-		ok = true;
-		break;
-	case FSLOAD_A_RES_PROGRESS:
-		if (!attr_is_nest(a, set) || pr->nprogress == FSLOAD_PROGRESS_MARKS)
-			break;
-		mnl_attr_parse_nested(a, progress_attr_cb,
-				      &pr->progress[pr->nprogress++]);
-		ok = true;
-		break;
-	case FSLOAD_A_RES_PHASE_INDEX:
-		ok = attr_get_u32(a, set, &pr->index);
-		break;
-	case FSLOAD_A_RES_PHASE_NAME:
-		ok = attr_get_str(a, set, pr->name, sizeof(pr->name));
-		break;
-	case FSLOAD_A_RES_THREADS:
-		ok = attr_get_u32(a, set, &pr->threads);
-		break;
-	case FSLOAD_A_RES_COMPLETE:
-		ok = attr_get_u8(a, set, &pr->complete);
-		break;
-	case FSLOAD_A_RES_STONEWALLED:
-		ok = attr_get_u8(a, set, &pr->stonewalled);
-		break;
-	case FSLOAD_A_RES_ELAPSED_NS:
-		ok = attr_get_u64(a, set, &pr->elapsed_ns);
-		break;
-	case FSLOAD_A_RES_OPS:
-		ok = attr_get_u64(a, set, &pr->ops);
-		break;
-	case FSLOAD_A_RES_ERRORS:
-		ok = attr_get_u64(a, set, &pr->errors);
-		break;
-	case FSLOAD_A_RES_BYTES:
-		ok = attr_get_u64(a, set, &pr->bytes);
-		break;
-	case FSLOAD_A_RES_OPSTAT:
-		if (!attr_is_nest(a, set))
-			break;
-		if (mnl_attr_parse_nested(a, opstat_attr_cb, &os) ==
-		    MNL_CB_ERROR) {
-			free(os.buckets);
-			return MNL_CB_ERROR;
-		}
-		if (!HAS(&os, FSLOAD_A_OPSTAT_TYPE)) {
-			free(os.buckets);
-			break;	/* unusable without its type */
-		}
-		tmp = realloc(pr->opstats,
-			      (pr->nopstats + 1) * sizeof(*tmp));
-		if (!tmp) {
-			free(os.buckets);
-			return MNL_CB_ERROR;
-		}
-		pr->opstats = tmp;
-		pr->opstats[pr->nopstats++] = os;
-		ok = true;
-		break;
-	}
-	if (ok && type < 64)
-		pr->have |= 1ULL << type;
-	return MNL_CB_OK;
 }
 
 struct results_ctx {
@@ -307,62 +243,70 @@ static bool phase_merge(struct phase_result *dst, struct phase_result *src)
 	return true;
 }
 
-static int results_msg_attr_cb(const struct nlattr *a, void *data)
+/* A phase's result: a new phase, or more buckets of one already seen. */
+static int result_hook(const struct nlattr *a, const struct decoder *nest,
+		       void *obj)
 {
 	struct phase_result pr = { 0 }, *tmp;
-	struct results_ctx *ctx = data;
+	struct results *r = obj;
 	unsigned int i;
 
-	if (mnl_attr_get_type(a) != FSLOAD_A_JOB_RESULT ||
-	    !attr_is_nest(a, &job_attrs))
-		return MNL_CB_OK;
-	if (mnl_attr_parse_nested(a, res_attr_cb, &pr) == MNL_CB_ERROR)
+	if (decode_nest(nest, a, &pr))
 		goto oom;
-	for (i = 0; i < ctx->r->nphases; i++) {
-		if (ctx->r->phases[i].index != pr.index)
+	for (i = 0; i < r->nphases; i++) {
+		if (r->phases[i].index != pr.index)
 			continue;
-		if (!phase_merge(&ctx->r->phases[i], &pr))
+		if (!phase_merge(&r->phases[i], &pr))
 			goto oom;
 		phase_result_free(&pr);
-		return MNL_CB_OK;
+		return 1;
 	}
-	tmp = realloc(ctx->r->phases, (ctx->r->nphases + 1) * sizeof(*tmp));
+	tmp = realloc(r->phases, (r->nphases + 1) * sizeof(*tmp));
 	if (!tmp)
 		goto oom;
-	ctx->r->phases = tmp;
-	ctx->r->phases[ctx->r->nphases++] = pr;
-	return MNL_CB_OK;
+	r->phases = tmp;
+	r->phases[r->nphases++] = pr;
+	return 1;
 oom:
 	phase_result_free(&pr);
-	return MNL_CB_ERROR;
+	return -1;
 }
 
-static int job_id_attr_cb(const struct nlattr *a, void *data)
-{
-	uint32_t *id = data;
+static const struct decode_field results_fields[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_RESULT] = DEC_HOOK_FIELD(result_hook, &res_decoder),
+};
 
-	if (mnl_attr_get_type(a) == FSLOAD_A_JOB_ID)
-		attr_get_u32(a, &job_attrs, id);
-	return MNL_CB_OK;
-}
+const struct decoder results_decoder = {
+	.set = &job_attrs,
+	.fields = results_fields,
+	.have_off = DECODE_NO_HAVE,
+};
+
+/* The job a message names. */
+struct job_ref {
+	uint32_t id;
+};
+
+static const struct decode_field job_ref_fields[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_ID] = DEC_INT_FIELD(struct job_ref, id),
+};
+
+const struct decoder results_job_ref_decoder = {
+	.set = &job_attrs,
+	.fields = job_ref_fields,
+	.have_off = DECODE_NO_HAVE,
+};
 
 static int results_msg_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct results_ctx *ctx = data;
-	uint32_t id = ctx->id;
+	struct job_ref job = { .id = ctx->id };
 
-	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
-		return 0;
 	/* each message names its job: skip any other */
-	mnl_attr_parse(nlh, GENL_HDRLEN, job_id_attr_cb, &id);
-	if (id != ctx->id)
+	decode_msg(&results_job_ref_decoder, nlh, &job);
+	if (job.id != ctx->id)
 		return 0;
-	if (mnl_attr_parse(nlh, GENL_HDRLEN, results_msg_attr_cb, ctx) ==
-	    MNL_CB_ERROR) {
-		errmsg("out of memory");
-		return EXIT_SYSERR;
-	}
-	return 0;
+	return decode_msg(&results_decoder, nlh, ctx->r);
 }
 
 static int phase_cmp(const void *a, const void *b)

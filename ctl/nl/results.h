@@ -10,6 +10,7 @@
 #include "lib/fsloadctl.h"
 #include "nl/job.h"
 
+struct decoder;
 struct nl_ctx;
 
 /* A latency histogram bucket (FSLOAD_A_BUCKET_*). */
@@ -94,6 +95,14 @@ struct results {
  * clamped to [min, max].  NAN when empty.
  */
 double opstat_percentile(const struct opstat *os, double q);
+
+/*
+ * The decoders of a RESULT_GET message: its phases into a struct
+ * results, and the job it names (nl/decode.h; tests/decode_test.c
+ * checks them).
+ */
+extern const struct decoder results_decoder;
+extern const struct decoder results_job_ref_decoder;
 
 /* Dump the results of job @id, sorted by phase.  Returns an exit code. */
 int results_get(struct nl_ctx *nl, uint32_t id, struct results *r);

@@ -10,110 +10,101 @@
  * workers did and what the device did (nl/interval.c).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <libmnl/libmnl.h>
-#include <linux/genetlink.h>
-
 #include "lib/fsloadctl.h"
-#include "lib/msg.h"
 #include "nl/attrs.h"
+#include "nl/decode.h"
 #include "nl/fsload-nl-gen.h"
 #include "nl/nl.h"
 #include "nl/series.h"
 
 /* Kernel samples */
 
-static int sample_op_cb(const struct nlattr *a, void *data)
-{
-	struct sample *sm = data;
-	unsigned int i = sm->nops;
+static const struct decode_field
+sample_op_fields[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
+	[FSLOAD_A_SAMPLE_OP_TYPE] = DEC_INT_FIELD(struct sample_op, type),
+	[FSLOAD_A_SAMPLE_OP_OPS] = DEC_INT_FIELD(struct sample_op, ops),
+	[FSLOAD_A_SAMPLE_OP_BYTES] = DEC_INT_FIELD(struct sample_op, bytes),
+	[FSLOAD_A_SAMPLE_OP_LAT_SUM_NS] =
+		DEC_INT_FIELD(struct sample_op, lat_sum_ns),
+	[FSLOAD_A_SAMPLE_OP_LAT_P50_NS] =
+		DEC_INT_FIELD(struct sample_op, lat_p50_ns),
+	[FSLOAD_A_SAMPLE_OP_LAT_P99_NS] =
+		DEC_INT_FIELD(struct sample_op, lat_p99_ns),
+};
 
-	switch (mnl_attr_get_type(a)) {
-	case FSLOAD_A_SAMPLE_OP_TYPE:
-		attr_get_u8(a, &sample_op_attrs, &sm->op[i].type);
-		break;
-	case FSLOAD_A_SAMPLE_OP_OPS:
-		attr_get_u64(a, &sample_op_attrs, &sm->op[i].ops);
-		break;
-	case FSLOAD_A_SAMPLE_OP_BYTES:
-		attr_get_u64(a, &sample_op_attrs, &sm->op[i].bytes);
-		break;
-	case FSLOAD_A_SAMPLE_OP_LAT_SUM_NS:
-		attr_get_u64(a, &sample_op_attrs, &sm->op[i].lat_sum_ns);
-		break;
-	case FSLOAD_A_SAMPLE_OP_LAT_P50_NS:
-		attr_get_u64(a, &sample_op_attrs, &sm->op[i].lat_p50_ns);
-		break;
-	case FSLOAD_A_SAMPLE_OP_LAT_P99_NS:
-		attr_get_u64(a, &sample_op_attrs, &sm->op[i].lat_p99_ns);
-		break;
-	}
-	return MNL_CB_OK;
+static const struct decoder sample_op_decoder = {
+	.set = &sample_op_attrs,
+	.fields = sample_op_fields,
+	.have_off = DECODE_NO_HAVE,
+};
+
+/* An op without its type counts for none. */
+static bool sample_op_keep(const void *elem)
+{
+	return ((const struct sample_op *)elem)->type;
 }
 
-static int sample_cb(const struct nlattr *a, void *data)
+static const struct decode_array sample_op_array = {
+	.elem = &sample_op_decoder,
+	.size = sizeof(struct sample_op),
+	.off = offsetof(struct sample, op),
+	.count_off = offsetof(struct sample, nops),
+	.max = FSLOAD_OP_MAX,
+	.keep = sample_op_keep,
+};
+
+static const struct decode_field sample_fields[FSLOAD_A_SAMPLE_MAX + 1] = {
+	[FSLOAD_A_SAMPLE_SEQ] = DEC_INT_FIELD(struct sample, seq),
+	[FSLOAD_A_SAMPLE_TIME_NS] = DEC_INT_FIELD(struct sample, t_ns),
+	[FSLOAD_A_SAMPLE_PHASE_INDEX] = DEC_INT_FIELD(struct sample, phase),
+	[FSLOAD_A_SAMPLE_IO_BYTES] = DEC_INT_FIELD(struct sample, io_bytes),
+	[FSLOAD_A_SAMPLE_OP] = DEC_ARRAY_FIELD(&sample_op_array),
+};
+
+static const struct decoder sample_decoder = {
+	.set = &sample_attrs,
+	.fields = sample_fields,
+	.have_off = DECODE_NO_HAVE,
+};
+
+/* A sample not read yet; those the ring overwrote before count as lost. */
+static int sample_hook(const struct nlattr *a, const struct decoder *nest,
+		       void *obj)
 {
-	struct sample *sm = data;
+	struct series *s = obj;
+	struct sample sm = { .seq = UINT64_MAX }, *tmp;
 
-	switch (mnl_attr_get_type(a)) {
-	case FSLOAD_A_SAMPLE_SEQ:
-		attr_get_u64(a, &sample_attrs, &sm->seq);
-		break;
-	case FSLOAD_A_SAMPLE_TIME_NS:
-		attr_get_u64(a, &sample_attrs, &sm->t_ns);
-		break;
-	case FSLOAD_A_SAMPLE_PHASE_INDEX:
-		attr_get_u32(a, &sample_attrs, &sm->phase);
-		break;
-	case FSLOAD_A_SAMPLE_IO_BYTES:
-		attr_get_u64(a, &sample_attrs, &sm->io_bytes);
-		break;
-	case FSLOAD_A_SAMPLE_OP:
-		if (!attr_is_nest(a, &sample_attrs) || sm->nops >= FSLOAD_OP_MAX)
-			break;
-		memset(&sm->op[sm->nops], 0, sizeof(sm->op[0]));
-		mnl_attr_parse_nested(a, sample_op_cb, sm);
-		if (sm->op[sm->nops].type)
-			sm->nops++;
-		break;
-	}
-	return MNL_CB_OK;
-}
-
-static int series_msg_attr_cb(const struct nlattr *a, void *data)
-{
-	struct series *s = data;
-	struct sample sm = { 0 }, *tmp;
-
-	if (mnl_attr_get_type(a) != FSLOAD_A_JOB_SAMPLE ||
-	    !attr_is_nest(a, &job_attrs))
-		return MNL_CB_OK;
-	sm.seq = UINT64_MAX;
-	mnl_attr_parse_nested(a, sample_cb, &sm);
+	if (decode_nest(nest, a, &sm))
+		return -1;
 	if (sm.seq == UINT64_MAX || sm.seq < s->next)
-		return MNL_CB_OK;
+		return 0;
 	tmp = realloc(s->samples, (s->nsamples + 1) * sizeof(*tmp));
 	if (!tmp)
-		return MNL_CB_ERROR;
+		return -1;
 	s->samples = tmp;
 	s->lost += sm.seq - s->next;
 	s->samples[s->nsamples++] = sm;
 	s->next = sm.seq + 1;
-	return MNL_CB_OK;
+	return 1;
 }
+
+static const struct decode_field series_fields[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_SAMPLE] = DEC_HOOK_FIELD(sample_hook, &sample_decoder),
+};
+
+const struct decoder series_decoder = {
+	.set = &job_attrs,
+	.fields = series_fields,
+	.have_off = DECODE_NO_HAVE,
+};
 
 static int series_msg_cb(const struct nlmsghdr *nlh, void *data)
 {
-	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
-		return 0;
-	if (mnl_attr_parse(nlh, GENL_HDRLEN, series_msg_attr_cb, data) ==
-	    MNL_CB_ERROR) {
-		errmsg("out of memory");
-		return EXIT_SYSERR;
-	}
-	return 0;
+	return decode_msg(&series_decoder, nlh, data);
 }
 
 int series_drain(struct nl_ctx *nl, uint32_t id, struct series *s)

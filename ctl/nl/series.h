@@ -13,10 +13,21 @@
 
 #include "lib/fsloadctl.h"
 
+struct decoder;
 struct nl_ctx;
 struct results;
 struct phase_result;
 struct job_status;
+
+/* One op type of a kernel sample (FSLOAD_A_SAMPLE_OP_*). */
+struct sample_op {
+	uint8_t type;
+	uint64_t ops;
+	uint64_t bytes;
+	uint64_t lat_sum_ns;
+	uint64_t lat_p50_ns;	/* of the interval; 0: none */
+	uint64_t lat_p99_ns;
+};
 
 /* One kernel sample: cumulative per type within its phase. */
 struct sample {
@@ -25,14 +36,7 @@ struct sample {
 	uint32_t phase;
 	uint64_t io_bytes;	/* all phases, as read/write calls return */
 	unsigned int nops;
-	struct {
-		uint8_t type;
-		uint64_t ops;
-		uint64_t bytes;
-		uint64_t lat_sum_ns;
-		uint64_t lat_p50_ns;	/* of the interval; 0: none */
-		uint64_t lat_p99_ns;
-	} op[FSLOAD_OP_MAX];
+	struct sample_op op[FSLOAD_OP_MAX];
 };
 
 /* /sys/block/<dev>/stat at one moment (Documentation/block/stat.rst). */
@@ -77,6 +81,12 @@ struct series {
 	pthread_mutex_t lock;	/* devs, ndevs */
 	volatile bool quit;
 };
+
+/*
+ * The decoder of a SERIES_GET message into a struct series: the samples
+ * after s->next (nl/decode.h; tests/decode_test.c checks it).
+ */
+extern const struct decoder series_decoder;
 
 /* Read the samples the kernel has beyond s->next.  Returns an exit code. */
 int series_drain(struct nl_ctx *nl, uint32_t id, struct series *s);
