@@ -10,6 +10,7 @@
 
 #include "lib/kshim.h"
 #include <fsload/engine.h>
+#include "nl/hist.h"
 #include "nl/results.h"
 
 #include "kselftest_harness.h"
@@ -84,7 +85,7 @@ TEST(hist_resolution)
 static void opstat_from(struct opstat *os, const u64 *lat, unsigned int n)
 {
 	static u64 h[FSLOAD_HIST_BUCKETS];
-	unsigned int i, b;
+	unsigned int i;
 
 	memset(h, 0, sizeof(h));
 	memset(os, 0, sizeof(*os));
@@ -98,15 +99,8 @@ static void opstat_from(struct opstat *os, const u64 *lat, unsigned int n)
 	}
 	os->have = 1ULL << FSLOAD_A_OPSTAT_LAT_MIN_NS |
 		   1ULL << FSLOAD_A_OPSTAT_LAT_MAX_NS;
-	os->buckets = calloc(FSLOAD_HIST_BUCKETS, sizeof(*os->buckets));
-	for (b = 0; b < FSLOAD_HIST_BUCKETS; b++) {
-		if (!h[b])
-			continue;
-		os->buckets[os->nbuckets].low_ns = fsload_hist_low(b);
-		os->buckets[os->nbuckets].high_ns = fsload_hist_high(b);
-		os->buckets[os->nbuckets].count = h[b];
-		os->nbuckets++;
-	}
+	if (opstat_from_hist(os, h))
+		abort();
 }
 
 static int cmp_u64(const void *a, const void *b)
