@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fsloadctl: an op type's latency histogram in the model, from the
- * engine's (nl/hist.h).  Without netlink: also linked into
- * tests/engine_test.
+ * engine's and to percentiles (nl/hist.h).  Without netlink: also linked
+ * into tests/engine_test.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "lib/kshim.h"
@@ -33,4 +34,36 @@ int opstat_from_hist(struct opstat *os, const uint64_t *hist)
 	}
 	os->have |= 1ULL << FSLOAD_A_OPSTAT_BUCKET;
 	return 0;
+}
+
+double opstat_percentile(const struct opstat *os, uint32_t q_ppm)
+{
+	uint64_t n = 0, rank, v;
+	const struct hist_bucket *b = NULL;
+	unsigned int i;
+
+	for (i = 0; i < os->nbuckets; i++)
+		n += os->buckets[i].count;
+	if (!n)
+		return NAN;
+	rank = fsload_hist_rank(n, q_ppm);
+	for (i = 0; i < os->nbuckets; i++) {
+		b = &os->buckets[i];
+		if (rank <= b->count)
+			break;
+		rank -= b->count;
+	}
+	/* Not there: counts that overflowed their sum. */
+	if (i == os->nbuckets)
+		return NAN;
+	v = fsload_hist_value(b->low_ns, b->high_ns, rank, b->count);
+	/*
+	 * Here only: a phase's histogram comes with the minimum and maximum
+	 * the engine measured (the kernel's interval samples have none).
+	 */
+	if (RES_HAS(os, FSLOAD_A_OPSTAT_LAT_MIN_NS) && os->ops)
+		v = max(v, os->lat_min_ns);
+	if (RES_HAS(os, FSLOAD_A_OPSTAT_LAT_MAX_NS) && os->ops)
+		v = min(v, os->lat_max_ns);
+	return (double)v;
 }

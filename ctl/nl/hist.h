@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fsloadctl: an op type's latency histogram in the model (struct opstat's
- * sparse buckets), made from the engine's dense one.
+ * sparse buckets): made from the engine's dense one, and its percentiles
+ * by the rule the kernel's interval samples use (include/fsload/engine.h).
  */
 #ifndef FSLOADCTL_HIST_H
 #define FSLOADCTL_HIST_H
@@ -16,5 +17,12 @@ struct opstat;
  * ones, ascending.  0 or -ENOMEM.
  */
 int opstat_from_hist(struct opstat *os, const uint64_t *hist);
+
+/*
+ * Percentile @q_ppm (parts per million) of @os's histogram, by
+ * fsload_hist_rank() and fsload_hist_value(), clamped to @os's minimum
+ * and maximum.  NAN when empty.
+ */
+double opstat_percentile(const struct opstat *os, uint32_t q_ppm);
 
 #endif /* FSLOADCTL_HIST_H */
