@@ -196,11 +196,12 @@ plant() {
 }
 
 # wait_phase_quiet ID N: the phase job ID is in once it reached N or
-# passed it (30 s).
+# passed it (120 s: the phases before the pause create 500 files, which
+# took the debug kernel over 30 s on a loaded host).
 wait_phase_quiet() {
 	local i p=
 
-	for ((i = 0; i < 300; i++)); do
+	for ((i = 0; i < 1200; i++)); do
 		p=$(phase_of "$1")
 		[ "$p" != None ] && [ -n "$p" ] && [ "$p" -ge "$2" ] && break
 		sleep 0.1
