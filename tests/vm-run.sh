@@ -4,7 +4,8 @@
 # The VM harness's own contract about guests that die: a kernel that
 # panics while booting, before the initramfs's /init has run, is booted
 # again (--boot-retries) and each attempt is said and its console kept,
-# ending in 125 if it never comes up; a guest that panics after /init ran
+# ending in 125 if it never comes up; so is one whose kernel reports a
+# problem before the module is loaded and COMMAND runs; a guest that panics after /init ran
 # (what a module bug would do) is never booted again: 125 at once.  And a
 # guest that comes up is not booted twice, and its command sees
 # DM_DISABLE_UDEV=1 (no udev runs there).  --kernel takes a series as make
@@ -66,6 +67,24 @@ t_panic_after_init_not_retried() {
 	[ ! -e "$tmp/late/console-boot1.log" ] || fail "a retry's console"
 }
 
+# The kernel logs its command line: a report's words there stand for a
+# report while booting (a KASAN or WARNING splat that is not fsload's).
+t_boot_report_retried() {
+	local rc
+
+	vm report --boot-retries 1 --append "fsload.test=WARNING:" -- echo ran
+	rc=$?
+	show report
+	[ $rc -eq 125 ] || fail "exit $rc, not 125"
+	[ "$(grep -c 'reported a problem while booting.*booting again' \
+		"$tmp/report.stderr")" -eq 1 ] || fail "not one boot retry said"
+	grep -q 'before fsload was loaded or COMMAND ran' "$tmp/report.stderr" ||
+		fail "the guest did not say why it stopped"
+	[ -s "$tmp/report/dmesg-boot.txt" ] || fail "no dmesg-boot.txt kept"
+	! grep -qx ran "$tmp/report.stdout" || fail "COMMAND ran"
+	[ ! -e "$tmp/report/console-boot2.log" ] || fail "a second retry"
+}
+
 t_good_boot_once() {
 	local rc
 
@@ -94,9 +113,10 @@ t_kernel_series() {
 		fail "booted $(cat "$tmp/series.stdout"), not $release (root $kroot)"
 }
 
-ktap_plan 4
+ktap_plan 5
 ktap_run boot_panic_retried t_boot_panic_retried
 ktap_run panic_after_init_not_retried t_panic_after_init_not_retried
+ktap_run boot_report_retried t_boot_report_retried
 ktap_run good_boot_once t_good_boot_once
 ktap_run kernel_series_short_name t_kernel_series
 ktap_finish
