@@ -55,30 +55,6 @@ int fsload_series_alloc(struct fsload_job *job)
 }
 
 /*
- * The value of rank @rank (from 1) among the interval's operations, whose
- * histogram is @cur - @prev: spread evenly over its bucket, as fsloadctl
- * does for a phase's percentiles.
- */
-static u64 fsload_hist_rank(const u64 *cur, const u64 *prev, u64 rank)
-{
-	u64 cum = 0, n, low;
-	unsigned int b;
-
-	for (b = 0; b < FSLOAD_HIST_BUCKETS; b++) {
-		n = cur[b] > prev[b] ? cur[b] - prev[b] : 0;
-		if (cum + n >= rank) {
-			low = fsload_hist_low(b);
-			return low + mul_u64_u64_div_u64(fsload_hist_high(b) - 1 -
-							 low,
-							 2 * (rank - cum) - 1,
-							 2 * n);
-		}
-		cum += n;
-	}
-	return 0;
-}
-
-/*
  * Put the median and 99th percentile latency of each slot's operations
  * since the last sample into @v, from the workers' histograms: their sum
  * now, less their sum then.  A histogram's buckets are its worker's own,
@@ -89,7 +65,7 @@ static void fsload_sample_percentiles(struct fsload_job *job, int phase,
 				      u64 *v)
 {
 	size_t words = fsload_hist_words(&job->slots), k;
-	u64 *prev = job->ring_hist, *cur = prev + words, n;
+	u64 *prev = job->ring_hist, *cur = prev + words;
 	unsigned int i, s;
 
 	/* A new phase's histograms started from zero. */
@@ -110,13 +86,9 @@ static void fsload_sample_percentiles(struct fsload_job *job, int phase,
 		const u64 *p = prev + (s - 1) * FSLOAD_HIST_BUCKETS;
 		unsigned int o = fsload_sample_op(s);
 
-		n = 0;
-		for (k = 0; k < FSLOAD_HIST_BUCKETS; k++)
-			n += c[k] > p[k] ? c[k] - p[k] : 0;
-		if (!n)
-			continue;
-		v[o + 3] = fsload_hist_rank(c, p, DIV_ROUND_UP_ULL(n, 2));
-		v[o + 4] = fsload_hist_rank(c, p, DIV_ROUND_UP_ULL(n * 99, 100));
+		/* Parts per million; 0, "none", when the slot had no operation. */
+		v[o + 3] = fsload_hist_quantile(c, p, 500000);
+		v[o + 4] = fsload_hist_quantile(c, p, 990000);
 	}
 }
 

@@ -2,7 +2,8 @@
 /*
  * Unit tests of the engine code shared by the module and fsloadctl
  * (include/fsload/engine.h), and of the percentiles fsloadctl computes from its
- * histograms (ctl/report/stats.c), against known inputs.  Runs on the host.
+ * histograms (ctl/nl/hist.c), against known inputs and against the kernel's
+ * interval percentiles.  Runs on the host.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "lib/kshim.h"
 #include <fsload/engine.h>
+#include "nl/hist.h"
 #include "nl/results.h"
 
 #include "kselftest_harness.h"
@@ -84,7 +86,7 @@ TEST(hist_resolution)
 static void opstat_from(struct opstat *os, const u64 *lat, unsigned int n)
 {
 	static u64 h[FSLOAD_HIST_BUCKETS];
-	unsigned int i, b;
+	unsigned int i;
 
 	memset(h, 0, sizeof(h));
 	memset(os, 0, sizeof(*os));
@@ -98,15 +100,8 @@ static void opstat_from(struct opstat *os, const u64 *lat, unsigned int n)
 	}
 	os->have = 1ULL << FSLOAD_A_OPSTAT_LAT_MIN_NS |
 		   1ULL << FSLOAD_A_OPSTAT_LAT_MAX_NS;
-	os->buckets = calloc(FSLOAD_HIST_BUCKETS, sizeof(*os->buckets));
-	for (b = 0; b < FSLOAD_HIST_BUCKETS; b++) {
-		if (!h[b])
-			continue;
-		os->buckets[os->nbuckets].low_ns = fsload_hist_low(b);
-		os->buckets[os->nbuckets].high_ns = fsload_hist_high(b);
-		os->buckets[os->nbuckets].count = h[b];
-		os->nbuckets++;
-	}
+	if (opstat_from_hist(os, h))
+		abort();
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -116,10 +111,10 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The exact percentile: the value of rank ceil(q * n). */
-static double exact(u64 *v, unsigned int n, double q)
+/* The exact percentile: the value of rank ceil(q * n), q in ppm. */
+static double exact(u64 *v, unsigned int n, u32 q_ppm)
 {
-	unsigned int r = (unsigned int)ceil(q * n);
+	unsigned int r = ((u64)q_ppm * n + FSLOAD_PPM - 1) / FSLOAD_PPM;
 
 	qsort(v, n, sizeof(*v), cmp_u64);
 	return (double)v[r ? r - 1 : 0];
@@ -132,7 +127,7 @@ static double exact(u64 *v, unsigned int n, double q)
  */
 TEST(percentiles_known_inputs)
 {
-	static const double qs[] = { 0.5, 0.9, 0.99, 0.999 };
+	static const u32 qs[] = { 500000, 900000, 990000, 999000 };
 	static u64 v[100000];
 	struct opstat os;
 	unsigned int i, k, n = 100000;
@@ -146,7 +141,7 @@ TEST(percentiles_known_inputs)
 	for (k = 0; k < ARRAY_SIZE(qs); k++) {
 		p = opstat_percentile(&os, qs[k]);
 		e = exact(v, n, qs[k]);
-		TH_LOG("uniform p%g: %.1f, exact %.0f", qs[k] * 100, p, e);
+		TH_LOG("uniform p%g: %.1f, exact %.0f", qs[k] / 1e4, p, e);
 		EXPECT_TRUE(fabs(p - e) <= e * 0.125);
 	}
 	free(os.buckets);
@@ -164,7 +159,7 @@ TEST(percentiles_known_inputs)
 	for (k = 0; k < ARRAY_SIZE(qs); k++) {
 		p = opstat_percentile(&os, qs[k]);
 		e = exact(v, n, qs[k]);
-		TH_LOG("tail p%g: %.1f, exact %.0f", qs[k] * 100, p, e);
+		TH_LOG("tail p%g: %.1f, exact %.0f", qs[k] / 1e4, p, e);
 		EXPECT_TRUE(fabs(p - e) <= e * 0.125);
 	}
 	free(os.buckets);
@@ -180,21 +175,164 @@ TEST(percentiles_constant)
 	for (i = 0; i < 1000; i++)
 		v[i] = 1503;
 	opstat_from(&os, v, 1000);
-	EXPECT_TRUE(opstat_percentile(&os, 0.5) == 1503.0);
-	EXPECT_TRUE(opstat_percentile(&os, 0.999) == 1503.0);
+	EXPECT_TRUE(opstat_percentile(&os, 500000) == 1503.0);
+	EXPECT_TRUE(opstat_percentile(&os, 999000) == 1503.0);
 	free(os.buckets);
 
 	/* Values below 16 ns are exact. */
 	for (i = 0; i < 1000; i++)
 		v[i] = i < 500 ? 3 : 9;
 	opstat_from(&os, v, 1000);
-	EXPECT_TRUE(fabs(opstat_percentile(&os, 0.5) - 3.0) <= 0.5);
-	EXPECT_TRUE(fabs(opstat_percentile(&os, 0.9) - 9.0) <= 0.5);
+	EXPECT_TRUE(opstat_percentile(&os, 500000) == 3.0);
+	EXPECT_TRUE(opstat_percentile(&os, 900000) == 9.0);
 	free(os.buckets);
 
 	/* Empty: no percentile. */
 	memset(&os, 0, sizeof(os));
-	EXPECT_TRUE(isnan(opstat_percentile(&os, 0.5)));
+	EXPECT_TRUE(isnan(opstat_percentile(&os, 500000)));
+}
+
+typedef unsigned __int128 u128;
+
+/*
+ * The percentile rule written out in 128-bit arithmetic: rank
+ * ceil(q x n), then low + floor(w x (2k - 1) / (2 count)) in its bucket,
+ * w = high - 1 - low.
+ */
+static u64 percentile_128(const u64 *h, u32 q_ppm)
+{
+	u128 n = 0, rank, cum = 0, w;
+	unsigned int b;
+
+	for (b = 0; b < FSLOAD_HIST_BUCKETS; b++)
+		n += h[b];
+	rank = (n * q_ppm + FSLOAD_PPM - 1) / FSLOAD_PPM;
+	if (!rank)
+		rank = 1;
+	for (b = 0; b < FSLOAD_HIST_BUCKETS; b++) {
+		if (h[b] && cum + h[b] >= rank) {
+			w = fsload_hist_high(b) - 1 - fsload_hist_low(b);
+			return fsload_hist_low(b) +
+			       (u64)(w * (2 * (rank - cum) - 1) / (2 * (u128)h[b]));
+		}
+		cum += h[b];
+	}
+	return 0;
+}
+
+static u64 rng_u64(struct fsload_rng *r)
+{
+	u64 hi = fsload_rng_u32(r);
+
+	return hi << 32 | fsload_rng_u32(r);
+}
+
+/*
+ * A random histogram's growth from @prev to @cur, into @d: a few to all
+ * buckets, often the top ones (the last ends at U64_MAX), counts from 1
+ * to a total near 2^64; some of @prev's counts above @cur's (they count
+ * 0, as a worker's reset would).
+ */
+static void random_hist(struct fsload_rng *r, u64 *cur, u64 *prev, u64 *d)
+{
+	unsigned int b, i, used = 1 + fsload_rng_u32(r) % 24, shift;
+	u64 left = U64_MAX, c;
+
+	memset(cur, 0, FSLOAD_HIST_BUCKETS * sizeof(*cur));
+	memset(prev, 0, FSLOAD_HIST_BUCKETS * sizeof(*prev));
+	if (fsload_rng_u32(r) % 8 == 0)
+		used = FSLOAD_HIST_BUCKETS;
+	/* counts of up to 2^(64 - shift): from a few to the whole u64 */
+	shift = fsload_rng_u32(r) % 4 ? 40 + fsload_rng_u32(r) % 24 :
+		fsload_rng_u32(r) % 8;
+	for (i = 0; i < used; i++) {
+		b = used == FSLOAD_HIST_BUCKETS ? i :
+		    fsload_rng_u32(r) % 2 ? FSLOAD_HIST_BUCKETS - 1 -
+		    fsload_rng_u32(r) % 16 : fsload_rng_u32(r) %
+		    FSLOAD_HIST_BUCKETS;
+		c = min(1 + (rng_u64(r) >> shift), left);
+		left -= c;
+		prev[b] = fsload_rng_u32(r) % 4 ? fsload_rng_u32(r) % 1000 :
+			  rng_u64(r);
+		cur[b] = prev[b] < U64_MAX - c ? prev[b] + c : prev[b] / 2;
+	}
+	for (b = 0; b < FSLOAD_HIST_BUCKETS; b++)
+		d[b] = fsload_hist_grew(cur, prev, b);
+}
+
+/*
+ * The kernel's interval percentiles (fsload_hist_quantile() over the
+ * dense growth) and fsloadctl's (opstat_percentile() over the sparse
+ * buckets of the same counts, unclamped) are one rule: they agree with
+ * each other and with the rule written out in 128 bits, on random
+ * histograms and quantiles, with huge counts and the last bucket.
+ */
+TEST(percentiles_kernel_and_ctl_agree)
+{
+	static const u32 fixed[] = {
+		0, 1, 500000, 900000, 990000, 999000, 999999, FSLOAD_PPM,
+	};
+	static u64 cur[FSLOAD_HIST_BUCKETS], prev[FSLOAD_HIST_BUCKETS],
+		   d[FSLOAD_HIST_BUCKETS];
+	struct fsload_rng r;
+	unsigned int i, k, top = 0, huge = 0;
+	struct opstat os;
+	u64 want, n;
+	u32 q;
+
+	fsload_rng_seed(&r, 14);
+	for (i = 0; i < 20000; i++) {
+		random_hist(&r, cur, prev, d);
+		memset(&os, 0, sizeof(os));
+		ASSERT_EQ(0, opstat_from_hist(&os, d));
+		for (k = 0, n = 0; k < FSLOAD_HIST_BUCKETS; k++)
+			n += d[k];
+		huge += n > (1ULL << 62);
+		top += !!d[FSLOAD_HIST_BUCKETS - 1];
+		for (k = 0; k < ARRAY_SIZE(fixed) + 8; k++) {
+			q = k < ARRAY_SIZE(fixed) ? fixed[k] :
+			    fsload_rng_u32(&r) % (FSLOAD_PPM + 1);
+			want = n ? percentile_128(d, q) : 0;
+			ASSERT_EQ(want, fsload_hist_quantile(cur, prev, q)) {
+				TH_LOG("histogram %u, q %u ppm", i, q);
+			}
+			if (!n) {
+				ASSERT_TRUE(isnan(opstat_percentile(&os, q)));
+				continue;
+			}
+			ASSERT_TRUE(opstat_percentile(&os, q) == (double)want) {
+				TH_LOG("histogram %u, q %u ppm: %.0f, want %llu",
+				       i, q, opstat_percentile(&os, q),
+				       (unsigned long long)want);
+			}
+		}
+		free(os.buckets);
+	}
+	TH_LOG("%u histograms over 2^62 values, %u with the last bucket",
+	       huge, top);
+	EXPECT_LT(1000U, huge);
+	EXPECT_LT(1000U, top);
+}
+
+/* The rank is exact where a double's ceil(q x n) is not. */
+TEST(percentile_rank_exact)
+{
+	EXPECT_EQ(99ULL, fsload_hist_rank(100, 990000));
+	EXPECT_EQ(1ULL, fsload_hist_rank(1, 0));
+	EXPECT_EQ(1ULL, fsload_hist_rank(1, 1));
+	EXPECT_EQ(U64_MAX, fsload_hist_rank(U64_MAX, FSLOAD_PPM));
+	/* ceil(0.5 x (2^64 - 1)) = 2^63 */
+	EXPECT_EQ(1ULL << 63, fsload_hist_rank(U64_MAX, 500000));
+	/* ceil(0.99 x 2^60); in doubles, 11 less */
+	EXPECT_EQ(1141392289560778507ULL, fsload_hist_rank(1ULL << 60, 990000));
+	/* the last of U64_MAX values in the last bucket: just below its top */
+	EXPECT_EQ(U64_MAX - 2,
+		  fsload_hist_value(fsload_hist_low(FSLOAD_HIST_BUCKETS - 1),
+				    U64_MAX, U64_MAX, U64_MAX));
+	/* the first of them: its bottom */
+	EXPECT_EQ(fsload_hist_low(FSLOAD_HIST_BUCKETS - 1),
+		  fsload_hist_value(fsload_hist_low(FSLOAD_HIST_BUCKETS - 1),
+				    U64_MAX, 1, U64_MAX));
 }
 
 /* The shared random file order is a permutation of the file set. */

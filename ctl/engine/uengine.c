@@ -61,6 +61,7 @@
 #include "engine/fsutil.h"
 #include "lib/print.h"
 #include "workload/profile.h"
+#include "nl/hist.h"
 #include "nl/results.h"
 #include "engine/job.h"
 #include "nl/job.h"
@@ -1310,29 +1311,12 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 static int uhist_buckets(const struct ujob *job, const struct ures *res,
 			 unsigned int t, struct opstat *os)
 {
-	unsigned int slot = job->slots.slot[t], b, n = 0;
-	const u64 *h;
+	unsigned int slot = job->slots.slot[t];
 
 	if (!slot)
 		return 0;
-	h = res->hist + (slot - 1) * FSLOAD_HIST_BUCKETS;
-	for (b = 0; b < FSLOAD_HIST_BUCKETS; b++)
-		n += !!h[b];
-	if (!n)
-		return 0;
-	os->buckets = calloc(n, sizeof(*os->buckets));
-	if (!os->buckets)
-		return -ENOMEM;
-	for (b = 0; b < FSLOAD_HIST_BUCKETS; b++) {
-		if (!h[b])
-			continue;
-		os->buckets[os->nbuckets].low_ns = fsload_hist_low(b);
-		os->buckets[os->nbuckets].high_ns = fsload_hist_high(b);
-		os->buckets[os->nbuckets].count = h[b];
-		os->nbuckets++;
-	}
-	RES_SET(os, FSLOAD_A_OPSTAT_BUCKET);
-	return 0;
+	return opstat_from_hist(os, res->hist +
+				(slot - 1) * FSLOAD_HIST_BUCKETS);
 }
 
 /* Phase @p's result, as the kernel reports it. */

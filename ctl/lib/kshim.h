@@ -69,6 +69,12 @@ static inline u64 mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
 	return (u64)(((unsigned __int128)a * b) >> shift);
 }
 
+/* a x b / c, of the 128-bit product, as the kernel's (math64.h). */
+static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
+{
+	return (u64)((unsigned __int128)a * b / c);
+}
+
 /* As the kernel's: both arguments of one type, each evaluated once. */
 #define min(x, y) ({				\
 	__typeof__(x) _min1 = (x);		\

@@ -91,12 +91,6 @@ struct results {
 };
 
 /*
- * Percentile @q (0..1) of a histogram: interpolated within its bucket,
- * clamped to [min, max].  NAN when empty.
- */
-double opstat_percentile(const struct opstat *os, double q);
-
-/*
  * The decoders of a RESULT_GET message: its phases into a struct
  * results, and the job it names (nl/decode.h; tests/decode_test.c
  * checks them).

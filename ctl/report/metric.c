@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/fsloadctl.h"
+#include "nl/hist.h"
 #include "nl/results.h"
 #include "workload/profile.h"
 #include "report/metric.h"
@@ -79,8 +80,8 @@ void profile_metric(const struct profile *pf, const struct results *r,
 	else
 		m->value = m->ops * 1e9 / m->elapsed_ns;
 	m->lat_avg_ns = lat_n ? (double)lat_sum / lat_n : NAN;
-	m->lat_p50_ns = lat_ok ? opstat_percentile(&lat, 0.50) : NAN;
-	m->lat_p99_ns = lat_ok ? opstat_percentile(&lat, 0.99) : NAN;
+	m->lat_p50_ns = lat_ok ? opstat_percentile(&lat, 500000) : NAN;
+	m->lat_p99_ns = lat_ok ? opstat_percentile(&lat, 990000) : NAN;
 	free(lat.buckets);
 	m->worker_ns_per_op = cpu_n ? (double)cpu / cpu_n : NAN;
 }

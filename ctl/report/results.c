@@ -16,6 +16,7 @@
 #include "nl/job.h"
 #include "nl/names.h"
 #include "nl/nl.h"
+#include "nl/hist.h"
 #include "nl/results.h"
 #include "nl/series.h"
 #include "nl/request.h"
@@ -86,12 +87,12 @@ static void print_blank(bool text, int width)
 static const struct {
 	const char *key;
 	const char *title;
-	double q;
+	uint32_t q_ppm;		/* parts per million */
 } pcts[] = {
-	{ "p50_ns", "p50", 0.50 },
-	{ "p90_ns", "p90", 0.90 },
-	{ "p99_ns", "p99", 0.99 },
-	{ "p99_9_ns", "p99.9", 0.999 },
+	{ "p50_ns", "p50", 500000 },
+	{ "p90_ns", "p90", 900000 },
+	{ "p99_ns", "p99", 990000 },
+	{ "p99_9_ns", "p99.9", 999000 },
 };
 
 /* JSON: an op type's percentiles and histogram. */
@@ -102,7 +103,7 @@ static void print_latency_json(const struct opstat *os)
 	open_json_object("latency");
 	for (i = 0; i < ARRAY_SIZE(pcts); i++)
 		print_rate(PRINT_JSON, pcts[i].key, 0, 1,
-			   opstat_percentile(os, pcts[i].q));
+			   opstat_percentile(os, pcts[i].q_ppm));
 	open_json_array("histogram");
 	for (i = 0; i < os->nbuckets; i++) {
 		open_json_array(NULL);
@@ -146,7 +147,7 @@ static void print_latency_table(const struct results *r, int name_w)
 				 os->ops);
 			for (k = 0; k < ARRAY_SIZE(pcts); k++)
 				print_lat(PRINT_FP, NULL, os->nbuckets > 0,
-					  opstat_percentile(os, pcts[k].q));
+					  opstat_percentile(os, pcts[k].q_ppm));
 			print_lat(PRINT_FP, NULL, true, (double)os->lat_max_ns);
 			print_fp("\n");
 		}

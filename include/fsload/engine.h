@@ -3,11 +3,11 @@
  * fsload: the part of the engine that the kernel's workers (module/) and
  * fsloadctl's userspace engine (ctl/engine/uengine.c) share, compiled for both:
  * the program's types, the file names, the random file order, the choice
- * of an operation by weight, the per-operation statistics and the latency
- * histogram, and the op table (what each op type takes).  The phase loop
- * itself is in engine-loop.h, the job's choreography around it in
- * engine-job.h.  So both engines run the identical operation sequence
- * from one definition.
+ * of an operation by weight, the per-operation statistics, the latency
+ * histogram and its percentiles, and the op table (what each op type
+ * takes).  The phase loop itself is in engine-loop.h, the job's
+ * choreography around it in engine-job.h.  So both engines run the
+ * identical operation sequence from one definition.
  *
  * Userspace includes ctl/lib/kshim.h first, which supplies the kernel types
  * and helpers used here.
@@ -116,6 +116,81 @@ static inline u64 fsload_hist_low(unsigned int b)
 static inline u64 fsload_hist_high(unsigned int b)
 {
 	return b + 1 < FSLOAD_HIST_BUCKETS ? fsload_hist_low(b + 1) : U64_MAX;
+}
+
+/*
+ * A histogram's percentiles, one rule for the kernel's interval samples
+ * (module/series.c, fsload_hist_quantile() below) and fsloadctl's figures
+ * (ctl/nl/hist.c, over its sparse buckets): the value of rank
+ * ceil(q x n) among the n values, each bucket's values taken as spread
+ * evenly over it.  fsloadctl then clamps its figures to the phase's
+ * measured minimum and maximum; the kernel's samples have none to clamp
+ * to.  A quantile is given in parts per million, so that its rank is
+ * exact in integers.
+ */
+#define FSLOAD_PPM		1000000U
+
+/* The rank (from 1) of quantile @q_ppm (<= FSLOAD_PPM) among @n values. */
+static inline u64 fsload_hist_rank(u64 n, u32 q_ppm)
+{
+	u32 rem;
+	u64 rank = div_u64_rem(n, FSLOAD_PPM, &rem) * q_ppm +
+		   div_u64((u64)rem * q_ppm + FSLOAD_PPM - 1, FSLOAD_PPM);
+
+	return rank ? rank : 1;
+}
+
+/*
+ * The value of the @k-th (1..@count) of the @count values in bucket
+ * [@low, @high), the values taken as spread evenly over the integers
+ * low .. high - 1, the k-th at (k - 1/2) / count of the way, floored:
+ * low + floor(w x (2k - 1) / (2 count)), w = high - 1 - low.  Exact for
+ * any u64 bounds and count without a 128-bit type: the numerator halved
+ * and floored is w x (k - 1) + w / 2, that is (q + hq) x count + r + hr
+ * with r and hr each below count.
+ */
+static inline u64 fsload_hist_value(u64 low, u64 high, u64 k, u64 count)
+{
+	u64 w = high - 1 - low, q, r, hq, hr;
+
+	q = mul_u64_u64_div_u64(w, k - 1, count);
+	/* The remainder, < count: exact in arithmetic modulo 2^64. */
+	r = w * (k - 1) - q * count;
+	hq = div64_u64_rem(w / 2, count, &hr);
+	return low + q + hq + (r >= count - hr);
+}
+
+/* What bucket @b of a dense histogram grew by from @prev to @cur. */
+static inline u64 fsload_hist_grew(const u64 *cur, const u64 *prev,
+				   unsigned int b)
+{
+	return cur[b] > prev[b] ? cur[b] - prev[b] : 0;
+}
+
+/*
+ * The value at quantile @q_ppm of the values a dense histogram
+ * (FSLOAD_HIST_BUCKETS counts) gained from @prev to @cur (a count that
+ * went back counts 0); 0 when it gained none.
+ */
+static inline u64 fsload_hist_quantile(const u64 *cur, const u64 *prev,
+				       u32 q_ppm)
+{
+	u64 n = 0, rank, c;
+	unsigned int b;
+
+	for (b = 0; b < FSLOAD_HIST_BUCKETS; b++)
+		n += fsload_hist_grew(cur, prev, b);
+	if (!n)
+		return 0;
+	rank = fsload_hist_rank(n, q_ppm);
+	for (b = 0; b < FSLOAD_HIST_BUCKETS; b++) {
+		c = fsload_hist_grew(cur, prev, b);
+		if (rank <= c)
+			return fsload_hist_value(fsload_hist_low(b),
+						 fsload_hist_high(b), rank, c);
+		rank -= c;
+	}
+	return 0;
 }
 
 /*

@@ -192,7 +192,7 @@ slab_growth() {
 }
 
 t_cycles() {
-	local n=${FSLOAD_CYCLES:-1000} d s0 s1 delta tol km leaks try over over2 c
+	local n=${FSLOAD_CYCLES:-1000} d s0 s1 delta tol km leaks over over2 c
 
 	need_fs
 	d=$FSLOAD_DIR/cycles
@@ -211,7 +211,7 @@ t_cycles() {
 	# the line gets n more cycles, and only one that grows past the line
 	# again, a leak's signature, fails.
 	tol=$((n / 4 + 64))
-	for try in 1 2 3; do
+	for _ in 1 2 3; do
 		s1=$(slab_kib)
 		kmalloc_objs >"$work/slab1"
 		delta=$((s1 - s0))
