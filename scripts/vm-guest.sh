@@ -39,7 +39,7 @@ bad+='|Kernel panic|soft lockup|hard LOCKUP|rcu: .*detected stalls|RCU stall'
 . "$RUN/guest.conf" || die "cannot read guest.conf"
 : "${FS:?}" "${DEV:?}" "${SIZE_MIB:?}" "${REPO:?}" "${MODULE:=}" "${MODULE_NAME:=}"
 : "${MODULE_ARGS:=}" "${MKFS_OPTS:=}" "${MOUNT_OPTS:=}" "${NULLB_OPTS:=}" "${FSCK:=0}" "${VERBOSE:=0}"
-: "${BOOT:=}" "${OUT_HOST:=}" "${DEADLINE:=0}" "${MODS_SHARED:=0}" "${MODDEP:=0}"
+: "${BOOT:=}" "${OUT_HOST:=}" "${DEADLINE:=0}" "${MODS_SHARED:=0}" "${MODDEP:=0}" "${CLOCK:?}"
 
 read -r krel </proc/sys/kernel/osrelease
 t0=${EPOCHREALTIME/./}
@@ -249,6 +249,7 @@ if [ $rc = 0 ]; then
 		FSLOAD_OUT="$OUT" FSLOAD_REPO="$REPO" FSLOAD_VM=1
 		FSLOAD_MODULE="$MODULE" FSLOAD_MODULE_NAME="$MODULE_NAME"
 		FSLOAD_MKFS="${mkfs_cmd[*]}" FSLOAD_MOUNT="${mnt_cmd[*]}"
+		FSLOAD_CLOCK="$CLOCK"	# icount or wall: recorded in results
 		DM_DISABLE_UDEV=1)	# no udev: dmsetup makes /dev/mapper nodes
 	if [ -f "$RUN/env" ]; then
 		while IFS= read -r -d '' kv; do

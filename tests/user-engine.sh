@@ -284,7 +284,38 @@ t_jobfile_summary() {
 	check "$tmp/jother.json" 'j["summary"]["metric"]' "ops/s"
 }
 
-ktap_plan 9
+# Short phases (issue 15): the workers' CPU time in ns from their thread
+# clocks (not a multiple of /proc/stat's 10 ms ticks), the busy time of
+# all CPUs from /proc/schedstat where the kernel has it and else from
+# /proc/stat's ticks, said in the JSON and marked in the CPU table; never
+# more than 100% of the machine, however short the phase.
+t_cpu_short_phases() {
+	local d=$tmp/cpu from=ticks n
+
+	mkdir -p "$d"
+	[ -r /proc/schedstat ] && from=schedstat
+	for n in 1 20; do
+		run "$d" "cpu$n" --profile smallfiles --files "$n" --idle-ms 50
+		check "$tmp/cpu$n.json" \
+			'j["job"]["system_cpu_from"]' "$from" \
+			'[p["cpu"]["worker_ns"] % 10000000 != 0 for p in j["phases"]]' "True True True True" \
+			'[p["cpu"]["system_ns"] <= p["elapsed_ns"] * j["job"]["cpus"] for p in j["phases"]]' "True True True True" \
+			'[p["cpu"]["cpu_percent"] <= 100 for p in j["phases"]]' "True True True True" \
+			'j["job"]["idle_busy_ns"] <= j["job"]["idle_ns"] * j["job"]["cpus"]' True
+	done
+	"$ctl" start --engine user --dir "$d" --quiet --profile smallfiles \
+		--files 5 >"$tmp/cpu.txt" || fail "start exited $?"
+	if [ $from = ticks ]; then
+		grep -q '^cpu_per_op .* backgr_ns\* .* tail_ns\* .* total_ns\* .* cpu_%\* ' "$tmp/cpu.txt" ||
+			fail "ticks, but the columns are not marked: $(grep cpu_per_op "$tmp/cpu.txt")"
+		grep -q "^\*: from /proc/stat's [0-9]* ms ticks" "$tmp/cpu.txt" ||
+			fail "ticks, not said under the table"
+	else
+		! grep -q 'backgr_ns\*' "$tmp/cpu.txt" || fail "schedstat, but marked as ticks"
+	fi
+}
+
+ktap_plan 10
 ktap_run smallfiles t_smallfiles
 ktap_run smallfiles_keep_layout t_smallfiles_keep
 ktap_run metadata_keep t_metadata_keep
@@ -294,6 +325,7 @@ ktap_run sync_modes_no_tail_before_writeback t_sync_modes
 ktap_run stonewall_later_phases_over_made_items t_stonewall_items
 ktap_run avg_latency_with_errors t_avg_with_errors
 ktap_run jobfile_named_after_profile_summary t_jobfile_summary
+ktap_run cpu_ns_never_over_100_pct t_cpu_short_phases
 ktap_finish
 rc=$?
 echo "$ktap_pass passed, $ktap_fail failed"

@@ -4,7 +4,8 @@
  * with their standard deviations, the change, Welch's t-test over the
  * iterations and a verdict; the differences between the two runs'
  * environments.  Exit status 0: no significant regression, 1: a
- * regression, 2: usage (or a comparison refused: debug vs production).
+ * regression, 2: usage (or a comparison refused: other workloads, debug
+ * vs production kernel, instruction clock vs wall clock).
  *
  * A result file may hold several boots ("boots": scripts/bisect-step
  * --boots): then the noise is measured, and a change counts only beyond
@@ -51,7 +52,7 @@ static const struct arg_desc compare_args[] = {
 	{ "alpha", ARG_STR, COPT(alpha), "A",
 	  "significance level of the t-test (default 0.05)" },
 	{ "force", ARG_FLAG, COPT(force), NULL,
-	  "compare anyway: other workloads (parameters), a debug kernel with a production one" },
+	  "compare anyway: other workloads (parameters), a debug kernel with a production one, icount with wall clock" },
 	{ NULL },
 };
 
@@ -97,7 +98,7 @@ static void compare_help(FILE *f)
 		"(neither side varies: one boot each, noise not measured), untested.\n"
 		"exit status: 0 no significant regression, 1 a regression, 2 usage error,\n"
 		"nothing compared, or a refused comparison (other workload parameters, debug\n"
-		"vs production kernel; --force).\n");
+		"vs production kernel, QEMU's instruction clock vs the wall clock; --force).\n");
 }
 
 const struct cmd_desc compare_cmd = {
@@ -533,6 +534,12 @@ static bool debug_kernel(const struct jval *doc, bool *known)
 	return *known && d->b;
 }
 
+/* The clock that timed a result (harness.clock: icount, wall); NULL: unsaid. */
+static const char *result_clock(const struct jval *doc)
+{
+	return json_str(json_path(doc, "environment.harness"), "clock");
+}
+
 static void taint_note(const struct result_side *s)
 {
 	double before = json_num(json_path(s->doc,
@@ -661,6 +668,7 @@ static int compare_load(struct compare *c, const char *const *pos)
 {
 	struct result_side *a = &c->a, *b = &c->b;
 	unsigned int i, nwork = 0;
+	const char *clk_a, *clk_b;
 	bool dbg_a, dbg_b, ka, kb;
 	int ret;
 
@@ -693,6 +701,13 @@ static int compare_load(struct compare *c, const char *const *pos)
 		       dbg_a ? a->path : b->path, dbg_a ? b->path : a->path);
 		return EXIT_USAGE;
 	}
+	clk_a = result_clock(a->doc);
+	clk_b = result_clock(b->doc);
+	if (clk_a && clk_b && strcmp(clk_a, clk_b) && !c->o.force) {
+		errmsg("refusing to compare a result timed by the %s clock (%s) with one timed by the %s clock (%s): under QEMU's instruction clock (icount) ns are instructions; use --force",
+		       clk_a, a->path, clk_b, b->path);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -715,7 +730,7 @@ static void compare_header(struct compare *c, bool json)
 		 a->path, a->nruns, a->nruns == 1 ? "" : "s", a->nboots,
 		 a->nboots == 1 ? "" : "s", b->path, b->nruns,
 		 b->nruns == 1 ? "" : "s", b->nboots, b->nboots == 1 ? "" : "s");
-	clock = json_str(json_path(a->doc, "environment.harness"), "clock");
+	clock = result_clock(a->doc);
 	if (a->nboots < 2 && clock && !strcmp(clock, "icount"))
 		warnmsg("%s is one boot under the instruction clock: the noise between boots is not measured (a boot's runs repeat, boots do not); verdicts rest on --threshold",
 			a->path);
@@ -728,6 +743,8 @@ static void compare_header(struct compare *c, bool json)
 		warnmsg("only one result says whether its kernel is a debug kernel");
 	else if (dbg_a != dbg_b)
 		warnmsg("comparing a debug kernel with a production kernel (--force)");
+	if (!clock != !result_clock(b->doc))
+		warnmsg("only one result says which clock timed it (harness.clock): an older result file");
 	taint_note(a);
 	taint_note(b);
 	open_json_array("environment_differences");

@@ -19,7 +19,11 @@
  * or closes a phase), the idle baseline and the loop's own cost measured
  * before the first phase, a timed syncfs tail after a phase, each
  * thread's CPU time, the machine's busy time and the threads that used
- * most CPU meanwhile.
+ * most CPU meanwhile.  All of them in the scheduler's ns, as the kernel's
+ * (module/measure.c): a worker's CPU time from its thread CPU clock, the
+ * machine's busy time from /proc/schedstat; only a kernel without that
+ * file (no CONFIG_SCHEDSTATS) leaves /proc/stat's ticks, and the report
+ * says so.
  * The results fill the structures that the kernel's status and results
  * are parsed into, so they print the same way.
  */
@@ -35,7 +39,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -71,12 +77,26 @@
  */
 #define UENGINE_POLL_MS		200
 #define PF_KTHREAD_FLAG		0x00200000	/* include/linux/sched.h */
+/* CPUs counted one by one; the busy time of any more is summed in the last. */
+#define USYS_CPUS_MAX		CPU_SETSIZE
+/*
+ * The /proc/schedstat versions read: their "cpuN" lines hold the run time
+ * of the CPU's tasks in ns as the seventh number (6.1: 15, 6.12: 16,
+ * 6.15 on: 17; Documentation/scheduler/sched-stats.rst).
+ */
+#define USCHEDSTAT_FIRST	15
+#define USCHEDSTAT_LAST		17
 
-/* The machine's busy time at one moment (/proc/stat). */
+/*
+ * The busy time of each CPU since boot, at one moment: from
+ * /proc/schedstat, the time its tasks ran (ns; the idle task's is not
+ * counted, as the kernel's idle time is not), or without it, /proc/stat's
+ * ticks of neither idle nor iowait (USER_HZ: 10 ms).
+ */
 struct usys {
 	u64 wall_ns;
-	u64 busy_ticks;		/* all CPUs: neither idle nor iowait */
-	unsigned int cpus;
+	unsigned int cpus;		/* online CPUs; 0: not read */
+	u64 busy_ns[USYS_CPUS_MAX];
 };
 
 /* A thread's CPU time (/proc/PID/task/TID/schedstat). */
@@ -132,6 +152,7 @@ struct ujob {
 	unsigned int ngroups;
 	u32 group_threads[FSLOAD_GROUPS_MAX];
 
+	bool busy_ticks;	/* the machine's busy time from /proc/stat */
 	int dir_fd;		/* the job directory, O_PATH */
 	int sync_fd;		/* the same, opened for syncfs() */
 	struct fsload_worker *workers;
@@ -412,43 +433,139 @@ static inline void fsload_trace_op(struct fsload_worker *w,
 
 /* The machine's CPU */
 
-static void usys_snap(struct usys *s)
+/* Count @ns as the next online CPU's busy time in @s. */
+static void usys_add(struct usys *s, u64 ns)
 {
-	unsigned long long v[10] = { 0 };
+	if (s->cpus < USYS_CPUS_MAX)
+		s->busy_ns[s->cpus] = ns;
+	else
+		s->busy_ns[USYS_CPUS_MAX - 1] += ns;
+	s->cpus++;
+}
+
+/* Each CPU's run time from /proc/schedstat into @s; false without. */
+static bool usys_read_schedstat(struct usys *s)
+{
+	unsigned long long run;
+	char *line = NULL;
+	size_t cap = 0;
+	int version = 0;
+	bool ok = true;
+	FILE *f;
+
+	s->cpus = 0;
+	f = fopen("/proc/schedstat", "re");
+	if (!f)
+		return false;
+	while (ok && getline(&line, &cap, f) > 0) {
+		if (sscanf(line, "version %d", &version) == 1) {
+			ok = version >= USCHEDSTAT_FIRST &&
+			     version <= USCHEDSTAT_LAST;
+			continue;
+		}
+		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]))
+			continue;
+		/* cpuN yld_count 0 sched_count sched_goidle ttwu_count ttwu_local rq_cpu_time ... */
+		ok = version && sscanf(line + 3, "%*u %*u %*u %*u %*u %*u %*u %llu",
+				       &run) == 1;
+		if (ok)
+			usys_add(s, run);
+	}
+	free(line);
+	fclose(f);
+	return ok && s->cpus;
+}
+
+/* Each CPU's busy ticks from /proc/stat into @s, in ns. */
+static bool usys_read_stat(struct usys *s)
+{
+	unsigned long long v[8];
+	long hz = sysconf(_SC_CLK_TCK);
 	char line[512];
 	FILE *f;
-	int n;
 
-	memset(s, 0, sizeof(*s));
-	s->wall_ns = mono_ns();
+	s->cpus = 0;
+	if (hz <= 0)
+		return false;
 	f = fopen("/proc/stat", "re");
 	if (!f)
-		return;
+		return false;
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "cpu", 3))
 			break;
-		if (isdigit((unsigned char)line[3])) {
-			s->cpus++;
+		if (!isdigit((unsigned char)line[3]))
 			continue;
-		}
-		/* user nice system idle iowait irq softirq steal (guest in user) */
-		n = sscanf(line + 3, "%llu %llu %llu %llu %llu %llu %llu %llu",
+		/* cpuN user nice system idle iowait irq softirq steal */
+		memset(v, 0, sizeof(v));
+		if (sscanf(line + 3, "%*u %llu %llu %llu %llu %llu %llu %llu %llu",
 			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
-			   &v[7]);
-		if (n >= 4)
-			s->busy_ticks = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+			   &v[7]) < 4)
+			break;
+		usys_add(s, (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) *
+			    (1000000000ULL / (u64)hz));
 	}
 	fclose(f);
+	return s->cpus;
 }
 
-/* Busy time of all CPUs from @a to @b, ns; 0 when CPUs came or went. */
-static u64 usys_busy(const struct usys *a, const struct usys *b)
+/*
+ * Leave the CPU for a moment.  The scheduler books a task's run time in
+ * /proc/schedstat when the task leaves its CPU: a short sleep books the
+ * caller's own, so that what it ran before the snapshot is not counted
+ * after it (the kernel's fsload_self_runtime() passes through the
+ * scheduler for the same reason).  A sleep whose timer fired before the
+ * thread reached the scheduler did not switch: sleep again.
+ */
+static void usys_leave_cpu(void)
 {
-	long hz = sysconf(_SC_CLK_TCK);
+	const struct timespec ts = { .tv_nsec = 1000 };
+	struct rusage ru;
+	long switches;
+	int i;
 
-	if (a->cpus != b->cpus || b->busy_ticks < a->busy_ticks || hz <= 0)
+	/* No timer slack: the sleep is idle time inside a measurement. */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return;
+	switches = ru.ru_nvcsw;
+	for (i = 0; i < 3; i++) {
+		nanosleep(&ts, NULL);
+		if (getrusage(RUSAGE_THREAD, &ru) || ru.ru_nvcsw != switches)
+			return;
+	}
+}
+
+/* The machine's busy time now; s->cpus 0 when it cannot be read. */
+static void usys_snap(const struct ujob *job, struct usys *s)
+{
+	if (!job->busy_ticks)
+		usys_leave_cpu();
+	s->wall_ns = mono_ns();
+	if (!(job->busy_ticks ? usys_read_stat(s) : usys_read_schedstat(s)))
+		s->cpus = 0;
+}
+
+/*
+ * Busy time of all CPUs from @a to @b, ns, each CPU's at most @span_ns
+ * (the time measured: never more than 100% of a CPU, whatever a tick or
+ * a task that ran across the snapshot added); 0 when CPUs came or went.
+ */
+static u64 usys_busy(const struct usys *a, const struct usys *b, u64 span_ns)
+{
+	unsigned int i, n = min(a->cpus, (unsigned int)USYS_CPUS_MAX);
+	u64 sum = 0, d, cpus;
+
+	if (!a->cpus || a->cpus != b->cpus)
 		return 0;
-	return (b->busy_ticks - a->busy_ticks) * (1000000000ULL / (u64)hz);
+	for (i = 0; i < n; i++) {
+		if (b->busy_ns[i] < a->busy_ns[i])
+			return 0;
+		d = b->busy_ns[i] - a->busy_ns[i];
+		/* the last slot holds every CPU beyond it */
+		cpus = i < USYS_CPUS_MAX - 1 ? 1 : a->cpus - i;
+		sum += min(d, span_ns * cpus);
+	}
+	return sum;
 }
 
 static int utsnap_cmp(const void *a, const void *b)
@@ -644,7 +761,7 @@ static void ujob_calibrate(struct fsload_worker *w)
 	u64 ns;
 
 	if (job->idle_ms) {
-		usys_snap(&a);
+		usys_snap(job, &a);
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_sec += job->idle_ms / 1000;
 		ts.tv_nsec += (long)(job->idle_ms % 1000) * 1000000L;
@@ -658,10 +775,10 @@ static void ujob_calibrate(struct fsload_worker *w)
 		       ETIMEDOUT)
 			;
 		pthread_mutex_unlock(&job->lock);
-		usys_snap(&b);
+		usys_snap(job, &b);
 		pthread_mutex_lock(&job->lock);
 		job->idle_ns = b.wall_ns - a.wall_ns;
-		job->idle_busy_ns = usys_busy(&a, &b);
+		job->idle_busy_ns = usys_busy(&a, &b, job->idle_ns);
 		pthread_mutex_unlock(&job->lock);
 	}
 	ph = calloc(1, sizeof(*ph));
@@ -686,7 +803,7 @@ static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
 		ujob_calibrate(w);
 	free(job->threads0);
 	job->threads0 = utsnap_take(&job->nthreads0);
-	usys_snap(&job->sys0);
+	usys_snap(job, &job->sys0);
 	pthread_mutex_lock(&job->lock);
 	job->res[p].started = true;
 	job->res[p].start_ns = job->sys0.wall_ns;
@@ -708,12 +825,13 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 	unsigned int ntop = 0;
 	bool tail = false;
 	int err = 0;
+	u64 elapsed;
 
-	usys_snap(&s1);
+	usys_snap(job, &s1);
 	s2 = s1;
 	if ((ph->flags & FSLOAD_PHASE_F_SYNC) && !READ_ONCE(job->stop)) {
 		err = fsload_op_syncfs(w);
-		usys_snap(&s2);
+		usys_snap(job, &s2);
 		tail = true;
 	}
 	if (job->threads0)
@@ -723,11 +841,14 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 
 	pthread_mutex_lock(&job->lock);
 	if (!READ_ONCE(job->stop) || tail) {
+		/* a CPU is busy for at most the phase, as the report divides */
+		elapsed = res->sum.end_ns > res->start_ns ?
+			  res->sum.end_ns - res->start_ns : 0;
 		res->measured = true;
-		res->sys_busy_ns = usys_busy(&job->sys0, &s1);
+		res->sys_busy_ns = usys_busy(&job->sys0, &s1, elapsed);
 		res->tail = tail;
 		res->tail_ns = s2.wall_ns - s1.wall_ns;
-		res->tail_busy_ns = usys_busy(&s1, &s2);
+		res->tail_busy_ns = usys_busy(&s1, &s2, res->tail_ns);
 		res->ntop = ntop;
 		memcpy(res->top, top, ntop * sizeof(*top));
 	}
@@ -1126,6 +1247,7 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	snprintf(js->profile, sizeof(js->profile), "%s", req->prog->profile);
 	JS_SET(js, FSLOAD_A_JOB_PROFILE);
 	js->user_engine = true;
+	js->busy_ticks = job->busy_ticks;
 	js->progress_ms = req->p->progress_ms;
 	JS_SET(js, FSLOAD_A_JOB_PROGRESS_MS);
 
@@ -1435,6 +1557,8 @@ static int ujob_setup(struct ujob *job, const struct job_req *req)
 	job->seed = p->seed;
 	job->flags = req->flags;
 	job->idle_ms = p->idle_ms;
+	/* the scheduler's ns where the kernel has them, its ticks else */
+	job->busy_ticks = !usys_read_schedstat(&job->sys0);
 	job->nphases = req->prog->nphases;
 	job->phases = calloc(job->nphases, sizeof(*job->phases));
 	if (!job->phases)

@@ -77,6 +77,7 @@ struct job_status {
 	uint64_t overhead_ops;
 	uint64_t overhead_ns;
 	bool user_engine;	/* run by fsloadctl's userspace engine */
+	bool busy_ticks;	/* its busy time of all CPUs in ticks, not ns */
 	uint32_t sample_ms;
 	uint32_t stall_ms;
 	struct job_stall *stalls;

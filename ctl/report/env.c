@@ -812,8 +812,12 @@ static void print_harness(void)
 
 	open_json_object("harness");
 	print_bool(PRINT_JSON, "vm", NULL, vm && !strcmp(vm, "1"));
-	/* scripts/bisect-step sets it for --icount guests */
-	print_string(PRINT_JSON, "clock", NULL, clk && *clk ? clk : NULL);
+	/*
+	 * scripts/vm-run says which clock its guest runs on (icount: QEMU's
+	 * instruction clock, times are instruction counts); anywhere else
+	 * times are the machine's own: wall.
+	 */
+	print_string(PRINT_JSON, "clock", NULL, clk && *clk ? clk : "wall");
 	if (vm && out) {
 		snprintf(path, sizeof(path), "%s/vm-info.txt", out);
 		print_text("vm_info", path);

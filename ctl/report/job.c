@@ -44,6 +44,17 @@ static void print_job_measurement(const struct job_status *js)
 		print_null(PRINT_JSON, "pmu", NULL);
 	print_fp(", PMU %s", !JS_HAS(js, FSLOAD_A_JOB_PMU) ? "-" :
 		 js->pmu ? "yes" : "none (instructions, cycles: n/a)");
+	/*
+	 * The busy time of all CPUs (system, tail, idle baseline): the
+	 * kernel's idle time (kernel engine, module/measure.c), the CPUs'
+	 * run time in /proc/schedstat or, without it, /proc/stat's ticks
+	 * (user engine); ns but for the ticks.
+	 */
+	print_string(PRINT_JSON, "system_cpu_from", NULL,
+		     !js->user_engine ? "kernel_idle" :
+		     js->busy_ticks ? "ticks" : "schedstat");
+	if (js->busy_ticks)
+		print_fp(", busy time in ticks");
 	print_attr_uint(js, FSLOAD_A_JOB_IDLE_MS, "idle_ms", NULL,
 			js->idle_ms);
 	if (idle) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/fsloadctl.h"
 #include "lib/print.h"
@@ -356,6 +357,9 @@ static void print_cpu_table(const struct results *r,
 {
 	const struct phase_result *pr;
 	bool pmu = js && JS_HAS(js, FSLOAD_A_JOB_PMU) && js->pmu;
+	/* the columns of the busy time of all CPUs, marked when in ticks */
+	const char *mark = js && js->busy_ticks ? "*" : "";
+	char bg[16], tl[16], tot[16], pct[16];
 	struct phase_cpu c;
 	unsigned int i, k;
 
@@ -363,10 +367,14 @@ static void print_cpu_table(const struct results *r,
 		return;
 	if (name_w < 10)
 		name_w = 10;
+	snprintf(bg, sizeof(bg), "backgr_ns%s", mark);
+	snprintf(tl, sizeof(tl), "tail_ns%s", mark);
+	snprintf(tot, sizeof(tot), "total_ns%s", mark);
+	snprintf(pct, sizeof(pct), "cpu_%%%s", mark);
 	print_fp("\n%-*s %*s %*s %*s %*s %*s %*s %*s %*s %*s\n", name_w,
-		 "cpu_per_op", W_CPU, "worker_ns", W_CPU, "backgr_ns", W_CPU,
-		 "tail_ns", W_CPU, "total_ns", W_CPU, "insn", W_CPU, "cycles",
-		 W_CPU, "IPC", W_CPU, "cpu_%", W_CPU, "tail_ms");
+		 "cpu_per_op", W_CPU, "worker_ns", W_CPU, bg, W_CPU, tl,
+		 W_CPU, tot, W_CPU, "insn", W_CPU, "cycles", W_CPU, "IPC",
+		 W_CPU, pct, W_CPU, "tail_ms");
 	for (i = 0; i < r->nphases; i++) {
 		pr = &r->phases[i];
 		phase_cpu(pr, js, &c);
@@ -385,6 +393,9 @@ static void print_cpu_table(const struct results *r,
 	}
 	if (!pmu)
 		print_fp("insn, cycles, IPC: n/a (no PMU)\n");
+	if (*mark)
+		print_fp("*: from /proc/stat's %ld ms ticks (no /proc/schedstat: CONFIG_SCHEDSTATS): coarse for short phases\n",
+			 1000 / sysconf(_SC_CLK_TCK));
 	for (i = 0; i < r->nphases; i++) {
 		pr = &r->phases[i];
 		if (!pr->ntop)

@@ -155,11 +155,43 @@ t_tracepoints() {
 	: >"$tr/trace"
 }
 
-ktap_plan 6
+# The user engine's CPU in the scheduler's ns (issue 15): the workers'
+# from their thread clocks, the machine's busy time from /proc/schedstat
+# (its ticks only where the kernel has no such file, and then said),
+# never more than 100% of the CPUs, even for phases of one operation a
+# thread; and the result says which clock vm-run runs the guest on.
+t_user_cpu_ns() {
+	local out from=ticks n
+
+	[ -r /proc/schedstat ] && from=schedstat
+	for n in 1 20; do
+		out=$work/user$n.json
+		fsloadctl start --engine user --profile smallfiles --files "$n" \
+			--threads 2 --dir "$FSLOAD_DIR" --json --quiet >"$out" ||
+			fail "fsloadctl exited $?"
+		check_json "$out" '
+job = j["job"]
+if job["system_cpu_from"] != "'"$from"'": bad("busy time from %r" % job["system_cpu_from"])
+if j["environment"]["harness"]["clock"] != "'"${FSLOAD_CLOCK:-}"'":
+    bad("clock %r, FSLOAD_CLOCK '"${FSLOAD_CLOCK:-}"'" % j["environment"]["harness"]["clock"])
+for p in j["phases"]:
+    c, name = p["cpu"], p["name"]
+    if c["worker_ns"] % 10000000 == 0: bad("%s: worker CPU %r ns: ticks?" % (name, c["worker_ns"]))
+    if c["system_ns"] is None or c["system_ns"] > p["elapsed_ns"] * job["cpus"]:
+        bad("%s: system CPU %r over %r ns x %d CPUs" % (name, c["system_ns"], p["elapsed_ns"], job["cpus"]))
+    if c["cpu_percent"] is None or c["cpu_percent"] > 100: bad("%s: cpu_percent %r" % (name, c["cpu_percent"]))
+    if c["tail_cpu_ns"] > c["tail_ns"] * job["cpus"]:
+        bad("%s: tail CPU %r over %r ns x %d CPUs" % (name, c["tail_cpu_ns"], c["tail_ns"], job["cpus"]))
+' || return
+	done
+}
+
+ktap_plan 7
 ktap_run smallfiles_measured t_smallfiles_measured
 ktap_run cpu_bound t_cpu_bound
 ktap_run no_tail_no_idle t_no_tail_no_idle
 ktap_run text_tables t_text_tables
 ktap_run null_overhead t_null_overhead
 ktap_run tracepoints t_tracepoints
+ktap_run user_cpu_ns t_user_cpu_ns
 ktap_finish
