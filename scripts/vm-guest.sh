@@ -264,6 +264,12 @@ if [ $rc = 0 ]; then
 	if [ "$DEADLINE" != 0 ]; then
 		read -r up _ </proc/uptime
 		left=$((DEADLINE - ${up%.*}))
+		# vm-run's wall-clock deadline, when the guest's clock agrees
+		# with the host's (set from the RTC): it counts the boot too.
+		if read -r dl 2>/dev/null <"$RUN/deadline"; then
+			now=$(date +%s)
+			[ $((dl - now)) -le "$DEADLINE" ] && left=$((dl - now))
+		fi
 		[ $left -lt 1 ] && left=1
 		tmo=(timeout -k 10 "$left")
 		(
