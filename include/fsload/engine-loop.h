@@ -135,6 +135,7 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 	const struct fsload_opdesc *op, *one;
 	struct fsload_perm perm;
 	bool dirs = ph->flags & FSLOAD_PHASE_F_DIRS, rmdir, makes, renames;
+	bool random = ph->order == FSLOAD_ORDER_RANDOM;
 	u64 i, t0, t1, lat, deadline, iterations, next_mark, last = 0;
 	s64 ret;
 
@@ -148,7 +149,7 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 		e->reached = U64_MAX;
 	else if (!dirs && e->reached < files)
 		files = (u32)e->reached;
-	if (ph->order == FSLOAD_ORDER_RANDOM)
+	if (random)
 		fsload_perm_init(&perm, files,
 				 e->seed ^ ((u64)e->index << 32 | p));
 	idx = 0;
@@ -192,7 +193,7 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 		}
 		if (dirs) {
 			fsload_name_set_dir(e, rmdir ? iterations - 1 - i : i);
-		} else if (ph->order == FSLOAD_ORDER_RANDOM) {
+		} else if (random) {
 			fsload_name_set(e, e->file_base +
 					   fsload_perm_next(&perm));
 		} else {

@@ -254,6 +254,15 @@ struct fsload_engine {
 	char prefix;		/* the phase's first letter of file names */
 	char name[FSLOAD_NAME_LEN_MAX + 1];
 
+	/*
+	 * Progress, all phases; read by others with READ_ONCE().  Beside the
+	 * name and the iteration: what every op writes, in as few cache
+	 * lines as the name allows (the op type's statistics apart).
+	 */
+	u64 ops_done;
+	u64 bytes_done;
+	bool uncounted;		/* ops not progress (the overhead runs) */
+
 	/* The current phase's iteration, and its iterations per thread. */
 	u64 iter;
 	u64 iters;
@@ -261,11 +270,6 @@ struct fsload_engine {
 	u64 mark_ns[FSLOAD_PROGRESS_MARKS];
 	unsigned int nmarks;
 	u64 next_mark;
-
-	/* Progress, all phases; read by others with READ_ONCE(). */
-	u64 ops_done;
-	u64 bytes_done;
-	bool uncounted;		/* ops not progress (the overhead runs) */
 
 	/* The current phase's statistics. */
 	struct fsload_opstat st[FSLOAD_OP_MAX + 1];
@@ -378,7 +382,7 @@ static __always_inline void fsload_name_set(struct fsload_engine *e, u32 idx)
 	char *p;
 
 	if (likely(idx == e->name_idx + 1 && e->name_dir_left > 1)) {
-		p = &e->name[e->name_len - 1];
+		p = e->name + e->name_len - 1;	/* no int index to extend */
 		while (*p == '9')
 			*p-- = '0';
 		(*p)++;
