@@ -104,6 +104,9 @@ def main():
                           for k in ("worker_ns_per_op", "total_ns_per_op",
                                     "lat_avg_ns")}
                 row[e]["ops"] = sorted({p["ops"] for p in per})
+                # the engine's own cost per op in these jobs (calibration)
+                row[e]["engine_ns_per_op"] = stats(
+                    [r["job"].get("overhead_ns_per_op") for r in runs[e]])
             k = row["kernel"]["worker_ns_per_op"]
             u = row["user"]["worker_ns_per_op"]
             row["ratio_user_kernel"] = (u["mean"] / k["mean"]

@@ -77,10 +77,27 @@ for r in rows:
         f(m(k["total_ns_per_op"])), f(m(u["total_ns_per_op"])),
         f(r["ratio_user_kernel"], 7, 2),
         f(c(k["worker_ns_per_op"]), 7, 3), f(c(u["worker_ns_per_op"]), 7, 3)))
-job = next(iter(docs.values()))["kernel_job"] if docs else {}
-if job.get("overhead_ops"):
-    print("engine overhead (kernel, null ops through the phase loop): %.1f %s/op"
-          % (job["overhead_ns"] / job["overhead_ops"], unit))
+# The engine's own cost per op (the calibration of the same jobs: null
+# ops through the phase loop) beside the cheapest ops people measure, and
+# its share of them; null: the calibration over 20000 files.
+BESIDE = [("null", "null"), ("smallfiles", "stat"),
+          ("smallfiles", "create"), ("smallfiles", "read")]
+print("\nthe engine's own cost per op (calibration) beside an op:")
+print("%-5s %-7s %-6s %10s %10s %8s" % ("fs", "engine", "op", "engine_" + unit,
+                                         "op_" + unit, "engine%"))
+for e in ("kernel", "user"):
+    for fs in fss:
+        for profile, phase in BESIDE:
+            r = next((r for r in docs[fs]["summary"]
+                      if r["profile"] == profile and
+                      r["phase"].startswith(phase)), None)
+            if not r:
+                continue
+            cost = m(r[e].get("engine_ns_per_op"))
+            op = m(r[e]["worker_ns_per_op"]) if phase != "null" else None
+            share = 100.0 * cost / op if cost and op else None
+            print("%-5s %-7s %-6s %s %s %s" % (fs, e, phase, f(cost, 10, 1),
+                                              f(op), f(share, 8, 2)))
 print("per-op figures: worker CPU per op (kern_, user_) and with background"
       " and sync tail (_tot); %s" % ("instructions under QEMU's instruction"
       " clock" if clock else "TCG wall-clock ns"))

@@ -43,6 +43,7 @@ suites=(
 	"hostile|--fs ext4 --size 512 --timeout 1500|tests/guest/hostile.sh"
 	"matrix|--fs none --size 512|tests/guest/matrix.sh"
 	"stall|--fs none --size 256|tests/guest/series.sh stall"
+	"overhead|--icount --fs ext4 --dev ram --size 256 --env FSLOAD_ICOUNT=1|tests/guest/overhead.sh"
 	"install|host|tests/install.sh"
 	"man|host|tests/man.sh"
 	"completion|host|tests/completion.sh"

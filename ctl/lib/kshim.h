@@ -104,6 +104,9 @@ static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
 #ifndef likely
 #define likely(x)		__builtin_expect(!!(x), 1)
 #endif
+#ifndef unlikely
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+#endif
 
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, val)	(*(volatile __typeof__(x) *)&(x) = (val))

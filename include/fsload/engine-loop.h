@@ -105,10 +105,18 @@ static inline void fsload_phase_sum_add(struct fsload_phase_sum *sum,
 }
 
 /*
+ * Ops between two rescheduling points, which are also where the loop sees
+ * a stop: each costs as much as a quarter of the rest of the loop, and
+ * neither is needed per op (a stop waits for at most this many more).
+ */
+#define FSLOAD_YIELD_OPS	16
+
+/*
  * Run @ph, which opened at @start_ns, over the worker's file set.  The
  * phase statistics in @e are reset first.  *@end_ns is the end of the last
  * operation.  One clock read per operation: the end of one is the start
- * of the next.
+ * of the next; everything that a phase cannot change is looked up before
+ * the first.
  *
  * As mdtest: when a stonewall stops a phase that makes the items (only
  * create or mkdir) or renames them, in sequential order from item 0,
@@ -124,10 +132,11 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 {
 	enum fsload_run_end end = FSLOAD_RUN_DONE;
 	u32 files = e->files, idx, idx0;
-	const struct fsload_opdesc *op;
+	const struct fsload_opdesc *op, *one;
 	struct fsload_perm perm;
 	bool dirs = ph->flags & FSLOAD_PHASE_F_DIRS, rmdir, makes, renames;
-	u64 i, t0, t1, lat, deadline, iterations, last = 0;
+	bool random = ph->order == FSLOAD_ORDER_RANDOM;
+	u64 i, t0, t1, lat, deadline, iterations, next_mark, last = 0;
 	s64 ret;
 
 	fsload_engine_reset(e);
@@ -140,7 +149,7 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 		e->reached = U64_MAX;
 	else if (!dirs && e->reached < files)
 		files = (u32)e->reached;
-	if (ph->order == FSLOAD_ORDER_RANDOM)
+	if (random)
 		fsload_perm_init(&perm, files,
 				 e->seed ^ ((u64)e->index << 32 | p));
 	idx = 0;
@@ -164,12 +173,19 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 	e->iters = iterations;
 	e->nmarks = 0;
 	e->next_mark = fsload_mark_at(e->iters, 1);
+	/* Its ops and the marks only change here, not per op. */
+	next_mark = e->next_mark;
+	one = ph->gnops[e->group] == 1 ? &ph->ops[ph->gops[e->group][0]] :
+	      NULL;
 
 	t0 = fsload_now();
 	for (i = 0; i < iterations; i++) {
-		if (fsload_stopping(w)) {
-			end = FSLOAD_RUN_STOPPED;
-			break;
+		if (!(i % FSLOAD_YIELD_OPS)) {
+			fsload_yield();
+			if (fsload_stopping(w)) {
+				end = FSLOAD_RUN_STOPPED;
+				break;
+			}
 		}
 		if (t0 >= deadline) {
 			end = FSLOAD_RUN_STONEWALLED;
@@ -177,7 +193,7 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 		}
 		if (dirs) {
 			fsload_name_set_dir(e, rmdir ? iterations - 1 - i : i);
-		} else if (ph->order == FSLOAD_ORDER_RANDOM) {
+		} else if (random) {
 			fsload_name_set(e, e->file_base +
 					   fsload_perm_next(&perm));
 		} else {
@@ -185,18 +201,18 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 			if (++idx == files)
 				idx = 0;
 		}
-		op = fsload_pick(e, ph);
+		op = one ?: fsload_pick(e, ph);
 		e->iter = i;
 		ret = fsload_do_op(w, op);
 		t1 = fsload_now();
 		lat = t1 - t0;
 		t0 = t1;
-		if (i + 1 >= e->next_mark)
+		if (unlikely(i + 1 >= next_mark)) {
 			fsload_mark(e, i + 1, t1);
-		if (ret == FSLOAD_RET_ACCOUNTED) {
-			fsload_yield();
-			continue;
+			next_mark = e->next_mark;
 		}
+		if (ret == FSLOAD_RET_ACCOUNTED)
+			continue;
 		fsload_trace_op(w, op, ret, lat);
 		if (ret < 0) {
 			/*
@@ -211,7 +227,6 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 			if ((ph->flags & FSLOAD_PHASE_F_CONTINUE) &&
 			    fsload_tolerable(ret)) {
 				e->failed_op = NULL;
-				fsload_yield();
 				continue;
 			}
 			e->err = ret;
@@ -219,7 +234,6 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 			break;
 		}
 		fsload_account(e, op->type, lat, ret);
-		fsload_yield();
 	}
 	/* Asynchronous operations still in flight end the phase. */
 	ret = fsload_drain(w, &last);

@@ -91,13 +91,14 @@ struct fsload_opstat {
 #define FSLOAD_HIST_BUCKETS	((64 - FSLOAD_HIST_SUB_BITS + 1) * \
 				 FSLOAD_HIST_SUB)
 
+/*
+ * Without a branch: k is 0 below 2 x FSLOAD_HIST_SUB (the OR leaves the
+ * highest bit set at FSLOAD_HIST_SUB_BITS), where the bucket is v itself.
+ */
 static inline unsigned int fsload_hist_bucket(u64 v)
 {
-	unsigned int k;
+	unsigned int k = fls64(v | FSLOAD_HIST_SUB) - 1 - FSLOAD_HIST_SUB_BITS;
 
-	if (v < 2 * FSLOAD_HIST_SUB)
-		return v;
-	k = fls64(v) - 1 - FSLOAD_HIST_SUB_BITS;
 	return k * FSLOAD_HIST_SUB + (unsigned int)(v >> k);
 }
 
@@ -328,6 +329,15 @@ struct fsload_engine {
 	char prefix;		/* the phase's first letter of file names */
 	char name[FSLOAD_NAME_LEN_MAX + 1];
 
+	/*
+	 * Progress, all phases; read by others with READ_ONCE().  Beside the
+	 * name and the iteration: what every op writes, in as few cache
+	 * lines as the name allows (the op type's statistics apart).
+	 */
+	u64 ops_done;
+	u64 bytes_done;
+	bool uncounted;		/* ops not progress (the overhead runs) */
+
 	/* The current phase's iteration, and its iterations per thread. */
 	u64 iter;
 	u64 iters;
@@ -336,14 +346,15 @@ struct fsload_engine {
 	unsigned int nmarks;
 	u64 next_mark;
 
-	/* Progress, all phases; read by others with READ_ONCE(). */
-	u64 ops_done;
-	u64 bytes_done;
-	bool uncounted;		/* ops not progress (the overhead runs) */
-
 	/* The current phase's statistics. */
 	struct fsload_opstat st[FSLOAD_OP_MAX + 1];
 	u64 *hist;		/* slots->n x FSLOAD_HIST_BUCKETS */
+	/*
+	 * Each used op type's histogram in hist (NULL: type not used), so
+	 * that an op finds its own without the slot lookup; set by
+	 * fsload_engine_reset() from slots.
+	 */
+	u64 *hist_of[FSLOAD_OP_MAX + 1];
 
 	/* How the last phase run ended. */
 	const struct fsload_opdesc *failed_op;
@@ -446,7 +457,7 @@ static __always_inline void fsload_name_set(struct fsload_engine *e, u32 idx)
 	char *p;
 
 	if (likely(idx == e->name_idx + 1 && e->name_dir_left > 1)) {
-		p = &e->name[e->name_len - 1];
+		p = e->name + e->name_len - 1;	/* no int index to extend */
 		while (*p == '9')
 			*p-- = '0';
 		(*p)++;
@@ -580,7 +591,6 @@ static inline void fsload_account(struct fsload_engine *e, u8 type, u64 lat,
 				  u64 bytes)
 {
 	struct fsload_opstat *st = &e->st[type];
-	unsigned int b;
 
 	st->ops++;
 	st->bytes += bytes;
@@ -589,8 +599,7 @@ static inline void fsload_account(struct fsload_engine *e, u8 type, u64 lat,
 		st->lat_min = lat;
 	if (lat > st->lat_max)
 		st->lat_max = lat;
-	b = (e->slots->slot[type] - 1) * FSLOAD_HIST_BUCKETS;
-	e->hist[b + fsload_hist_bucket(lat)]++;
+	e->hist_of[type][fsload_hist_bucket(lat)]++;
 	if (e->uncounted)
 		return;
 	WRITE_ONCE(e->ops_done, e->ops_done + 1);
@@ -664,14 +673,19 @@ static inline void fsload_progress_add(struct fsload_progress *pg,
 	}
 }
 
-/* Zero the phase statistics of @e. */
+/* Zero the phase statistics of @e (histograms as e->slots has them). */
 static inline void fsload_engine_reset(struct fsload_engine *e)
 {
-	unsigned int i;
+	unsigned int i, slot;
 
 	memset(e->st, 0, sizeof(e->st));
-	for (i = 0; i <= FSLOAD_OP_MAX; i++)
+	for (i = 0; i <= FSLOAD_OP_MAX; i++) {
 		e->st[i].lat_min = U64_MAX;
+		slot = e->slots ? e->slots->slot[i] : 0;
+		e->hist_of[i] = e->hist && slot ?
+				e->hist + (slot - 1) * FSLOAD_HIST_BUCKETS :
+				NULL;
+	}
 	if (e->hist)
 		memset(e->hist, 0, fsload_hist_words(e->slots) *
 		       sizeof(*e->hist));
