@@ -610,22 +610,6 @@ static int utsnap_cmp(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-static bool read_small(int dfd, const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	return true;
-}
-
 /* Every thread's CPU time now, sorted by thread id; NULL on failure. */
 static struct utsnap *utsnap_take(unsigned int *count)
 {

@@ -46,6 +46,7 @@
 
 #include <liburing.h>
 
+#include "engine/fsutil.h"
 #include "engine/uring.h"
 
 /* Writes of one chain: beyond them, the next chain goes on. */
@@ -598,7 +599,7 @@ bool uring_is_helper(const char *comm)
 	return !strncmp(comm, "iou-sqp-", 8) || !strncmp(comm, "iou-wrk-", 8);
 }
 
-/* Thread @tid's comm is iou-sqp-@owner or iou-wrk-@owner. */
+/* @comm is iou-sqp-@owner or iou-wrk-@owner (*@sqp: the former). */
 static bool uring_helper_of(const char *comm, pid_t owner, bool *sqp)
 {
 	char *end;
@@ -609,23 +610,6 @@ static bool uring_helper_of(const char *comm, pid_t owner, bool *sqp)
 	v = strtol(comm + 8, &end, 10);
 	*sqp = comm[4] == 's';
 	return v == owner && (*end == '\n' || !*end);
-}
-
-static bool uring_read_small(int dfd, const char *path, char *buf,
-			     size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	return true;
 }
 
 u64 uring_helpers_cpu_ns(struct uring *u)
@@ -651,8 +635,7 @@ u64 uring_helpers_cpu_ns(struct uring *u)
 			if (tid <= 0)
 				continue;
 			snprintf(path, sizeof(path), "%d/comm", tid);
-			if (!uring_read_small(dirfd(dir), path, comm,
-					      sizeof(comm)))
+			if (!read_small(dirfd(dir), path, comm, sizeof(comm)))
 				continue;
 			if (!uring_helper_of(comm, u->tid, &is_sqp) &&
 			    !(sqp && uring_helper_of(comm, sqp, &is_sqp)))
@@ -664,8 +647,7 @@ u64 uring_helpers_cpu_ns(struct uring *u)
 			if (!pass)
 				continue;
 			snprintf(path, sizeof(path), "%d/schedstat", tid);
-			if (!uring_read_small(dirfd(dir), path, buf,
-					      sizeof(buf)))
+			if (!read_small(dirfd(dir), path, buf, sizeof(buf)))
 				continue;
 			now[n].tid = tid;
 			now[n].runtime_ns = strtoull(buf, NULL, 10);
