@@ -208,7 +208,7 @@ EOF2
 
 # The uring engine does what the user engine does, batched or not, with
 # or without SQPOLL: writes beyond one chain (40 KiB in 4 KiB blocks), a
-# read to EOF, the directory tree, a random weighted mix.
+# read to EOF, the directory tree, a random weighted mix, syncfs ops.
 t_uring_same() {
 	local d=$tmp/ur sq
 
@@ -230,6 +230,12 @@ t_uring_same() {
 			--files 6 --size 64K --ops 200 --seed 3 \
 			>"$tmp/ur-rr.json" || fail "randrw $sq exited $?"
 		engines_same "$tmp/ur-rr.json"
+		# syncfs ops between the rounds: after the ops before them
+		"$ctl" --json start --engine user,uring $sq --dir "$d" --quiet \
+			--idle-ms 0 --profile smallfiles --sync batch \
+			--files 40 --files-per-round 20 --seed 3 \
+			>"$tmp/ur-sb.json" || fail "--sync batch $sq exited $?"
+		engines_same "$tmp/ur-sb.json"
 	done
 	check "$tmp/ur-rr.json" \
 		'j["uring"]["job"]["uring_batch"]' 1 \

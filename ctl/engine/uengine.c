@@ -410,11 +410,21 @@ static s64 fsload_op_drop_cache(struct fsload_worker *w)
 	return uop_close(fd, -err);
 }
 
-/* io_uring has no syncfs: a system call for either. */
+/*
+ * io_uring has no syncfs: a system call for either, after the ring's ops
+ * queued before it have ended (as the system calls before it).
+ */
 static s64 fsload_op_syncfs(struct fsload_worker *w)
 {
 	struct ujob *job = w->job;
+	u64 last;
+	s64 err;
 
+	if (w->ring) {
+		err = uring_drain(w->ring, &w->e, &last);
+		if (err)
+			return err;
+	}
 	return syncfs(job->sync_fd) ? neg_errno() : 0;
 }
 
