@@ -34,6 +34,7 @@ struct prog_phase {
 	uint32_t flags;		/* enum fsload_phase_flags */
 	char prefix;		/* first letter of the names; 0: 'f' */
 	uint64_t first;		/* sequential order starts here */
+	uint32_t stride;	/* items of thread (t + stride) % threads */
 	unsigned int nops;
 	struct prog_op ops[FSLOAD_PHASE_OPS_MAX];
 };
