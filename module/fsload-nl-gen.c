@@ -56,21 +56,22 @@ const struct nla_policy fsload_op_nl_policy[FSLOAD_A_OP_GROUP + 1] = {
 	[FSLOAD_A_OP_WEIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_op_weight_range),
 	[FSLOAD_A_OP_SIZE_BYTES] = { .type = NLA_U64, },
 	[FSLOAD_A_OP_BLOCK_BYTES] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_op_block_bytes_range),
-	[FSLOAD_A_OP_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0xf),
+	[FSLOAD_A_OP_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7f),
 	[FSLOAD_A_OP_PREFIX] = NLA_POLICY_RANGE(NLA_U8, 97, 122),
 	[FSLOAD_A_OP_DEPTH] = NLA_POLICY_RANGE(NLA_U32, 1, FSLOAD_BIO_DEPTH_MAX),
 	[FSLOAD_A_OP_GROUP] = NLA_POLICY_MAX(NLA_U8, 7),
 };
 
-const struct nla_policy fsload_phase_nl_policy[FSLOAD_A_PHASE_FIRST + 1] = {
+const struct nla_policy fsload_phase_nl_policy[FSLOAD_A_PHASE_STRIDE + 1] = {
 	[FSLOAD_A_PHASE_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[FSLOAD_A_PHASE_ORDER] = NLA_POLICY_RANGE(NLA_U8, 1, 2),
 	[FSLOAD_A_PHASE_ITERATIONS] = { .type = NLA_U64, },
 	[FSLOAD_A_PHASE_OP] = NLA_POLICY_NESTED(fsload_op_nl_policy),
 	[FSLOAD_A_PHASE_DURATION_MS] = { .type = NLA_U32, },
-	[FSLOAD_A_PHASE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0xf),
+	[FSLOAD_A_PHASE_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1f),
 	[FSLOAD_A_PHASE_PREFIX] = NLA_POLICY_RANGE(NLA_U8, 97, 122),
 	[FSLOAD_A_PHASE_FIRST] = { .type = NLA_U64, },
+	[FSLOAD_A_PHASE_STRIDE] = { .type = NLA_U32, },
 };
 
 /* FSLOAD_CMD_JOB_START - do */

@@ -84,7 +84,14 @@ static int fsload_parse_op(const struct fsload_program *prog,
 				    "block_bytes: larger than the module parameter max_block_bytes");
 		return -ERANGE;
 	}
-	if (od->type == FSLOAD_OP_RENAME) {
+	if (od->type == FSLOAD_OP_RENAME &&
+	    (od->flags & FSLOAD_OP_F_ROTATE)) {
+		if (tb[FSLOAD_A_OP_PREFIX]) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_PREFIX],
+					    "prefix: a rotating rename keeps the items' names");
+			return -EINVAL;
+		}
+	} else if (od->type == FSLOAD_OP_RENAME) {
 		if (!tb[FSLOAD_A_OP_PREFIX]) {
 			NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_OP_PREFIX);
 			NL_SET_ERR_MSG(extack, "prefix: required by rename");
@@ -109,6 +116,12 @@ static int fsload_parse_op(const struct fsload_program *prog,
 	if (od->flags & ~fsload_op_type(od->type)->flags) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_FLAGS],
 				    "flags: not valid for this op type");
+		return -EINVAL;
+	}
+	if (od->type == FSLOAD_OP_READ && od->size &&
+	    !(od->flags & FSLOAD_OP_F_SIZED)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],
+				    "size_bytes: a read takes it with the sized flag only");
 		return -EINVAL;
 	}
 	if ((fsload_op_type(od->type)->params & FSLOAD_OPP_FILE_SIZE) &&
@@ -174,6 +187,8 @@ static int fsload_parse_phase(struct fsload_program *prog,
 	}
 	ph->first = tb[FSLOAD_A_PHASE_FIRST] ?
 		    nla_get_u64(tb[FSLOAD_A_PHASE_FIRST]) : 0;
+	ph->stride = tb[FSLOAD_A_PHASE_STRIDE] ?
+		     nla_get_u32(tb[FSLOAD_A_PHASE_STRIDE]) : 0;
 	ph->duration_ns = tb[FSLOAD_A_PHASE_DURATION_MS] ?
 			  nla_get_u32(tb[FSLOAD_A_PHASE_DURATION_MS]) *
 			  (u64)NSEC_PER_MSEC : 0;
@@ -226,6 +241,11 @@ static int fsload_parse_phase(struct fsload_program *prog,
 	if (!ph->nops) {
 		NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_PHASE_OP);
 		NL_SET_ERR_MSG(extack, "phase: at least one op is required");
+		return -EINVAL;
+	}
+	if (!fsload_phase_rotate_ok(ph)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "op flags: rotate is the only op of a sequential phase");
 		return -EINVAL;
 	}
 	if (!fsload_phase_dirs_ok(ph)) {

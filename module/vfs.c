@@ -494,7 +494,9 @@ s64 fsload_op_create(struct fsload_worker *w, const struct fsload_opdesc *op)
 	loff_t pos = 0;
 	int err = 0;
 
-	f = fsload_open(w, fsload_open_flags(op, O_CREAT | O_EXCL | O_WRONLY),
+	f = fsload_open(w, fsload_open_flags(op, op->flags & FSLOAD_OP_F_RDWR ?
+						O_CREAT | O_RDWR :
+						O_CREAT | O_EXCL | O_WRONLY),
 			0644);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
@@ -543,44 +545,49 @@ s64 fsload_op_random(struct fsload_worker *w,
 	return err ? err : n;
 }
 
+/* To EOF, or with the sized flag op->size bytes (0: open and close). */
 s64 fsload_op_read(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
+	bool sized = op->flags & FSLOAD_OP_F_SIZED;
+	u64 left = op->size;
 	struct file *f;
 	loff_t pos = 0;
 	s64 total = 0;
-	ssize_t n;
+	ssize_t n = 0;
 
 	f = fsload_open(w, fsload_open_flags(op, O_RDONLY), 0);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	do {
-		n = fsload_read(w, f, op->block, &pos);
-		if (n > 0)
-			total += n;
-	} while (n > 0);
+	while (!sized || left) {
+		n = fsload_read(w, f, sized ? min_t(u64, left, op->block) :
+					      op->block, &pos);
+		if (n <= 0)
+			break;
+		total += n;
+		if (sized)
+			left -= n;
+	}
 	fsload_close_sync(f);
 	return n < 0 ? n : total;
 }
 
 /*
- * Rename the file within its directory to the op's new first letter, as
- * renameat2(): the LSM path hook, then the VFS; a delegation is broken and
- * the rename retried.
+ * Rename @name to @nname (last components, of @len and @nlen bytes) in the
+ * directory @parent, which the caller walked to for each name and found
+ * the same, as renameat2(): the LSM path hook, then the VFS; a delegation
+ * is broken and the rename retried.
  */
 static int fsload_rename_at(const struct path *parent, const char *name,
-			    int len, char prefix)
+			    int len, const char *nname, int nlen)
 {
 	struct inode *pdir = d_inode(parent->dentry);
 	struct fsload_deleg deleg = {};
-	char nname[FSLOAD_NAME_LEN_MAX];
 	struct dentry *old, *new;
 	bool retry;
 	int err, err2;
 
 	if (!d_can_lookup(parent->dentry))
 		return -ENOTDIR;
-	memcpy(nname, name, len);
-	nname[0] = prefix;
 	err = mnt_want_write(parent->mnt);
 	if (err)
 		return err;
@@ -591,7 +598,7 @@ again:
 		err = PTR_ERR(old);
 		goto out_unlock;
 	}
-	new = fsload_lookup_locked(parent, nname, len);
+	new = fsload_lookup_locked(parent, nname, nlen);
 	if (IS_ERR(new)) {
 		err = PTR_ERR(new);
 		goto out_old;
@@ -669,25 +676,66 @@ s64 fsload_op_stat(struct fsload_worker *w)
 }
 
 /*
- * Look up the directory of e->name as the system calls' parent walk does:
- * following a symlink, and it must be a directory.
+ * Look up the directory of @name, whose last component is at @off, as the
+ * system calls' parent walk does: following a symlink, and it must be a
+ * directory.
  */
-int fsload_name_parent(struct fsload_worker *w, struct path *parent)
+static int fsload_parent_of(struct fsload_worker *w, char *name,
+			    unsigned int off, struct path *parent)
 {
-	unsigned int sep = w->e.last_off - 1;
 	int err;
 
-	w->e.name[sep] = '\0';
-	err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt, w->e.name,
+	name[off - 1] = '\0';
+	err = vfs_path_lookup(w->job->dir.dentry, w->job->dir.mnt, name,
 			      LOOKUP_FOLLOW | LOOKUP_DIRECTORY |
 			      FSLOAD_LOOKUP_SCOPED, parent);
-	w->e.name[sep] = '/';
+	name[off - 1] = '/';
+	return err;
+}
+
+/* The directory of e->name (fsload_parent_of()). */
+int fsload_name_parent(struct fsload_worker *w, struct path *parent)
+{
+	return fsload_parent_of(w, w->e.name, w->e.last_off, parent);
+}
+
+/*
+ * Rename e->ren_from to e->ren_to as renameat(2) on the job directory does:
+ * each name's directory walked from the job directory, then the rename in
+ * that directory.  The two are one directory (fsload_rename_names());
+ * only another process moving directories between the walks makes them
+ * differ, and the rename then fails with EXDEV.
+ */
+static int fsload_rename(struct fsload_worker *w)
+{
+	struct fsload_engine *e = &w->e;
+	unsigned int off = e->last_off;
+	struct path parent, nparent;
+	int err;
+
+	err = fsload_parent_of(w, e->ren_from, off, &parent);
+	if (err)
+		return err;
+	err = fsload_parent_of(w, e->ren_to, off, &nparent);
+	if (!err) {
+		if (parent.dentry == nparent.dentry &&
+		    parent.mnt == nparent.mnt)
+			err = fsload_rename_at(&parent, &e->ren_from[off],
+					       strlen(&e->ren_from[off]),
+					       &e->ren_to[off],
+					       strlen(&e->ren_to[off]));
+		else
+			err = -EXDEV;
+		path_put(&nparent);
+	}
+	path_put(&parent);
 	return err;
 }
 
 /*
  * unlink, rmdir, mkdir or rename the file's name: walk to its directory, as the
- * system calls' parent walk does, then act on the last component.
+ * system calls' parent walk does (rename: each name's), then act on the last
+ * component.
  */
 s64 fsload_op_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
@@ -696,13 +744,13 @@ s64 fsload_op_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
 	struct path parent;
 	int err;
 
+	if (op->type == FSLOAD_OP_RENAME)
+		return fsload_rename(w);
 	err = fsload_name_parent(w, &parent);
 	if (err)
 		return err;
 	if (op->type == FSLOAD_OP_MKDIR)
 		err = fsload_mkdir(&parent, last, len, NULL);
-	else if (op->type == FSLOAD_OP_RENAME)
-		err = fsload_rename_at(&parent, last, len, op->prefix);
 	else
 		err = fsload_remove_at(&parent, last, len,
 				       op->type == FSLOAD_OP_RMDIR, NULL);

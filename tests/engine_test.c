@@ -475,4 +475,62 @@ TEST(names_tree)
 	EXPECT_EQ(10, e.file_base);
 }
 
+/*
+ * mdtest's rename rotation, simulated on a map of names: in each
+ * directory's run (5 items per directory, 12 items: runs of 5, 5 and 2),
+ * the first moves aside to "-XX", each later one into the name before it,
+ * and the first into the name before the last; the last stays.  No rename
+ * leaves its directory, every name exists again at the end.
+ */
+TEST(rename_rotation)
+{
+	static struct fsload_slots slots;
+	static const u32 runs[] = { 0, 5, 10, 12 };
+	struct fsload_opdesc op = { .type = FSLOAD_OP_RENAME,
+				    .flags = FSLOAD_OP_F_ROTATE };
+	char names[13][FSLOAD_RENAME_LEN_MAX + 1];
+	u32 held[13], i, j, n = 0, r, first, last, want;
+	struct fsload_engine e = { 0 };
+
+	fsload_engine_init(&e, 0, 1, 12, 5, 0, 1, false, &slots);
+	e.iters = 12;
+	for (i = 0; i < 12; i++) {
+		fsload_name_set(&e, i);
+		snprintf(names[n], sizeof(names[n]), "%s", e.name);
+		held[n++] = i;		/* names[k] holds item held[k] */
+	}
+	for (i = 0; i < 12; i++) {
+		fsload_name_set(&e, i);
+		e.iter = i;
+		fsload_rename_names(&e, &op);
+		ASSERT_EQ(0, memcmp(e.ren_from, e.ren_to, e.last_off));
+		for (j = 0; j < n; j++)
+			if (!strcmp(names[j], e.ren_from))
+				break;
+		ASSERT_LT(j, n);
+		snprintf(names[j], sizeof(names[j]), "%s", e.ren_to);
+	}
+	for (r = 0; r + 1 < ARRAY_SIZE(runs); r++) {
+		first = runs[r];
+		last = runs[r + 1] - 1;
+		for (i = first; i <= last; i++) {
+			fsload_name_set(&e, i);
+			for (j = 0; j < n; j++)
+				if (!strcmp(names[j], e.name))
+					break;
+			ASSERT_LT(j, n);
+			want = i == last ? i : i == last - 1 ? first : i + 1;
+			EXPECT_EQ(want, held[j]);
+		}
+	}
+	/* a stride's owner: another tree, or other file numbers */
+	fsload_engine_owner(&e, 3);
+	fsload_name_set(&e, 1);
+	EXPECT_STREQ("t003/d00000/f00000001", e.name);
+	e.shared = true;
+	fsload_engine_owner(&e, 3);
+	fsload_name_set(&e, e.file_base + 1);
+	EXPECT_STREQ("t000/d00007/f00000037", e.name);
+}
+
 TEST_HARNESS_MAIN

@@ -413,7 +413,50 @@ t_cpu_short_phases() {
 	fi
 }
 
-ktap_plan 12
+ktap_plan 13
+# mdtest's semantics (the metadata profile, job files): the rotation
+# leaves mdtest's names (tests/jobs/mdtest-rotate.ini tells the files
+# apart by size); a stride makes thread 1 stat thread 0's files, which
+# alone exist; file-read reads nothing unless --read-bytes; --phases runs
+# only those; a bad --phases is a usage error.
+t_mdtest() {
+	local d=$tmp/mdtest
+
+	mkdir -p "$d"
+	run "$d" rot --job "$repo/tests/jobs/mdtest-rotate.ini"
+	[ "$(cd "$d"/fsload-user-*/t000/d00000 && stat -c %s f0000000[0-3])" = \
+	  "$(printf '2\n3\n1\n4')" ] || fail "rotation: $(ls -lR "$d")"
+	rm -rf "$d"/fsload-user-*
+	# io_uring: the rotation's renames one at a time, not a batch
+	if "$ctl" start --engine uring --profile null --files 1 --quiet \
+		--idle-ms 0 --dir "$d" >/dev/null 2>&1; then
+		"$ctl" --json start --engine uring --uring-batch 16 --dir "$d" \
+			--quiet --idle-ms 0 \
+			--job "$repo/tests/jobs/mdtest-rotate.ini" \
+			>"$tmp/rot-uring.json" || fail "uring rotation exited $?"
+		[ "$(cd "$d"/fsload-user-*/t000/d00000 &&
+		     stat -c %s f0000000[0-3])" = "$(printf '2\n3\n1\n4')" ] ||
+			fail "uring rotation: $(ls -lR "$d")"
+		rm -rf "$d"/fsload-user-*
+	fi
+	run "$d" stride --job "$repo/tests/jobs/stride.ini"
+	check "$tmp/stride.json" '[(p["ops"], p["errors"]) for p in j["phases"]]' \
+		"(10, 0) (10, 0)"
+	run "$d" md --profile metadata --items 6 --size 4096 \
+		--phases create,read,rename
+	check "$tmp/md.json" '[p["name"] for p in j["phases"]]' \
+		"tree-create dir-create dir-rename file-create file-read" \
+		'ph("file-read")["bytes"]' 0
+	run "$d" mdr --profile metadata --items 6 --size 4096 \
+		--read-bytes 1000 --random --stride 1 --threads 2 --phase-sync
+	check "$tmp/mdr.json" 'ph("file-read")["bytes"]' 12000 \
+		'sum(p["errors"] for p in j["phases"])' 0
+	"$ctl" start --engine user --profile metadata --phases create,list \
+		--dir "$d" >/dev/null 2>&1
+	[ $? -eq 2 ] || fail "--phases list: not a usage error"
+	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
+}
+
 ktap_run smallfiles t_smallfiles
 ktap_run smallfiles_keep_layout t_smallfiles_keep
 ktap_run metadata_keep t_metadata_keep
@@ -426,6 +469,7 @@ ktap_run jobfile_named_after_profile_summary t_jobfile_summary
 ktap_run cpu_ns_never_over_100_pct t_cpu_short_phases
 ktap_run uring_same_ops_as_user t_uring_same
 ktap_run uring_usage_errors t_uring_usage
+ktap_run mdtest_semantics t_mdtest
 ktap_finish
 rc=$?
 echo "$ktap_pass passed, $ktap_fail failed"

@@ -64,6 +64,8 @@ void put_program(struct nl_ctx *nl, const struct program *prog,
 				  (uint8_t)ph->prefix);
 		if (ph->first)
 			nl_put_u64(nl, FSLOAD_A_PHASE_FIRST, ph->first);
+		if (ph->stride)
+			nl_put_u32(nl, FSLOAD_A_PHASE_STRIDE, ph->stride);
 		for (j = 0; j < ph->nops; j++) {
 			const struct prog_op *op = &ph->ops[j];
 
@@ -78,7 +80,9 @@ void put_program(struct nl_ctx *nl, const struct program *prog,
 					   op->block);
 			if (op->flags)
 				nl_put_u32(nl, FSLOAD_A_OP_FLAGS, op->flags);
-			if (op->type == FSLOAD_OP_RENAME || op->prefix)
+			/* a rename names its new letter, unless it rotates */
+			if (op->prefix || (op->type == FSLOAD_OP_RENAME &&
+					   !(op->flags & FSLOAD_OP_F_ROTATE)))
 				nl_put_u8(nl, FSLOAD_A_OP_PREFIX,
 					  (uint8_t)op->prefix);
 			if (op_takes(op->type, FSLOAD_OPP_BIO) && op->depth)

@@ -254,7 +254,9 @@ static s64 fsload_op_create(struct fsload_worker *w, const struct fsload_opdesc 
 	if (w->ring)
 		return uring_op(w->ring, &w->e, op);
 	fd = openat(w->job->dir_fd, w->e.name,
-		    uop_open_flags(op, O_CREAT | O_EXCL | O_WRONLY), 0644);
+		    uop_open_flags(op, op->flags & FSLOAD_OP_F_RDWR ?
+				       O_CREAT | O_RDWR :
+				       O_CREAT | O_EXCL | O_WRONLY), 0644);
 	if (fd < 0)
 		return neg_errno();
 	if ((op->flags & FSLOAD_OP_F_FALLOCATE) && op->size &&
@@ -307,11 +309,13 @@ static s64 fsload_op_random(struct fsload_worker *w, const struct fsload_opdesc 
 	return err ? err : n;
 }
 
+/* To EOF, or with the sized flag op->size bytes (0: open and close). */
 static s64 fsload_op_read(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
+	bool sized = op->flags & FSLOAD_OP_F_SIZED;
 	s64 total = 0, err = 0;
-	u64 pos = 0;
-	ssize_t n;
+	u64 pos = 0, left = op->size;
+	ssize_t n = 0;
 	int fd;
 
 	if (w->ring)
@@ -320,13 +324,16 @@ static s64 fsload_op_read(struct fsload_worker *w, const struct fsload_opdesc *o
 		    0);
 	if (fd < 0)
 		return neg_errno();
-	do {
-		n = pread(fd, w->buf, op->block, (off_t)pos);
-		if (n > 0) {
-			total += n;
-			pos += n;
-		}
-	} while (n > 0);
+	while (!sized || left) {
+		n = pread(fd, w->buf, sized && left < op->block ? left :
+				      op->block, (off_t)pos);
+		if (n <= 0)
+			break;
+		total += n;
+		pos += n;
+		if (sized)
+			left -= n;
+	}
 	if (n < 0)
 		err = neg_errno();
 	err = uop_close(fd, err);
@@ -376,7 +383,6 @@ static s64 fsload_op_stat(struct fsload_worker *w)
 static s64 fsload_op_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	int dfd = w->job->dir_fd, ret;
-	char nname[FSLOAD_NAME_LEN_MAX + 1];
 
 	if (w->ring)
 		return uring_op(w->ring, &w->e, op);
@@ -385,9 +391,7 @@ static s64 fsload_op_dirent(struct fsload_worker *w, const struct fsload_opdesc 
 		ret = mkdirat(dfd, w->e.name, 0755);
 		break;
 	case FSLOAD_OP_RENAME:
-		memcpy(nname, w->e.name, sizeof(nname));
-		nname[w->e.last_off] = op->prefix;
-		ret = renameat(dfd, w->e.name, dfd, nname);
+		ret = renameat(dfd, w->e.ren_from, dfd, w->e.ren_to);
 		break;
 	default:
 		ret = unlinkat(dfd, w->e.name, op->type == FSLOAD_OP_RMDIR ?
@@ -984,7 +988,10 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 	start_ns = job->res[p].start_ns;
 	pthread_mutex_unlock(&job->lock);
 	if (w->ring) {
-		uring_phase(w->ring, ph->flags & FSLOAD_PHASE_F_DIRS,
+		/* a rotating rename is its phase's only op */
+		uring_phase(w->ring, (ph->flags & FSLOAD_PHASE_F_DIRS) ||
+				     (ph->nops &&
+				      (ph->ops[0].flags & FSLOAD_OP_F_ROTATE)),
 			    min(w->e.files, w->e.reached));
 		uring_helpers_cpu_ns(w->ring);
 	}
@@ -1127,6 +1134,7 @@ static int uprog_convert(const struct program *prog, u64 files,
 		ph->flags = pp->flags |
 			    program_phase_flags(prog, i, phase_flags);
 		ph->first = pp->first;
+		ph->stride = pp->stride;
 		ph->duration_ns = pp->duration_ms * 1000000ULL;
 		ph->iterations = pp->iterations ? pp->iterations : files;
 		if (ph->order != FSLOAD_ORDER_SEQUENTIAL &&
@@ -1164,10 +1172,19 @@ static int uprog_convert(const struct program *prog, u64 files,
 				return bad_program(ph->name,
 						   "flags not valid for the op");
 			if (od->type == FSLOAD_OP_RENAME &&
+			    (od->flags & FSLOAD_OP_F_ROTATE) && od->prefix)
+				return bad_program(ph->name,
+						   "rename: a rotating rename keeps the items' names: no prefix");
+			if (od->type == FSLOAD_OP_RENAME &&
+			    !(od->flags & FSLOAD_OP_F_ROTATE) &&
 			    (od->prefix < 'a' || od->prefix > 'z' ||
 			     od->prefix == 'd' || od->prefix == 't'))
 				return bad_program(ph->name,
 						   "rename: prefix 'a'..'z' except 'd' and 't'");
+			if (od->type == FSLOAD_OP_READ && od->size &&
+			    !(od->flags & FSLOAD_OP_F_SIZED))
+				return bad_program(ph->name,
+						   "read: a size with the sized flag only");
 			if (od->type != FSLOAD_OP_RENAME && od->prefix)
 				return bad_program(ph->name,
 						   "prefix: applies to rename only");
@@ -1192,6 +1209,9 @@ static int uprog_convert(const struct program *prog, u64 files,
 			*max_block = max(*max_block, od->block);
 		}
 		ph->nops = pp->nops;
+		if (!fsload_phase_rotate_ok(ph))
+			return bad_program(ph->name,
+					   "rename: rotate is the only op of a sequential phase");
 		if (!fsload_phase_dirs_ok(ph))
 			return bad_program(ph->name,
 					   "dirs: only mkdir, rmdir and stat ops, one of each");

@@ -6,9 +6,11 @@
  * Each op of the program becomes the io_uring requests that stand for the
  * system calls the user engine makes (uengine.c), on the same names
  * relative to the same O_PATH job directory:
- *	create		openat(O_CREAT|O_EXCL|O_WRONLY) [fallocate] write... [fsync] close
+ *	create		openat(O_CREAT|O_EXCL|O_WRONLY, or with the rdwr flag
+ *			O_CREAT|O_RDWR) [fallocate] write... [fsync] close
  *	append		openat(O_WRONLY|O_APPEND) write... [fsync] close
- *	read		openat(O_RDONLY) read... (to EOF) close
+ *	read		openat(O_RDONLY) read... (to EOF, or with the sized
+ *			flag op->size bytes: none, open and close) close
  *	read/write_random  openat read|write [fsync] close
  *	fsync		openat(O_RDONLY) fsync close
  *	drop_cache	openat(O_RDONLY) fadvise(DONTNEED) close
@@ -30,7 +32,8 @@
  * An op's latency is its completion (when its last request's completion
  * was reaped) less the batch's submission.  The ops of a batch run
  * concurrently (io_uring may punt any of them to its io-wq workers): a
- * phase over the directory tree (parents before children) runs one op at a
+ * phase over the directory tree (parents before children) and a rotating
+ * rename (each item into the name the one before vacated) run one op at a
  * time, and a batch holds at most as many ops as the thread has files.
  */
 #define _GNU_SOURCE
@@ -74,7 +77,7 @@ enum uring_req {
 /* One op of the batch; its file is the direct descriptor of its index. */
 struct uring_slot {
 	const struct fsload_opdesc *op;
-	u64 left;		/* bytes still to write, not yet submitted */
+	u64 left;		/* bytes still to write, or to read (sized) */
 	u64 pos;		/* the next read or write offset */
 	s64 bytes;		/* bytes moved */
 	s64 last_read;		/* the last read's result */
@@ -83,8 +86,8 @@ struct uring_slot {
 	bool closing;		/* its last chain is submitted */
 	bool ended;		/* and completed */
 	u64 done_ns;		/* its last request reaped */
-	char name[FSLOAD_NAME_LEN_MAX + 1];
-	char nname[FSLOAD_NAME_LEN_MAX + 1];	/* rename's new name */
+	char name[FSLOAD_RENAME_LEN_MAX + 1];	/* a rename's source */
+	char nname[FSLOAD_RENAME_LEN_MAX + 1];	/* and its target */
 	struct statx stx;
 };
 
@@ -256,7 +259,8 @@ static int uring_open_flags(const struct fsload_opdesc *op)
 		flags |= O_DIRECT;
 	switch (op->type) {
 	case FSLOAD_OP_CREATE:
-		return flags | O_CREAT | O_EXCL | O_WRONLY;
+		return flags | (op->flags & FSLOAD_OP_F_RDWR ?
+				O_CREAT | O_RDWR : O_CREAT | O_EXCL | O_WRONLY);
 	case FSLOAD_OP_APPEND:
 		return flags | O_WRONLY | O_APPEND;
 	case FSLOAD_OP_WRITE_RANDOM:
@@ -316,13 +320,21 @@ static void uring_prep_writes(struct uring *u, u32 i)
 		sqe->flags &= ~IOSQE_IO_HARDLINK;
 }
 
+static bool uring_sized(const struct fsload_opdesc *op)
+{
+	return op->flags & FSLOAD_OP_F_SIZED;
+}
+
 static void uring_prep_read(struct uring *u, u32 i, bool link)
 {
 	struct uring_slot *s = &u->slot[i];
 	struct io_uring_sqe *sqe;
+	u32 len = s->op->block;
 
+	if (uring_sized(s->op) && s->left < len)
+		len = (u32)s->left;
 	sqe = uring_sqe(u, i, UREQ_READ);
-	io_uring_prep_read(sqe, (int)i, u->buf, s->op->block, s->pos);
+	io_uring_prep_read(sqe, (int)i, u->buf, len, s->pos);
 	uring_fixed(sqe);
 	if (link)
 		uring_link(sqe);
@@ -388,6 +400,13 @@ static void uring_prep_op(struct uring *u, u32 i)
 		uring_prep_close(u, i, op->flags & FSLOAD_OP_F_FSYNC);
 		return;
 	case FSLOAD_OP_READ:
+		if (uring_sized(op)) {
+			s->left = op->size;
+			if (!s->left) {
+				uring_prep_close(u, i, false);
+				return;
+			}
+		}
 		uring_prep_read(u, i, false);
 		return;
 	case FSLOAD_OP_READ_RANDOM:
@@ -437,6 +456,8 @@ static void uring_complete(struct uring *u, u32 i, enum uring_req kind,
 		if (res > 0) {
 			s->bytes += res;
 			s->pos += res;
+			if (uring_sized(op))
+				s->left -= (u64)res;
 		}
 		s->last_read = res;
 		break;
@@ -466,9 +487,13 @@ static void uring_next(struct uring *u, u32 i)
 {
 	struct uring_slot *s = &u->slot[i];
 
-	if (s->op->type == FSLOAD_OP_READ && !s->err && s->last_read > 0)
-		uring_prep_read(u, i, false);
-	else if (s->left && !s->err)
+	if (s->op->type == FSLOAD_OP_READ) {
+		if (!s->err && s->last_read > 0 &&
+		    (!uring_sized(s->op) || s->left))
+			uring_prep_read(u, i, false);
+		else
+			uring_prep_close(u, i, false);
+	} else if (s->left && !s->err)
 		uring_prep_writes(u, i);
 	else
 		uring_prep_close(u, i, false);
@@ -572,10 +597,12 @@ s64 uring_op(struct uring *u, struct fsload_engine *e,
 
 	memset(s, 0, offsetof(struct uring_slot, name));
 	s->op = op;
-	memcpy(s->name, e->name, e->name_len + 1);
 	if (op->type == FSLOAD_OP_RENAME) {
-		memcpy(s->nname, e->name, e->name_len + 1);
-		s->nname[e->last_off] = op->prefix;
+		/* set by the loop (fsload_rename_names()) */
+		strcpy(s->name, e->ren_from);
+		strcpy(s->nname, e->ren_to);
+	} else {
+		memcpy(s->name, e->name, e->name_len + 1);
 	}
 	if (op->type == FSLOAD_OP_READ_RANDOM ||
 	    op->type == FSLOAD_OP_WRITE_RANDOM)

@@ -51,6 +51,7 @@ static const char *const phase_attr_names[FSLOAD_A_PHASE_MAX + 1] = {
 	[FSLOAD_A_PHASE_FLAGS] = "flags",
 	[FSLOAD_A_PHASE_PREFIX] = "prefix",
 	[FSLOAD_A_PHASE_FIRST] = "first",
+	[FSLOAD_A_PHASE_STRIDE] = "stride",
 };
 
 static const unsigned char phase_attr_types[FSLOAD_A_PHASE_MAX + 1] = {
@@ -63,6 +64,7 @@ static const unsigned char phase_attr_types[FSLOAD_A_PHASE_MAX + 1] = {
 	[FSLOAD_A_PHASE_FLAGS] = ATTR_U32,
 	[FSLOAD_A_PHASE_PREFIX] = ATTR_U8,
 	[FSLOAD_A_PHASE_FIRST] = ATTR_U64,
+	[FSLOAD_A_PHASE_STRIDE] = ATTR_U32,
 };
 
 static const struct attr_set *const phase_nested[FSLOAD_A_PHASE_MAX + 1] = {

@@ -112,6 +112,7 @@ static void print_program(const struct program *prog)
 		print_uint(PRINT_JSON, "flags", NULL, ph->flags);
 		print_string(PRINT_JSON, "prefix", NULL, ph->prefix ? pre : NULL);
 		print_uint(PRINT_JSON, "first", NULL, ph->first);
+		print_uint(PRINT_JSON, "stride", NULL, ph->stride);
 		open_json_array("ops");
 		for (j = 0; j < ph->nops; j++) {
 			const struct prog_op *op = &ph->ops[j];

@@ -23,11 +23,14 @@
  *	hold = no			# sync, drop caches before it
  *	prefix = f			# first letter of the names
  *	first = 0			# sequential order starts here
+ *	stride = 0			# items of thread (t + N) % threads
+ *	timed-sync = no			# syncfs inside the time (mdtest -Y)
  *	op = create size=4K block=4K weight=1 fsync
  *
  * [global] keys are start options (--files-per-dir ...), with the same
  * values; the command line overrides them.  Ops take weight=, size=,
- * block=, prefix= (rename) and the flags fsync, direct, fallocate.
+ * block=, prefix= (rename) and the flags fsync, direct, fallocate, random,
+ * sized (read: size= bytes), rotate (rename: mdtest's) and rdwr (create).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -190,13 +193,37 @@ static int global_key(struct jf *jf, const char *key, char *val)
 	return 0;
 }
 
+/* An op's flag as a job file names it; 0 if @tok is none. */
+static uint32_t op_flag(const char *tok)
+{
+	static const struct {
+		const char *name;
+		uint32_t flag;
+	} flags[] = {
+		{ "fsync", FSLOAD_OP_F_FSYNC },
+		{ "direct", FSLOAD_OP_F_DIRECT },
+		{ "fallocate", FSLOAD_OP_F_FALLOCATE },
+		{ "random", FSLOAD_OP_F_RANDOM },
+		{ "sized", FSLOAD_OP_F_SIZED },
+		{ "rotate", FSLOAD_OP_F_ROTATE },
+		{ "rdwr", FSLOAD_OP_F_RDWR },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(flags); i++)
+		if (!strcmp(tok, flags[i].name))
+			return flags[i].flag;
+	return 0;
+}
+
 /* op = TYPE [weight=W] [size=S] [block=B] [fsync] [direct] [fallocate]
- *	[prefix=c] [depth=N] [random] [group=NAME] */
+ *	[prefix=c] [depth=N] [random] [sized] [rotate] [rdwr] [group=NAME] */
 static int op_line(struct jf *jf, char *val)
 {
 	struct prog_op *op;
 	char *tok, *save = NULL, *eq;
 	uint64_t v;
+	uint32_t f;
 	int type, g;
 
 	tok = strtok_r(val, " \t", &save);
@@ -213,14 +240,9 @@ static int op_line(struct jf *jf, char *val)
 		eq = strchr(tok, '=');
 		if (eq)
 			*eq++ = '\0';
-		if (!strcmp(tok, "fsync") && !eq) {
-			op->flags |= FSLOAD_OP_F_FSYNC;
-		} else if (!strcmp(tok, "direct") && !eq) {
-			op->flags |= FSLOAD_OP_F_DIRECT;
-		} else if (!strcmp(tok, "fallocate") && !eq) {
-			op->flags |= FSLOAD_OP_F_FALLOCATE;
-		} else if (!strcmp(tok, "random") && !eq) {
-			op->flags |= FSLOAD_OP_F_RANDOM;
+		f = eq ? 0 : op_flag(tok);
+		if (f) {
+			op->flags |= f;
 		} else if (!strcmp(tok, "group") && eq) {
 			g = group_find(jf->prog, eq);
 			if (g < 0)
@@ -247,12 +269,13 @@ static int op_line(struct jf *jf, char *val)
 				return jf_error(jf, "op: prefix is one letter a..z");
 			op->prefix = *eq;
 		} else {
-			return jf_error(jf, "op: unknown parameter '%s%s%s' (weight=, size=, block=, prefix=, depth=, group=, fsync, direct, fallocate, random)",
+			return jf_error(jf, "op: unknown parameter '%s%s%s' (weight=, size=, block=, prefix=, depth=, group=, fsync, direct, fallocate, random, sized, rotate, rdwr)",
 					tok, eq ? "=" : "", eq ? eq : "");
 		}
 	}
-	if (op->type == FSLOAD_OP_RENAME && !op->prefix)
-		return jf_error(jf, "op: rename needs prefix=LETTER (the new first letter)");
+	if (op->type == FSLOAD_OP_RENAME && !op->prefix &&
+	    !(op->flags & FSLOAD_OP_F_ROTATE))
+		return jf_error(jf, "op: rename needs prefix=LETTER (the new first letter) or rotate");
 	if (op->type != FSLOAD_OP_RENAME && op->prefix)
 		return jf_error(jf, "op: prefix= applies to rename only");
 	return 0;
@@ -305,8 +328,16 @@ static int phase_key(struct jf *jf, const char *key, char *val)
 	} else if (!strcmp(key, "first")) {
 		if (parse_u64(val, &ph->first))
 			return jf_error(jf, "first: a file index");
+	} else if (!strcmp(key, "stride")) {
+		if (parse_u32(val, &ph->stride))
+			return jf_error(jf, "stride: a number of threads");
+	} else if (!strcmp(key, "timed-sync")) {
+		if (parse_bool(val, &b))
+			return jf_error(jf, "timed-sync: yes or no");
+		ph->flags = b ? ph->flags | FSLOAD_PHASE_F_TIMED_SYNC :
+			    ph->flags & ~FSLOAD_PHASE_F_TIMED_SYNC;
 	} else {
-		return jf_error(jf, "unknown phase key '%s' (order, iterations, time, continue, dirs, hold, prefix, first, op)",
+		return jf_error(jf, "unknown phase key '%s' (order, iterations, time, continue, dirs, hold, prefix, first, stride, timed-sync, op)",
 				key);
 	}
 	return 0;

@@ -291,28 +291,73 @@ static void fixup_metadata(struct params *p,
 				   (uint32_t)p->files;
 }
 
+/* mdtest's item phases, as --phases names them (mdtest -C -T -E -U -r) */
+enum md_phase {
+	MD_CREATE = 1 << 0,
+	MD_STAT = 1 << 1,
+	MD_READ = 1 << 2,
+	MD_RENAME = 1 << 3,
+	MD_REMOVE = 1 << 4,
+};
+
+static int md_phases(const char *list, unsigned int *set)
+{
+	static const char *const names[] = {
+		"create", "stat", "read", "rename", "remove",
+	};
+	char buf[128], *tok, *save = NULL;
+	unsigned int i;
+
+	*set = MD_CREATE | MD_STAT | MD_READ | MD_RENAME | MD_REMOVE;
+	if (!list)
+		return 0;
+	if (strlen(list) >= sizeof(buf))
+		return usage_error("--phases: too long");
+	snprintf(buf, sizeof(buf), "%s", list);
+	*set = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			if (!strcmp(tok, names[i]))
+				break;
+		if (i == ARRAY_SIZE(names))
+			return usage_error("--phases: '%s' is not create, stat, read, rename or remove",
+					   tok);
+		*set |= 1U << i;
+	}
+	if (!*set)
+		return usage_error("--phases: at least one of create, stat, read, rename, remove");
+	return 0;
+}
+
 static int build_metadata(const struct params *p, uint32_t threads,
 			  struct program *prog)
 {
+	/*
+	 * mdtest's phases, in its order; @shift: the phase's stride in
+	 * units of -N (mdtest's mk, stat, read and rm names).
+	 */
 	static const struct {
 		const char *name;
 		uint8_t type;
 		char prefix;		/* of the phase's names */
-		char new_prefix;	/* rename */
-		bool removes;
+		unsigned int md;	/* enum md_phase */
+		unsigned int shift;
+		bool random;		/* mdtest -R shuffles it */
 	} md[] = {
-		{ "dir-create", FSLOAD_OP_MKDIR, 'x', 0, false },
-		{ "dir-stat", FSLOAD_OP_STAT, 'x', 0, false },
-		{ "dir-rename", FSLOAD_OP_RENAME, 'x', 'y', false },
-		{ "dir-remove", FSLOAD_OP_RMDIR, 'y', 0, true },
-		{ "file-create", FSLOAD_OP_CREATE, 'f', 0, false },
-		{ "file-stat", FSLOAD_OP_STAT, 'f', 0, false },
-		{ "file-read", FSLOAD_OP_READ, 'f', 0, false },
-		{ "file-remove", FSLOAD_OP_UNLINK, 'f', 0, true },
+		{ "dir-create", FSLOAD_OP_MKDIR, 'x', MD_CREATE, 0, false },
+		{ "dir-stat", FSLOAD_OP_STAT, 'x', MD_STAT, 1, true },
+		{ "dir-rename", FSLOAD_OP_RENAME, 'x', MD_RENAME, 1, false },
+		{ "dir-remove", FSLOAD_OP_RMDIR, 'x', MD_REMOVE, 3, false },
+		{ "file-create", FSLOAD_OP_CREATE, 'f', MD_CREATE, 0, false },
+		{ "file-stat", FSLOAD_OP_STAT, 'f', MD_STAT, 1, true },
+		{ "file-read", FSLOAD_OP_READ, 'f', MD_READ, 2, true },
+		{ "file-remove", FSLOAD_OP_UNLINK, 'f', MD_REMOVE, 3, false },
 	};
+	bool removes;
 	struct prog_phase *ph;
 	struct prog_op *op;
-	unsigned int i;
+	unsigned int i, set;
 
 	(void)threads;
 	if (p->tree_depth && !p->tree_branch)
@@ -321,29 +366,48 @@ static int build_metadata(const struct params *p, uint32_t threads,
 		return usage_error("--tree-branch %u --tree-depth %u: more than %d directories",
 				   p->tree_branch, p->tree_depth,
 				   FSLOAD_DIRS_MAX);
+	if (md_phases(p->phases, &set))
+		return EXIT_USAGE;
+	removes = (set & MD_REMOVE) && !p->keep;
 	if (p->shared_dir)
 		prog->job_flags |= FSLOAD_JOB_F_SHARED_DIR;
 	/* mdtest's tree creation: timed, as it is */
 	ph = add_phase1(prog, "tree-create", FSLOAD_OP_MKDIR, NULL);
 	ph->flags |= FSLOAD_PHASE_F_DIRS;
 	for (i = 0; i < ARRAY_SIZE(md); i++) {
-		if (md[i].removes && p->keep)
+		if (!(set & md[i].md) ||
+		    (md[i].md == MD_REMOVE && !removes) ||
+		    /* as mdtest, no rename of a single item */
+		    (md[i].md == MD_RENAME && p->files < 2))
 			continue;
 		ph = add_phase1(prog, md[i].name, md[i].type, &op);
 		ph->prefix = md[i].prefix;
-		op->prefix = md[i].new_prefix;
+		ph->stride = md[i].shift * p->stride;
+		if (md[i].random && p->random)
+			ph->order = RND;
+		if (p->phase_sync)
+			ph->flags |= FSLOAD_PHASE_F_TIMED_SYNC;
 		op->block = p->block;
 		if (md[i].type == FSLOAD_OP_CREATE) {
 			op->size = p->size;
-			op->flags = write_flags(p);
+			op->flags = write_flags(p) | FSLOAD_OP_F_RDWR;
+		} else if (md[i].type == FSLOAD_OP_READ) {
+			/* mdtest -e: one read of that many bytes */
+			op->size = p->read_bytes;
+			op->flags = FSLOAD_OP_F_SIZED;
+			if (p->read_bytes && p->read_bytes <= FSLOAD_BLOCK_MAX)
+				op->block = (uint32_t)p->read_bytes;
+		} else if (md[i].type == FSLOAD_OP_RENAME) {
+			op->flags = FSLOAD_OP_F_ROTATE;
 		}
-		if (p->stonewall > 0) {
+		/* as mdtest's -W, not on a rotation: it would lose its item */
+		if (p->stonewall > 0 && md[i].type != FSLOAD_OP_RENAME) {
 			/* later phases meet the items a stonewall left out */
 			ph->duration_ms = (uint32_t)(p->stonewall * 1000 + 0.5);
 			ph->flags |= FSLOAD_PHASE_F_CONTINUE;
 		}
 	}
-	if (!p->keep) {
+	if (removes) {
 		ph = add_phase1(prog, "tree-remove", FSLOAD_OP_RMDIR, NULL);
 		ph->flags |= FSLOAD_PHASE_F_DIRS;
 		/* a stonewalled phase may have left items in them */
@@ -638,9 +702,9 @@ static const struct profile profiles[] = {
 	{
 		.name = "metadata",
 		.desc = "mdtest: directory create/stat/rename/remove, file create/stat/read/remove",
-		.tool = "mdtest -n ITEMS -u|(shared) -I ITEMS-PER-DIR -b BRANCH -z DEPTH -w SIZE -W STONEWALL -i ITERATIONS",
+		.tool = "mdtest -n ITEMS -u|(shared) -I ITEMS-PER-DIR -b BRANCH -z DEPTH -w SIZE -e BYTES -W STONEWALL -i ITERATIONS -U [-R] [-Y] [-N STRIDE] [-y]",
 		.defaults = "--files 1000 --size 0",
-		.options = "--items N, --items-per-dir N (default: items), --tree-branch B --tree-depth Z, --shared-dir, --stonewall SEC, --iterations N, --size BYTES",
+		.options = "--items N, --items-per-dir N (default: items), --tree-branch B --tree-depth Z, --shared-dir, --stonewall SEC, --iterations N, --size BYTES, --read-bytes BYTES, --random, --phases LIST, --phase-sync, --stride N, --fsync",
 		.phases = "tree-create, dir-create, dir-stat, dir-rename, dir-remove, file-create, file-stat, file-read, file-remove, tree-remove",
 		.build = build_metadata,
 		.fixup = fixup_metadata,

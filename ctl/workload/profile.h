@@ -34,6 +34,7 @@ struct prog_phase {
 	uint32_t flags;		/* enum fsload_phase_flags */
 	char prefix;		/* first letter of the names; 0: 'f' */
 	uint64_t first;		/* sequential order starts here */
+	uint32_t stride;	/* items of thread (t + stride) % threads */
 	unsigned int nops;
 	struct prog_op ops[FSLOAD_PHASE_OPS_MAX];
 };
@@ -84,6 +85,12 @@ struct params {
 	uint64_t files_per_round;
 	bool shared_dir;
 	double stonewall;	/* seconds on every phase; 0: none */
+	/* metadata: mdtest's -e, -R, -C/-T/-E/-U/-r, -Y, -N */
+	uint64_t read_bytes;	/* bytes each file-read reads; 0: none */
+	bool random;		/* stat and read in a random order */
+	const char *phases;	/* the item phases to run; NULL: all */
+	bool phase_sync;	/* each thread syncs inside each item phase */
+	uint32_t stride;	/* phase k: the items of thread t + k x N */
 	uint32_t iterations;	/* runs of the job */
 	bool direct;
 	bool fallocate;

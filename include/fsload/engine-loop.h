@@ -12,7 +12,8 @@
  *	fsload_op_create(w, op)		fsload_op_append(w, op)
  *	fsload_op_read(w, op)		fsload_op_random(w, op, write)
  *	fsload_op_stat(w)		fsload_op_fsync(w)
- *	fsload_op_dirent(w, op)		unlink, mkdir, rmdir, rename
+ *	fsload_op_dirent(w, op)		unlink, mkdir, rmdir, rename (from
+ *					e->ren_from to e->ren_to)
  *	fsload_op_syncfs(w)		fsload_op_drop_cache(w)
  *	fsload_op_bio(w, op)		bio_write, bio_read
  * and:
@@ -58,10 +59,12 @@ static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
 		return fsload_op_random(w, op, false);
 	case FSLOAD_OP_FSYNC:
 		return fsload_op_fsync(w);
+	case FSLOAD_OP_RENAME:
+		fsload_rename_names(&w->e, op);
+		return fsload_op_dirent(w, op);
 	case FSLOAD_OP_UNLINK:
 	case FSLOAD_OP_MKDIR:
 	case FSLOAD_OP_RMDIR:
-	case FSLOAD_OP_RENAME:
 		return fsload_op_dirent(w, op);
 	case FSLOAD_OP_SYNCFS:
 		return fsload_op_syncfs(w);
@@ -143,8 +146,10 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 	e->failed_op = NULL;
 	e->err = 0;
 	makes = !dirs && fsload_phase_only(ph, FSLOAD_OP_CREATE, FSLOAD_OP_MKDIR);
+	/* a rotation leaves the names as they were */
 	renames = !dirs && fsload_phase_only(ph, FSLOAD_OP_RENAME,
-					     FSLOAD_OP_RENAME);
+					     FSLOAD_OP_RENAME) &&
+		  !(ph->ops[0].flags & FSLOAD_OP_F_ROTATE);
 	if (makes)
 		e->reached = U64_MAX;
 	else if (!dirs && e->reached < files)
@@ -157,8 +162,9 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 		div_u64_rem(ph->first, files, &idx);
 	idx0 = idx;
 	e->prefix = ph->prefix;
-	if (e->name_dir_left)	/* a file's name: the next may not rebuild */
-		e->name[e->last_off] = ph->prefix;
+	/* the tree phases' directories are the thread's own */
+	fsload_engine_owner(e, dirs ? e->index :
+			       (e->index + ph->stride) % e->threads);
 	/* No phase lasts 2^64 ns: a deadline of U64_MAX never comes. */
 	deadline = ph->duration_ns ? start_ns + ph->duration_ns : U64_MAX;
 	/* A group without ops in this phase passes it idle. */
@@ -240,6 +246,21 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 	if (ret < 0 && end != FSLOAD_RUN_FAILED) {
 		e->err = ret;
 		end = FSLOAD_RUN_FAILED;
+	}
+	/* mdtest -Y: the sync is part of the phase's time, not an op */
+	if ((ph->flags & FSLOAD_PHASE_F_TIMED_SYNC) &&
+	    (end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED)) {
+		static const struct fsload_opdesc sync_op = {
+			.type = FSLOAD_OP_SYNCFS,
+		};
+
+		ret = fsload_op_syncfs(w);
+		t0 = fsload_now();
+		if (ret < 0) {
+			e->failed_op = &sync_op;	/* named, not counted */
+			e->err = ret;
+			end = FSLOAD_RUN_FAILED;
+		}
 	}
 	if (end == FSLOAD_RUN_STONEWALLED && (makes || renames) &&
 	    ph->order == FSLOAD_ORDER_SEQUENTIAL && !idx0)

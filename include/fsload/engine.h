@@ -42,6 +42,7 @@ struct fsload_phase {
 	u32 flags;		/* enum fsload_phase_flags */
 	u64 duration_ns;	/* stonewall; 0 = none */
 	u64 first;		/* first file index, sequential order */
+	u32 stride;		/* items of thread (index + stride) % threads */
 	u64 iterations;		/* per thread */
 	unsigned int nops;
 	u32 weight_total;
@@ -299,6 +300,11 @@ static inline u32 fsload_perm_next(struct fsload_perm *pm)
 				 (FSLOAD_NAME_DCOMP_LEN + 1) + \
 				 FSLOAD_NAME_FILE_LEN)
 
+/* mdtest's suffix for the first item of a rename rotation, moved aside. */
+#define FSLOAD_ROTATE_SUFFIX	"-XX"
+#define FSLOAD_ROTATE_SUFFIX_LEN	3
+#define FSLOAD_RENAME_LEN_MAX	(FSLOAD_NAME_LEN_MAX + FSLOAD_ROTATE_SUFFIX_LEN)
+
 /*
  * One worker's (or userspace thread's) engine state.  Everything in it is
  * the worker's own: no shared counters.
@@ -309,6 +315,8 @@ struct fsload_engine {
 	u32 files_per_dir;
 	u64 seed;
 	unsigned int index;	/* thread index */
+	unsigned int threads;
+	bool shared;		/* one tree for all threads */
 	u8 group;		/* thread group */
 	u32 file_base;		/* first file index (shared tree) */
 	u32 branch;		/* directory tree's branching; 0 flat */
@@ -328,6 +336,17 @@ struct fsload_engine {
 	u8 last_off;
 	char prefix;		/* the phase's first letter of file names */
 	char name[FSLOAD_NAME_LEN_MAX + 1];
+
+	/*
+	 * A rename's source and target (fsload_rename_names()): ren_from is
+	 * name or rot_first.  A rotation (FSLOAD_OP_F_ROTATE) keeps its run's
+	 * first item's new name and the previous item's name.
+	 */
+	char *ren_from;
+	char ren_to[FSLOAD_RENAME_LEN_MAX + 1];
+	char rot_first[FSLOAD_RENAME_LEN_MAX + 1];
+	char rot_prev[FSLOAD_NAME_LEN_MAX + 1];
+	u8 rot_prev_off;	/* rot_prev's last_off */
 
 	/*
 	 * Progress, all phases; read by others with READ_ONCE().  Beside the
@@ -468,6 +487,19 @@ static __always_inline void fsload_name_set(struct fsload_engine *e, u32 idx)
 	e->name_idx = idx;
 }
 
+/*
+ * Make the items of thread @owner (of e->threads) the ones e->name points
+ * at: its tree root, or in a shared tree its file numbers (a phase's
+ * stride).  The next fsload_name_set() rebuilds the name.
+ */
+static inline void fsload_engine_owner(struct fsload_engine *e,
+				       unsigned int owner)
+{
+	e->file_base = e->shared ? owner * (u32)e->files : 0;
+	fsload_put_dec(&e->name[1], 3, e->shared ? 0 : owner);
+	e->name_dir_left = 0;
+}
+
 /* Set up @e for thread @index of a job; the caller sets e->hist. */
 static inline void fsload_engine_init(struct fsload_engine *e,
 				      unsigned int index, unsigned int threads,
@@ -478,20 +510,20 @@ static inline void fsload_engine_init(struct fsload_engine *e,
 	u64 tree_files = shared ? (u64)threads * files : files;
 
 	e->index = index;
+	e->threads = threads;
+	e->shared = shared;
 	e->files = files;
 	e->files_per_dir = files_per_dir;
 	e->branch = branch;
 	e->seed = seed;
 	e->slots = slots;
-	e->file_base = shared ? index * (u32)files : 0;
 	/* A shared tree's directories are thread 0's to make and remove. */
 	e->ndirs = shared && index ? 0 :
 		   (u32)div_u64(tree_files + files_per_dir - 1, files_per_dir);
 	fsload_rng_seed(&e->rnd, seed + index);
 	memcpy(e->name, "t000/", FSLOAD_NAME_TDIR_LEN + 1);
-	fsload_put_dec(&e->name[1], 3, shared ? 0 : index);
+	fsload_engine_owner(e, index);
 	e->prefix = 'f';
-	e->name_dir_left = 0;
 	e->reached = U64_MAX;
 	fsload_name_set(e, 0);
 }
@@ -506,6 +538,57 @@ static inline bool fsload_phase_has(const struct fsload_phase *ph,
 		if (ph->ops[i].type == type)
 			return true;
 	return false;
+}
+
+/*
+ * A rotating rename is the only op of a sequential phase: its names are
+ * its neighbours' in the phase's order.
+ */
+static inline bool fsload_phase_rotate_ok(const struct fsload_phase *ph)
+{
+	unsigned int i;
+
+	for (i = 0; i < ph->nops; i++)
+		if (ph->ops[i].flags & FSLOAD_OP_F_ROTATE)
+			return ph->nops == 1 &&
+			       ph->order == FSLOAD_ORDER_SEQUENTIAL;
+	return true;
+}
+
+/*
+ * Set e->ren_from and e->ren_to for a rename of the current item, e->iter
+ * of e->iters: the prefix's name, or mdtest's rotation (the rotate flag's
+ * doc in the protocol spec) within each directory's run of items.  All
+ * are in the item's directory: the kernel's rename locks one.
+ */
+static inline void fsload_rename_names(struct fsload_engine *e,
+				       const struct fsload_opdesc *op)
+{
+	unsigned int off = e->last_off, len = e->name_len;
+	bool first, last;
+
+	/* whole buffers: a fixed size the compiler sees in bounds */
+	e->ren_from = e->name;
+	memcpy(e->ren_to, e->name, sizeof(e->name));
+	if (!(op->flags & FSLOAD_OP_F_ROTATE)) {
+		e->ren_to[off] = op->prefix;
+		return;
+	}
+	first = !e->iter || e->rot_prev_off != off ||
+		memcmp(e->rot_prev, e->name, off);
+	last = e->iter + 1 == e->iters || e->name_dir_left == 1;
+	if (first && !last) {
+		memcpy(&e->ren_to[len], FSLOAD_ROTATE_SUFFIX,
+		       FSLOAD_ROTATE_SUFFIX_LEN + 1);
+		memcpy(e->rot_first, e->ren_to, sizeof(e->rot_first));
+	} else if (!first) {
+		/* into the name the item before vacated */
+		memcpy(e->ren_to, e->rot_prev, sizeof(e->rot_prev));
+		if (last)
+			e->ren_from = e->rot_first;
+	}
+	memcpy(e->rot_prev, e->name, sizeof(e->rot_prev));
+	e->rot_prev_off = off;
 }
 
 /* Whether every op of @ph is of @type or @type2. */
@@ -739,13 +822,14 @@ static inline const struct fsload_op_type *fsload_op_type(unsigned int type)
 			.name = "create",
 			.params = FSLOAD_OPP_SIZE | FSLOAD_OPP_BLOCK,
 			.flags = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_FALLOCATE |
-				 FSLOAD_OP_F_DIRECT,
+				 FSLOAD_OP_F_DIRECT | FSLOAD_OP_F_RDWR,
 		},
 		[FSLOAD_OP_STAT] = { .name = "stat" },
 		[FSLOAD_OP_READ] = {
 			.name = "read",
-			.params = FSLOAD_OPP_BLOCK,
-			.flags = FSLOAD_OP_F_DIRECT,
+			/* size_bytes: with the sized flag, bytes to read */
+			.params = FSLOAD_OPP_SIZE | FSLOAD_OPP_BLOCK,
+			.flags = FSLOAD_OP_F_DIRECT | FSLOAD_OP_F_SIZED,
 		},
 		[FSLOAD_OP_UNLINK] = { .name = "unlink" },
 		[FSLOAD_OP_APPEND] = {
@@ -769,7 +853,10 @@ static inline const struct fsload_op_type *fsload_op_type(unsigned int type)
 		[FSLOAD_OP_FSYNC] = { .name = "fsync" },
 		[FSLOAD_OP_MKDIR] = { .name = "mkdir" },
 		[FSLOAD_OP_RMDIR] = { .name = "rmdir" },
-		[FSLOAD_OP_RENAME] = { .name = "rename" },
+		[FSLOAD_OP_RENAME] = {
+			.name = "rename",
+			.flags = FSLOAD_OP_F_ROTATE,
+		},
 		[FSLOAD_OP_SYNCFS] = { .name = "syncfs" },
 		/* size_bytes: the region of the device, 0 for all of it */
 		[FSLOAD_OP_BIO_WRITE] = {

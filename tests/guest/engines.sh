@@ -116,6 +116,21 @@ t_metadata() {
 	no_job_dirs
 }
 
+# mdtest's options: rotations over runs of 8 directories (a run of 6
+# last), strides, a random stat and read order, sized reads, a sync
+# inside each phase: the engines do the same operations, none failing.
+t_metadata_mdtest() {
+	engines mdx "$ENGINES" --profile metadata --threads 2 --items 30 --items-per-dir 8 \
+		--size 300 --read-bytes 200 --random --stride 1 --phase-sync
+	same "$work/mdx.json"
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+sys.exit(any(p["errors"] for r in j["engines"] for p in j[r]["phases"]))
+' "$work/mdx.json" || fail "errors in a phase"
+	no_job_dirs
+}
+
 # A random order and a weighted mix: the same sequence from one seed.
 t_randrw() {
 	engines rr "$ENGINES" --profile randrw --threads 2 --files 8 \
@@ -154,11 +169,12 @@ t_text() {
 	no_job_dirs
 }
 
-ktap_plan 5
+ktap_plan 6
 ktap_run engines_smallfiles_same_ops t_smallfiles
 ktap_run engines_metadata_same_ops t_metadata
 ktap_run engines_randrw_same_ops t_randrw
 ktap_run uring_sqpoll_same_ops t_sqpoll
+ktap_run engines_metadata_mdtest_same_ops t_metadata_mdtest
 ktap_run both_text_report t_text
 ktap_finish
 rc=$?

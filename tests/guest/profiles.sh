@@ -153,13 +153,42 @@ t_metadata_shared_keep() {
 	[ "$(ls "$dir")" = t000 ] || fail "thread dirs: $(ls "$dir")"
 	n=$(find "$dir/t000" -mindepth 1 -maxdepth 1 -type d | wc -l)
 	[ "$n" -eq 12 ] || fail "$n subdirectories, wanted 12"
-	n=$(find "$dir" -type d -name 'y*' | wc -l)
-	[ "$n" -eq 120 ] || fail "$n renamed directories, wanted 120"
+	# mdtest's rotation keeps the names
 	n=$(find "$dir" -type d -name 'x*' | wc -l)
-	[ "$n" -eq 0 ] || fail "$n directories not renamed"
+	[ "$n" -eq 120 ] || fail "$n directories after the rotation, wanted 120"
+	n=$(find "$dir" -name '*-XX' | wc -l)
+	[ "$n" -eq 0 ] || fail "$n items left moved aside"
 	n=$(find "$dir" -type f -name 'f*' -size 100c | wc -l)
 	[ "$n" -eq 120 ] || fail "$n files of 100 bytes, wanted 120"
 	rm -rf "$dir"
+}
+
+# mdtest's semantics in the kernel engine: file-read opens and closes
+# only (no bytes) unless --read-bytes; --phases runs only those; the
+# rotation leaves mdtest's names (tests/jobs/mdtest-rotate.ini tells the
+# files apart by size); a stride makes thread 1 stat thread 0's files,
+# which alone exist.
+t_metadata_mdtest() {
+	local f=$work/mdt.json id
+
+	run mdt --profile metadata --items 6 --size 4096 \
+		--phases create,read,rename
+	expect '[p["name"] for p in j["phases"]]' "$f" \
+		"tree-create dir-create dir-rename file-create file-read"
+	expect '[ph(n)["bytes"] for n in ("file-create", "file-read")]' "$f" \
+		"24576 0"
+	run mdtr --profile metadata --items 6 --size 4096 --read-bytes 1000
+	expect 'ph("file-read")["bytes"]' "$work/mdtr.json" 6000
+	run mdtrot --job "$repo/tests/jobs/mdtest-rotate.ini"
+	id=$(job_id "$work/mdtrot.json")
+	[ "$(cd "$FSLOAD_DIR/fsload-$id/t000/d00000" &&
+	     stat -c %s f0000000[0-3])" = "$(printf '2\n3\n1\n4')" ] ||
+		fail "rotation: $(ls -l "$FSLOAD_DIR/fsload-$id/t000/d00000")"
+	rm -rf "$FSLOAD_DIR/fsload-$id"
+	run mdts --job "$repo/tests/jobs/stride.ini"
+	expect '[(p["ops"], p["errors"]) for p in j["phases"]]' \
+		"$work/mdts.json" "(10, 0) (10, 0)"
+	no_job_dirs
 }
 
 t_metadata_iterations() {
@@ -552,7 +581,7 @@ timed() {
 	return $rc
 }
 
-ktap_plan 24
+ktap_plan 25
 ktap_run smallfiles_sync_batch timed t_smallfiles_batch
 ktap_run smallfiles_sync_modes timed t_smallfiles_sync_modes
 ktap_run smallfiles_thread_sweep timed t_smallfiles_sweep
@@ -561,6 +590,7 @@ ktap_run metadata_shared_dir_keep timed t_metadata_shared_keep
 ktap_run metadata_iterations timed t_metadata_iterations
 ktap_run metadata_stonewall timed t_metadata_stonewall
 ktap_run metadata_tree timed t_metadata_tree
+ktap_run metadata_mdtest_semantics timed t_metadata_mdtest
 ktap_run largefile_keep_extents timed t_largefile_keep
 ktap_run largefile_direct_fallocate timed t_largefile_direct
 ktap_run randrw_counts timed t_randrw_counts

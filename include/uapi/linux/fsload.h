@@ -72,7 +72,8 @@ enum fsload_job_flags {
  * @FSLOAD_OP_CREATE: open(O_CREAT|O_EXCL|O_WRONLY), write size-bytes in
  *   block-bytes blocks, fsync if the fsync flag is set, close.
  * @FSLOAD_OP_STAT: Path walk and getattr (statx of the file).
- * @FSLOAD_OP_READ: open(O_RDONLY), read to EOF in block-bytes blocks, close.
+ * @FSLOAD_OP_READ: open(O_RDONLY), read to EOF in block-bytes blocks (with the
+ *   sized flag: size-bytes from offset 0), close.
  * @FSLOAD_OP_UNLINK: Unlink the file.
  * @FSLOAD_OP_APPEND: open(O_WRONLY|O_APPEND), write size-bytes in block-bytes
  *   blocks, fsync if the fsync flag is set, close.
@@ -85,7 +86,10 @@ enum fsload_job_flags {
  * @FSLOAD_OP_MKDIR: Make a directory with the file's name.
  * @FSLOAD_OP_RMDIR: Remove the (empty) directory with the file's name.
  * @FSLOAD_OP_RENAME: Rename the file (or directory) within its directory to
- *   the same name with the first letter given by the op's prefix attribute.
+ *   the same name with the first letter given by the op's prefix attribute
+ *   (or, with the rotate flag, into its neighbour's name), as renameat(2) on
+ *   the job directory does: both names' directories are walked from the job
+ *   directory.
  * @FSLOAD_OP_SYNCFS: syncfs() of the job's filesystem.
  * @FSLOAD_OP_BIO_WRITE: Block jobs (the job's device attribute): write one bio
  *   of block-bytes to the device, keeping up to depth of the worker's bios in
@@ -136,15 +140,31 @@ enum fsload_op {
  *   multiples of the block.
  * @FSLOAD_OP_F_RANDOM: bio ops: random block-aligned offsets (default:
  *   sequential).
+ * @FSLOAD_OP_F_SIZED: read: read size-bytes from offset 0 (in block-bytes
+ *   calls, stopping at EOF) instead of reading to EOF; with size-bytes 0, open
+ *   and close only (mdtest -e).
+ * @FSLOAD_OP_F_ROTATE: rename: mdtest's rotation instead of the prefix: in
+ *   each directory's run of the phase's items, the first is renamed to its
+ *   name with "-XX" appended, each later one into the name the one before it
+ *   has just vacated, and the last is left in place while the first (now
+ *   "-XX") takes the name before it: the same set of names remains, every
+ *   entry but the last moved (a run of one item is renamed onto itself, which
+ *   changes nothing). Only as the one op of a sequential phase.
+ * @FSLOAD_OP_F_RDWR: create: open(O_CREAT|O_RDWR), as mdtest's file creation,
+ *   instead of O_CREAT|O_EXCL|O_WRONLY (an existing file is opened, not an
+ *   error).
  */
 enum fsload_op_flags {
 	FSLOAD_OP_F_FSYNC = 1,
 	FSLOAD_OP_F_FALLOCATE = 2,
 	FSLOAD_OP_F_DIRECT = 4,
 	FSLOAD_OP_F_RANDOM = 8,
+	FSLOAD_OP_F_SIZED = 16,
+	FSLOAD_OP_F_ROTATE = 32,
+	FSLOAD_OP_F_RDWR = 64,
 
 	/* private: */
-	FSLOAD_OP_F_MASK = 15,
+	FSLOAD_OP_F_MASK = 127,
 };
 
 /**
@@ -170,15 +190,19 @@ enum fsload_op_flags {
  *   stop): the time for its starter to act on the system between phases
  *   (fsloadctl: sync and drop the caches), outside every phase's figures. Not
  *   with the job flag detach.
+ * @FSLOAD_PHASE_F_TIMED_SYNC: Each worker syncs the filesystem (syncfs) after
+ *   its last operation, inside the phase's time (mdtest -Y): elapsed-ns ends
+ *   with the last worker's sync; the syncs are not operations.
  */
 enum fsload_phase_flags {
 	FSLOAD_PHASE_F_CONTINUE = 1,
 	FSLOAD_PHASE_F_SYNC = 2,
 	FSLOAD_PHASE_F_DIRS = 4,
 	FSLOAD_PHASE_F_HOLD = 8,
+	FSLOAD_PHASE_F_TIMED_SYNC = 16,
 
 	/* private: */
-	FSLOAD_PHASE_F_MASK = 15,
+	FSLOAD_PHASE_F_MASK = 31,
 };
 
 /**
@@ -250,6 +274,7 @@ enum {
 	FSLOAD_A_PHASE_FLAGS,
 	FSLOAD_A_PHASE_PREFIX,
 	FSLOAD_A_PHASE_FIRST,
+	FSLOAD_A_PHASE_STRIDE,
 
 	__FSLOAD_A_PHASE_MAX,
 	FSLOAD_A_PHASE_MAX = (__FSLOAD_A_PHASE_MAX - 1)
