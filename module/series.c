@@ -212,6 +212,8 @@ static void fsload_sample(struct fsload_job *job, u64 now)
 			o[1] += data_race(w->e.st[t].bytes);
 			/* As above. */
 			o[2] += data_race(w->e.st[t].lat_sum);
+			/* As above. */
+			o[5] += data_race(w->e.st[t].sampled);
 		}
 	}
 	fsload_sample_percentiles(job, phase, v);
