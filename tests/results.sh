@@ -52,6 +52,20 @@ json.dump(j, open(sys.argv[2], "w"))
 PY
 }
 
+# compare_says RCS PATTERN ARGS...: compare ARGS exits with one of RCS
+# ("2", "0 1") and says PATTERN (grep) on stderr
+compare_says() {
+	local rcs=$1 pattern=$2 rc
+
+	shift 2
+	"$ctl" compare "$@" >/dev/null 2>"$tmp/cmp.err"
+	rc=$?
+	[[ " $rcs " == *" $rc "* ]] ||
+		fail "compare $*: exit $rc, not $rcs: $(cat "$tmp/cmp.err")"
+	grep -q -- "$pattern" "$tmp/cmp.err" ||
+		fail "compare $*: no '$pattern' in: $(cat "$tmp/cmp.err")"
+}
+
 base=$tmp/base.json
 start() {
 	"$ctl" start --engine user --profile smallfiles --files 200 \
@@ -322,11 +336,8 @@ t_compare_clock() {
 	edit "$base" "$tmp/wall.json" 'j["environment"]["harness"]["clock"] = "wall"'
 	edit "$base" "$tmp/icount.json" 'j["environment"]["harness"]["clock"] = "icount"'
 	edit "$base" "$tmp/noclock.json" 'j["environment"]["harness"]["clock"] = None'
-	"$ctl" compare "$tmp/wall.json" "$tmp/icount.json" >/dev/null 2>"$tmp/clk.err"
-	rc=$?
-	[ $rc = 2 ] || fail "wall vs icount: exit $rc, not 2"
-	grep -q 'refusing .*wall clock .*icount clock' "$tmp/clk.err" ||
-		fail "no refusal message: $(cat "$tmp/clk.err")"
+	compare_says 2 'refusing .*wall clock .*icount clock' \
+		"$tmp/wall.json" "$tmp/icount.json"
 	"$ctl" compare "$tmp/icount.json" "$tmp/wall.json" >/dev/null 2>&1
 	rc=$?
 	[ $rc = 2 ] || fail "icount vs wall: exit $rc, not 2"
@@ -335,11 +346,8 @@ t_compare_clock() {
 	[ $rc = 0 ] || [ $rc = 1 ] || fail "--force: exit $rc"
 	grep -q 'clock differs: "wall" -> "icount"' "$tmp/clk.out" ||
 		fail "--force: no warning: $(cat "$tmp/clk.out")"
-	"$ctl" compare "$tmp/noclock.json" "$tmp/icount.json" >/dev/null 2>"$tmp/clk.err"
-	rc=$?
-	[ $rc = 0 ] || [ $rc = 1 ] || fail "a file without a clock: exit $rc"
-	grep -q 'only one result says which clock' "$tmp/clk.err" ||
-		fail "no warning about the missing clock: $(cat "$tmp/clk.err")"
+	compare_says "0 1" 'only one result says which clock' \
+		"$tmp/noclock.json" "$tmp/icount.json"
 }
 
 # --lat-sample N: the run records it (text header, JSON), each op type's
@@ -372,16 +380,10 @@ PY
 	grep -q -- '--lat-sample: 0 is not 1 (every op) to 65536' "$tmp/ls.err" ||
 		fail "--lat-sample 0: $(cat "$tmp/ls.err")"
 	edit "$base" "$tmp/old.json" 'del j["run"]["params"]["lat-sample"]'
-	"$ctl" compare "$base" "$tmp/s4.json" >/dev/null 2>"$tmp/ls.err"
-	rc=$?
-	[ $rc = 2 ] || fail "1 vs 4: exit $rc, not 2"
-	grep -q 'refusing .*timed 1 op in 1 .*timed 1 op in 4' "$tmp/ls.err" ||
-		fail "no refusal message: $(cat "$tmp/ls.err")"
-	"$ctl" compare "$base" "$tmp/s4.json" --force >/dev/null 2>"$tmp/ls.err"
-	rc=$?
-	[ $rc = 0 ] || [ $rc = 1 ] || fail "--force: exit $rc"
-	grep -q 'timed 1 op in 1 with one that timed 1 op in 4' "$tmp/ls.err" ||
-		fail "--force: no warning: $(cat "$tmp/ls.err")"
+	compare_says 2 'refusing .*timed 1 op in 1 .*timed 1 op in 4' \
+		"$base" "$tmp/s4.json"
+	compare_says "0 1" 'timed 1 op in 1 with one that timed 1 op in 4' \
+		"$base" "$tmp/s4.json" --force
 	"$ctl" compare "$tmp/old.json" "$base" >/dev/null 2>"$tmp/ls.err"
 	rc=$?
 	[ $rc = 0 ] || [ $rc = 1 ] ||
