@@ -664,12 +664,13 @@ static int fsload_fill_opstat(struct sk_buff *skb, unsigned int type,
 			   FSLOAD_A_OPSTAT_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_BYTES, s->bytes,
 			   FSLOAD_A_OPSTAT_PAD) ||
-	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_SAMPLED, s->sampled,
-			   FSLOAD_A_OPSTAT_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_SAMPLED,
+			   fsload_opstat_timed(s), FSLOAD_A_OPSTAT_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_LAT_SUM_NS, s->lat_sum,
 			   FSLOAD_A_OPSTAT_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_LAT_MIN_NS,
-			   s->sampled ? s->lat_min : 0, FSLOAD_A_OPSTAT_PAD) ||
+			   fsload_opstat_timed(s) ? s->lat_min : 0,
+			   FSLOAD_A_OPSTAT_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_LAT_MAX_NS, s->lat_max,
 			   FSLOAD_A_OPSTAT_PAD))
 		return -EMSGSIZE;

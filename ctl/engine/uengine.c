@@ -1402,9 +1402,9 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 		os->ops = s->ops;
 		os->errors = s->errors;
 		os->bytes = s->bytes;
-		os->sampled = s->sampled;
+		os->sampled = fsload_opstat_timed(s);
 		os->lat_sum_ns = s->lat_sum;
-		os->lat_min_ns = s->sampled ? s->lat_min : 0;
+		os->lat_min_ns = os->sampled ? s->lat_min : 0;
 		os->lat_max_ns = s->lat_max;
 		os->have |= 1ULL << FSLOAD_A_OPSTAT_TYPE |
 			    1ULL << FSLOAD_A_OPSTAT_OPS |

@@ -111,46 +111,77 @@ static inline void fsload_phase_sum_add(struct fsload_phase_sum *sum,
  */
 #define FSLOAD_YIELD_OPS	16
 
-/* What fsload_engine_loop() runs over, set up by fsload_engine_run(). */
-struct fsload_loop {
-	u64 iterations;
-	u64 deadline;		/* the stonewall, ns; U64_MAX: none */
-	u64 next_mark;
-	u64 i;			/* out: iterations begun */
-	u64 t0;			/* in: the phase's start; out: see below */
-	struct fsload_perm perm;	/* random order */
-	u32 files;		/* the items that exist */
-	u32 idx;		/* sequential order: the next item */
-	bool dirs, rmdir, random;
-	const struct fsload_opdesc *one;	/* the group's only op */
-};
-
 /*
- * The per-op loop of fsload_engine_run(), compiled twice: @sampling is a
- * constant, so that with lat_sample 1 the loop is the one without it.
+ * fsload_engine_run()'s body, compiled twice: @sampling is a constant, so
+ * that with lat_sample 1 it is the loop without sampling, instruction for
+ * instruction.
  *
  * Without sampling, one clock read per op: the end of one is the start
- * of the next, and l->t0 is the end of the last op.  With sampling, a
+ * of the next, and t0 ends as the end of the last op.  With sampling, a
  * timed op reads the clock at the top of its iteration and after the op,
- * so its latency spans what it does without sampling (the yield, the
- * name, the pick and the op) except the previous op's accounting; the
+ * so that its latency spans what it spans without sampling (the yield,
+ * the name, the pick and the op) but the previous op's accounting; the
  * other ops read no clock.  The stonewall is then seen at the
  * rescheduling points (FSLOAD_YIELD_OPS ops at most after it), a progress
- * mark reads the clock, and l->t0 is not the end of the last op.
+ * mark reads the clock, and the phase's end is read after the loop.
  */
 static __always_inline enum fsload_run_end
-fsload_engine_loop(struct fsload_worker *w, struct fsload_engine *e,
-		   const struct fsload_phase *ph, struct fsload_loop *l,
-		   const bool sampling)
+fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
+		   const struct fsload_phase *ph, unsigned int p,
+		   u64 start_ns, u64 *end_ns, const bool sampling)
 {
 	enum fsload_run_end end = FSLOAD_RUN_DONE;
-	const struct fsload_opdesc *op;
-	u64 i, t0 = l->t0, t1 = t0, lat = 0;
-	u32 gap = sampling ? fsload_lat_gap(e) : 1;
-	bool timed = true;
+	u32 files = e->files, idx, idx0, gap = 1;
+	const struct fsload_opdesc *op, *one;
+	struct fsload_perm perm;
+	bool dirs = ph->flags & FSLOAD_PHASE_F_DIRS, rmdir, makes, renames;
+	bool random = ph->order == FSLOAD_ORDER_RANDOM, timed = true;
+	u64 i, t0, t1 = 0, lat = 0, deadline, iterations, next_mark, last = 0;
 	s64 ret;
 
-	for (i = 0; i < l->iterations; i++) {
+	fsload_engine_reset(e);
+	e->failed_op = NULL;
+	e->err = 0;
+	makes = !dirs && fsload_phase_only(ph, FSLOAD_OP_CREATE, FSLOAD_OP_MKDIR);
+	renames = !dirs && fsload_phase_only(ph, FSLOAD_OP_RENAME,
+					     FSLOAD_OP_RENAME);
+	if (makes)
+		e->reached = U64_MAX;
+	else if (!dirs && e->reached < files)
+		files = (u32)e->reached;
+	if (random)
+		fsload_perm_init(&perm, files,
+				 e->seed ^ ((u64)e->index << 32 | p));
+	idx = 0;
+	if (files)
+		div_u64_rem(ph->first, files, &idx);
+	idx0 = idx;
+	e->prefix = ph->prefix;
+	if (e->name_dir_left)	/* a file's name: the next may not rebuild */
+		e->name[e->last_off] = ph->prefix;
+	/* No phase lasts 2^64 ns: a deadline of U64_MAX never comes. */
+	deadline = ph->duration_ns ? start_ns + ph->duration_ns : U64_MAX;
+	/* A group without ops in this phase passes it idle. */
+	iterations = !ph->gnops[e->group] ? 0 :
+		     dirs ? e->ndirs : ph->iterations;
+	/* a pass over the set is a pass over the items that exist */
+	if (!dirs && files < e->files && iterations > files &&
+	    (ph->iterations <= e->files || !files))
+		iterations = files;
+	/* Children before their parents when removing. */
+	rmdir = dirs && fsload_phase_has(ph, FSLOAD_OP_RMDIR);
+	e->iters = iterations;
+	e->nmarks = 0;
+	e->next_mark = fsload_mark_at(e->iters, 1);
+	/* Its ops and the marks only change here, not per op. */
+	next_mark = e->next_mark;
+	one = ph->gnops[e->group] == 1 ? &ph->ops[ph->gops[e->group][0]] :
+	      NULL;
+	if (sampling)
+		gap = fsload_lat_gap(e);
+
+	t0 = fsload_now();
+	for (i = 0; i < iterations; i++) {
 		if (sampling) {
 			timed = !--gap;
 			if (timed) {
@@ -164,29 +195,28 @@ fsload_engine_loop(struct fsload_worker *w, struct fsload_engine *e,
 				end = FSLOAD_RUN_STOPPED;
 				break;
 			}
-			if (sampling && !timed && l->deadline != U64_MAX)
+			if (sampling && !timed && deadline != U64_MAX)
 				t0 = fsload_now();
-			if (sampling && t0 >= l->deadline) {
+			if (sampling && t0 >= deadline) {
 				end = FSLOAD_RUN_STONEWALLED;
 				break;
 			}
 		}
-		if (!sampling && t0 >= l->deadline) {
+		if (!sampling && t0 >= deadline) {
 			end = FSLOAD_RUN_STONEWALLED;
 			break;
 		}
-		if (l->dirs) {
-			fsload_name_set_dir(e, l->rmdir ? l->iterations - 1 - i :
-							  i);
-		} else if (l->random) {
+		if (dirs) {
+			fsload_name_set_dir(e, rmdir ? iterations - 1 - i : i);
+		} else if (random) {
 			fsload_name_set(e, e->file_base +
-					   fsload_perm_next(&l->perm));
+					   fsload_perm_next(&perm));
 		} else {
-			fsload_name_set(e, e->file_base + l->idx);
-			if (++l->idx == l->files)
-				l->idx = 0;
+			fsload_name_set(e, e->file_base + idx);
+			if (++idx == files)
+				idx = 0;
 		}
-		op = l->one ?: fsload_pick(e, ph);
+		op = one ?: fsload_pick(e, ph);
 		e->iter = i;
 		ret = fsload_do_op(w, op);
 		if (timed) {
@@ -194,11 +224,11 @@ fsload_engine_loop(struct fsload_worker *w, struct fsload_engine *e,
 			lat = t1 - t0;
 			t0 = t1;
 		}
-		if (unlikely(i + 1 >= l->next_mark)) {
+		if (unlikely(i + 1 >= next_mark)) {
 			if (!timed)
 				t1 = fsload_now();
 			fsload_mark(e, i + 1, t1);
-			l->next_mark = e->next_mark;
+			next_mark = e->next_mark;
 		}
 		if (ret == FSLOAD_RET_ACCOUNTED)
 			continue;
@@ -225,19 +255,29 @@ fsload_engine_loop(struct fsload_worker *w, struct fsload_engine *e,
 		if (timed)
 			fsload_account(e, op->type, lat, ret);
 		else
-			fsload_count(e, op->type, ret);
+			fsload_count_untimed(e, op->type, ret);
 	}
-	l->i = i;
-	l->t0 = t0;
+	if (sampling)
+		t0 = fsload_now();
+	/* Asynchronous operations still in flight end the phase. */
+	ret = fsload_drain(w, &last);
+	if (ret < 0 && end != FSLOAD_RUN_FAILED) {
+		e->err = ret;
+		end = FSLOAD_RUN_FAILED;
+	}
+	if (end == FSLOAD_RUN_STONEWALLED && (makes || renames) &&
+	    ph->order == FSLOAD_ORDER_SEQUENTIAL && !idx0)
+		e->reached = min(i, (u64)files);
+	*end_ns = max(t0, last);
 	return end;
 }
 
 /*
  * Run @ph, which opened at @start_ns, over the worker's file set.  The
  * phase statistics in @e are reset first.  *@end_ns is the end of the last
- * operation.  One clock read per operation (1 in e->lat_sample timed
- * with two: fsload_engine_loop()); everything that a phase cannot change
- * is looked up before the first.
+ * operation.  One clock read per operation (with e->lat_sample N, two per
+ * timed op, 1 in N, and none for the others: fsload_engine_body());
+ * everything that a phase cannot change is looked up before the first.
  *
  * As mdtest: when a stonewall stops a phase that makes the items (only
  * create or mkdir) or renames them, in sequential order from item 0,
@@ -251,72 +291,9 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 					     unsigned int p, u64 start_ns,
 					     u64 *end_ns)
 {
-	struct fsload_loop l = { .files = e->files };
-	enum fsload_run_end end;
-	bool makes, renames;
-	u64 last = 0;
-	u32 idx0 = 0;
-	s64 ret;
-
-	fsload_engine_reset(e);
-	e->failed_op = NULL;
-	e->err = 0;
-	l.dirs = ph->flags & FSLOAD_PHASE_F_DIRS;
-	l.random = ph->order == FSLOAD_ORDER_RANDOM;
-	makes = !l.dirs &&
-		fsload_phase_only(ph, FSLOAD_OP_CREATE, FSLOAD_OP_MKDIR);
-	renames = !l.dirs && fsload_phase_only(ph, FSLOAD_OP_RENAME,
-					       FSLOAD_OP_RENAME);
-	if (makes)
-		e->reached = U64_MAX;
-	else if (!l.dirs && e->reached < l.files)
-		l.files = (u32)e->reached;
-	if (l.random)
-		fsload_perm_init(&l.perm, l.files,
-				 e->seed ^ ((u64)e->index << 32 | p));
-	if (l.files)
-		div_u64_rem(ph->first, l.files, &idx0);
-	l.idx = idx0;
-	e->prefix = ph->prefix;
-	if (e->name_dir_left)	/* a file's name: the next may not rebuild */
-		e->name[e->last_off] = ph->prefix;
-	/* No phase lasts 2^64 ns: a deadline of U64_MAX never comes. */
-	l.deadline = ph->duration_ns ? start_ns + ph->duration_ns : U64_MAX;
-	/* A group without ops in this phase passes it idle. */
-	l.iterations = !ph->gnops[e->group] ? 0 :
-		       l.dirs ? e->ndirs : ph->iterations;
-	/* a pass over the set is a pass over the items that exist */
-	if (!l.dirs && l.files < e->files && l.iterations > l.files &&
-	    (ph->iterations <= e->files || !l.files))
-		l.iterations = l.files;
-	/* Children before their parents when removing. */
-	l.rmdir = l.dirs && fsload_phase_has(ph, FSLOAD_OP_RMDIR);
-	e->iters = l.iterations;
-	e->nmarks = 0;
-	e->next_mark = fsload_mark_at(e->iters, 1);
-	/* Its ops and the marks only change here, not per op. */
-	l.next_mark = e->next_mark;
-	l.one = ph->gnops[e->group] == 1 ? &ph->ops[ph->gops[e->group][0]] :
-		NULL;
-
-	l.t0 = fsload_now();
-	if (e->lat_sample > 1) {
-		end = fsload_engine_loop(w, e, ph, &l, true);
-		l.t0 = fsload_now();
-	} else {
-		end = fsload_engine_loop(w, e, ph, &l, false);
-	}
-	/* Asynchronous operations still in flight end the phase. */
-	ret = fsload_drain(w, &last);
-	if (ret < 0 && end != FSLOAD_RUN_FAILED) {
-		e->err = ret;
-		end = FSLOAD_RUN_FAILED;
-	}
-	if (end == FSLOAD_RUN_STONEWALLED && (makes || renames) &&
-	    ph->order == FSLOAD_ORDER_SEQUENTIAL && !idx0)
-		e->reached = min(l.i, (u64)l.files);
-	*end_ns = max(l.t0, last);
-	return end;
+	if (e->lat_sample > 1)
+		return fsload_engine_body(w, e, ph, p, start_ns, end_ns, true);
+	return fsload_engine_body(w, e, ph, p, start_ns, end_ns, false);
 }
 
 /* Null operations timed before the first phase: the engine's own cost. */

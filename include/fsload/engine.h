@@ -77,10 +77,12 @@ struct fsload_opstat {
 	u64 errors;		/* failed operations */
 	u64 bytes;		/* bytes written and read */
 	/*
-	 * Successful operations timed (1 in the job's lat_sample): the
-	 * latencies and the histogram are over these.
+	 * Successful operations not timed (the job's lat_sample): the
+	 * latencies and the histogram are over the others, ops - untimed
+	 * (fsload_opstat_timed()).  Counted for these, not for the timed
+	 * ones, so that timing every op costs nothing more.
 	 */
-	u64 sampled;
+	u64 untimed;
 	u64 lat_sum;		/* ns */
 	u64 lat_min;		/* ns, U64_MAX when no operation */
 	u64 lat_max;		/* ns */
@@ -600,7 +602,7 @@ static inline u64 fsload_random_offset(struct fsload_engine *e,
  */
 #define FSLOAD_RET_ACCOUNTED	(-0x7fffffffffffffffLL - 1)
 
-/* Count one successful operation of @type, not timed: @bytes moved. */
+/* Count one successful operation of @type: @bytes moved. */
 static inline void fsload_count(struct fsload_engine *e, u8 type, u64 bytes)
 {
 	struct fsload_opstat *st = &e->st[type];
@@ -619,7 +621,6 @@ static inline void fsload_account(struct fsload_engine *e, u8 type, u64 lat,
 {
 	struct fsload_opstat *st = &e->st[type];
 
-	st->sampled++;
 	st->lat_sum += lat;
 	if (lat < st->lat_min)
 		st->lat_min = lat;
@@ -627,6 +628,20 @@ static inline void fsload_account(struct fsload_engine *e, u8 type, u64 lat,
 		st->lat_max = lat;
 	e->hist_of[type][fsload_hist_bucket(lat)]++;
 	fsload_count(e, type, bytes);
+}
+
+/* Count one successful operation of @type that was not timed. */
+static inline void fsload_count_untimed(struct fsload_engine *e, u8 type,
+					u64 bytes)
+{
+	e->st[type].untimed++;
+	fsload_count(e, type, bytes);
+}
+
+/* The successful operations of @st that were timed. */
+static inline u64 fsload_opstat_timed(const struct fsload_opstat *st)
+{
+	return st->ops - st->untimed;
 }
 
 /*
@@ -736,7 +751,7 @@ static inline void fsload_opstat_add(struct fsload_opstat *d,
 	d->ops += s->ops;
 	d->errors += s->errors;
 	d->bytes += s->bytes;
-	d->sampled += s->sampled;
+	d->untimed += s->untimed;
 	d->lat_sum += s->lat_sum;
 	d->lat_min = min(d->lat_min, s->lat_min);
 	d->lat_max = max(d->lat_max, s->lat_max);
