@@ -602,40 +602,45 @@ static inline u64 fsload_random_offset(struct fsload_engine *e,
  */
 #define FSLOAD_RET_ACCOUNTED	(-0x7fffffffffffffffLL - 1)
 
-/* Count one successful operation of @type: @bytes moved. */
-static inline void fsload_count(struct fsload_engine *e, u8 type, u64 bytes)
+/* Count a successful operation's @bytes in the worker's progress. */
+static inline void fsload_progress_count(struct fsload_engine *e, u64 bytes)
 {
-	struct fsload_opstat *st = &e->st[type];
-
-	st->ops++;
-	st->bytes += bytes;
 	if (e->uncounted)
 		return;
 	WRITE_ONCE(e->ops_done, e->ops_done + 1);
 	WRITE_ONCE(e->bytes_done, e->bytes_done + bytes);
 }
 
-/* Account one successful operation of @type, timed: @lat ns, @bytes moved. */
+/*
+ * Account one successful operation of @type, timed: @lat ns, @bytes moved.
+ * In this order: timing every op costs what it did before lat_sample.
+ */
 static inline void fsload_account(struct fsload_engine *e, u8 type, u64 lat,
 				  u64 bytes)
 {
 	struct fsload_opstat *st = &e->st[type];
 
+	st->ops++;
+	st->bytes += bytes;
 	st->lat_sum += lat;
 	if (lat < st->lat_min)
 		st->lat_min = lat;
 	if (lat > st->lat_max)
 		st->lat_max = lat;
 	e->hist_of[type][fsload_hist_bucket(lat)]++;
-	fsload_count(e, type, bytes);
+	fsload_progress_count(e, bytes);
 }
 
 /* Count one successful operation of @type that was not timed. */
 static inline void fsload_count_untimed(struct fsload_engine *e, u8 type,
 					u64 bytes)
 {
-	e->st[type].untimed++;
-	fsload_count(e, type, bytes);
+	struct fsload_opstat *st = &e->st[type];
+
+	st->ops++;
+	st->untimed++;
+	st->bytes += bytes;
+	fsload_progress_count(e, bytes);
 }
 
 /* The successful operations of @st that were timed. */
