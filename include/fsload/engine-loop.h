@@ -38,8 +38,13 @@
 
 #include "engine.h"
 
-/* Do @op: bytes moved (>= 0), a negative errno or FSLOAD_RET_ACCOUNTED. */
-static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
+/*
+ * Do @op: bytes moved (>= 0), a negative errno or FSLOAD_RET_ACCOUNTED.
+ * In the loop itself: each instance of fsload_engine_body() gets its own
+ * switch (out of line, the call would cost more than the null op).
+ */
+static __always_inline s64 fsload_do_op(struct fsload_worker *w,
+					const struct fsload_opdesc *op)
 {
 	switch (op->type) {
 	case FSLOAD_OP_NULL:
