@@ -118,8 +118,8 @@ static inline void fsload_phase_sum_add(struct fsload_phase_sum *sum,
 
 /*
  * fsload_engine_run()'s body, compiled twice: @sampling is a constant, so
- * that with lat_sample 1 it is the loop without sampling, instruction for
- * instruction.
+ * that with lat_sample 1 the loop has no trace of sampling (its cost per
+ * op did not grow: README, "The engine's own cost per op").
  *
  * Without sampling, one clock read per op: the end of one is the start
  * of the next, and t0 ends as the end of the last op.  With sampling, a
