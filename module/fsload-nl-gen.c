@@ -35,6 +35,11 @@ static struct netlink_range_validation fsload_a_job_tree_branch_range = {
 	.max	= FSLOAD_DIRS_MAX,
 };
 
+static struct netlink_range_validation fsload_a_job_lat_sample_range = {
+	.min	= 1ULL,
+	.max	= FSLOAD_LAT_SAMPLE_MAX,
+};
+
 static struct netlink_range_validation fsload_a_op_weight_range = {
 	.min	= 1ULL,
 	.max	= 1000000ULL,
@@ -75,7 +80,7 @@ const struct nla_policy fsload_phase_nl_policy[FSLOAD_A_PHASE_STRIDE + 1] = {
 };
 
 /* FSLOAD_CMD_JOB_START - do */
-const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_TREE_BRANCH + 1] = {
+const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_LAT_SAMPLE + 1] = {
 	[FSLOAD_A_JOB_DIR] = { .type = NLA_NUL_STRING, .len = 4095, },
 	[FSLOAD_A_JOB_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 	[FSLOAD_A_JOB_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1, FSLOAD_THREADS_MAX),
@@ -92,6 +97,7 @@ const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_TREE_BRANCH + 1]
 	[FSLOAD_A_JOB_WORKER_CPU] = { .type = NLA_U32, },
 	[FSLOAD_A_JOB_GROUP] = NLA_POLICY_NESTED(fsload_group_nl_policy),
 	[FSLOAD_A_JOB_TREE_BRANCH] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_job_tree_branch_range),
+	[FSLOAD_A_JOB_LAT_SAMPLE] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_job_lat_sample_range),
 };
 
 /* FSLOAD_CMD_JOB_STOP - do */

@@ -41,6 +41,7 @@ struct fsload_program {
 	u32 idle_ms;		/* idle baseline before the first phase */
 	u32 sample_ms;		/* time series interval; 0 = none */
 	u32 stall_ms;		/* report workers still this long; 0 = no */
+	u32 lat_sample;		/* time 1 op in lat_sample, >= 1 */
 	u32 max_block;		/* largest block of any op, bytes */
 	bool block;		/* a block job: DEVICE, bio ops */
 	bool bio_write;		/* it writes to the device */
@@ -309,10 +310,11 @@ unsigned int fsload_threads_top(const struct fsload_threads *s0,
  * series.c.  A sample is FSLOAD_SAMPLE_HEAD u64 words (time, phase, I/O
  * bytes), then FSLOAD_SAMPLE_OP_WORDS per slot: ops, bytes and latency sum
  * so far in the phase, then the median and 99th percentile latency of the
- * interval since the previous sample (0 without operations).
+ * interval since the previous sample (0 without operations), then the
+ * timed ops so far in the phase (the latency sum's).
  */
 #define FSLOAD_SAMPLE_HEAD	3
-#define FSLOAD_SAMPLE_OP_WORDS	5
+#define FSLOAD_SAMPLE_OP_WORDS	6
 
 /* Index of slot @s's (slots.slot[] value, from 1) first word in a sample. */
 static inline unsigned int fsload_sample_op(unsigned int s)

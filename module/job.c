@@ -478,6 +478,7 @@ static int fsload_job_alloc_workers(struct fsload_job *job)
 				   prog->flags & FSLOAD_JOB_F_SHARED_DIR,
 				   &job->slots);
 		w->e.group = g;
+		w->e.lat_sample = prog->lat_sample;
 		w->e.hist = fsload_hist_alloc(job);
 		if (!w->e.hist ||
 		    fsload_worker_alloc_buf(w, prog->max_block))

@@ -118,12 +118,12 @@ static size_t fsload_status_size(size_t dirlen, unsigned int ngroups)
 	/*
 	 * u32: ID, FLAGS, THREADS, FILES_PER_DIR, TREE_BRANCH, HELD,
 	 * PROGRESS_MS, PHASES, OWNER_PORTID, CPUS, IDLE_MS, SAMPLE_MS,
-	 * STALL_MS, PHASE_INDEX, ERRNO; u8: STATE, PMU; u64: FILES, SEED,
+	 * STALL_MS, PHASE_INDEX, ERRNO, LAT_SAMPLE; u8: STATE, PMU; u64: FILES, SEED,
 	 * ELAPSED_NS, OPS, BYTES, DEVICE_BYTES or DIR_INO, IDLE_NS,
 	 * IDLE_BUSY_NS, OVERHEAD_OPS, OVERHEAD_NS; strings: DIR or DEVICE,
 	 * PROFILE, ERROR_MSG.
 	 */
-	n = 15 * u32s + 2 * u8s + 10 * u64s +
+	n = 16 * u32s + 2 * u8s + 10 * u64s +
 	    nla_total_size(min_t(size_t, dirlen, FSLOAD_STATUS_DIR_MAX)) +
 	    nla_total_size(FSLOAD_NAME_MAX) +
 	    nla_total_size(sizeof_field(struct fsload_job, errmsg)) +
@@ -173,6 +173,7 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	    (prog->branch &&
 	     nla_put_u32(skb, FSLOAD_A_JOB_TREE_BRANCH, prog->branch)) ||
 	    (held && nla_put_u32(skb, FSLOAD_A_JOB_HELD, held - 1)) ||
+	    nla_put_u32(skb, FSLOAD_A_JOB_LAT_SAMPLE, prog->lat_sample) ||
 	    fsload_put_u64(skb, FSLOAD_A_JOB_SEED, prog->seed,
 			   FSLOAD_A_JOB_PAD) ||
 	    nla_put_string(skb, FSLOAD_A_JOB_PROFILE, prog->profile) ||
@@ -663,10 +664,13 @@ static int fsload_fill_opstat(struct sk_buff *skb, unsigned int type,
 			   FSLOAD_A_OPSTAT_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_BYTES, s->bytes,
 			   FSLOAD_A_OPSTAT_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_SAMPLED,
+			   fsload_opstat_timed(s), FSLOAD_A_OPSTAT_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_LAT_SUM_NS, s->lat_sum,
 			   FSLOAD_A_OPSTAT_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_LAT_MIN_NS,
-			   s->ops ? s->lat_min : 0, FSLOAD_A_OPSTAT_PAD) ||
+			   fsload_opstat_timed(s) ? s->lat_min : 0,
+			   FSLOAD_A_OPSTAT_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_LAT_MAX_NS, s->lat_max,
 			   FSLOAD_A_OPSTAT_PAD))
 		return -EMSGSIZE;
@@ -1023,6 +1027,8 @@ static int fsload_fill_sample(struct sk_buff *skb, const struct fsload_job *job,
 		    fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_BYTES, o[1],
 				   FSLOAD_A_SAMPLE_OP_PAD) ||
 		    fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_LAT_SUM_NS, o[2],
+				   FSLOAD_A_SAMPLE_OP_PAD) ||
+		    fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_SAMPLED, o[5],
 				   FSLOAD_A_SAMPLE_OP_PAD) ||
 		    (o[3] &&
 		     fsload_put_u64(skb, FSLOAD_A_SAMPLE_OP_LAT_P50_NS, o[3],

@@ -451,6 +451,9 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 				    "sample_ms: 0 (none) or at least 10");
 		return -ERANGE;
 	}
+	/* The policy holds it in 1 .. FSLOAD_LAT_SAMPLE_MAX. */
+	prog->lat_sample = tb[FSLOAD_A_JOB_LAT_SAMPLE] ?
+			   nla_get_u32(tb[FSLOAD_A_JOB_LAT_SAMPLE]) : 1;
 	prog->stall_ms = tb[FSLOAD_A_JOB_STALL_MS] ?
 			 nla_get_u32(tb[FSLOAD_A_JOB_STALL_MS]) : 0;
 	if (prog->stall_ms && prog->stall_ms < 100) {

@@ -182,7 +182,7 @@ static void fsload_sample(struct fsload_job *job, u64 now)
 {
 	unsigned int words = fsload_sample_words(job), i, t, s;
 	size_t hwords = fsload_hist_words(&job->slots);
-	u64 *v = job->ring + job->ring_cap * words, *o;
+	u64 *v = job->ring + job->ring_cap * words, *o, ops;
 	unsigned int seq;
 	bool kept;
 	int phase;
@@ -207,11 +207,14 @@ static void fsload_sample(struct fsload_job *job, u64 now)
 				continue;
 			o = v + fsload_sample_op(s);
 			/* The worker's own; a moment old is fine. */
-			o[0] += data_race(w->e.st[t].ops);
+			ops = data_race(w->e.st[t].ops);
+			o[0] += ops;
 			/* As above. */
 			o[1] += data_race(w->e.st[t].bytes);
 			/* As above. */
 			o[2] += data_race(w->e.st[t].lat_sum);
+			/* As above; counted on since ops was read. */
+			o[5] += ops - min(ops, data_race(w->e.st[t].untimed));
 		}
 	}
 	fsload_sample_percentiles(job, phase, v);

@@ -7,6 +7,8 @@
  *	perf trace -e fsload:fsload_op --filter 'lat_ns > 1000000'
  *
  * A disabled tracepoint costs a patched-out branch per operation.
+ * fsload_op fires for every synchronous op; its lat_ns is 0 for an op
+ * the job's lat-sample did not time.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM fsload

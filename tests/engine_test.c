@@ -533,4 +533,184 @@ TEST(rename_rotation)
 	EXPECT_STREQ("t000/d00007/f00000037", e.name);
 }
 
+/*
+ * The phase loop (engine-loop.h) over null ops, on a fake clock that
+ * advances CLOCK_STEP ns per read: every timed op is CLOCK_STEP ns.
+ */
+struct fsload_worker {
+	struct fsload_engine e;	/* a rename's names (none here) */
+};
+
+#define CLOCK_STEP	7
+static u64 clock_ns, clock_reads;
+
+static u64 fsload_now(void)
+{
+	clock_reads++;
+	return clock_ns += CLOCK_STEP;
+}
+
+static void fsload_yield(void)
+{
+}
+
+static bool fsload_stopping(struct fsload_worker *w)
+{
+	(void)w;
+	return false;
+}
+
+static s64 fsload_drain(struct fsload_worker *w, u64 *last_ns)
+{
+	(void)w;
+	*last_ns = 0;
+	return 0;
+}
+
+static void fsload_trace_op(struct fsload_worker *w,
+			    const struct fsload_opdesc *op, s64 ret, u64 lat)
+{
+	(void)w;
+	(void)op;
+	(void)ret;
+	(void)lat;
+}
+
+/* Only null ops run here: the others are never called. */
+static s64 fsload_op_none(struct fsload_worker *w)
+{
+	(void)w;
+	return -EOPNOTSUPP;
+}
+
+#define fsload_op_create(w, op)		fsload_op_none(w)
+#define fsload_op_append(w, op)		fsload_op_none(w)
+#define fsload_op_read(w, op)		fsload_op_none(w)
+#define fsload_op_random(w, op, write)	fsload_op_none(w)
+#define fsload_op_stat(w)		fsload_op_none(w)
+#define fsload_op_fsync(w)		fsload_op_none(w)
+#define fsload_op_dirent(w, op)		fsload_op_none(w)
+#define fsload_op_syncfs(w)		fsload_op_none(w)
+#define fsload_op_drop_cache(w)		fsload_op_none(w)
+#define fsload_op_bio(w, op)		fsload_op_none(w)
+
+/* As in ctl/engine/uengine.c: the random order's state is set before use. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <fsload/engine-loop.h>
+#pragma GCC diagnostic pop
+
+#define LOOP_OPS	200000
+
+/*
+ * Run a phase of LOOP_OPS null ops of two weights (so that the pick draws
+ * random numbers) timing 1 op in @n; @e's statistics and random state
+ * after it, the clock reads in @reads.
+ */
+static enum fsload_run_end loop_run(struct fsload_engine *e, u32 n,
+				    u64 duration_ns, u64 *reads)
+{
+	static const struct fsload_slots slots = {
+		.slot[FSLOAD_OP_NULL] = 1,
+		.n = 1,
+	};
+	static u64 hist[FSLOAD_HIST_BUCKETS];
+	static struct fsload_phase ph;
+	struct fsload_worker w = { 0 };
+	enum fsload_run_end end;
+	u64 end_ns;
+
+	memset(&ph, 0, sizeof(ph));
+	ph.order = FSLOAD_ORDER_SEQUENTIAL;
+	ph.prefix = 'f';
+	ph.nops = 2;
+	ph.ops[0].type = FSLOAD_OP_NULL;
+	ph.ops[0].weight = 1;
+	ph.ops[1].type = FSLOAD_OP_NULL;
+	ph.ops[1].weight = 3;
+	ph.ops[0].group = ph.ops[1].group = FSLOAD_GROUP_ALL;
+	ph.weight_total = 4;
+	ph.iterations = LOOP_OPS;
+	ph.duration_ns = duration_ns;
+	fsload_phase_groups(&ph, 1);
+	memset(e, 0, sizeof(*e));
+	e->hist = hist;
+	fsload_engine_init(e, 0, 1, 1000, 1000, 0, 42, false, &slots);
+	e->lat_sample = n;
+	clock_reads = 0;
+	end = fsload_engine_run(&w, e, &ph, 0, clock_ns, &end_ns);
+	*reads = clock_reads;
+	/* the phase's end is exact: the last clock read */
+	if (end_ns != clock_ns)
+		abort();
+	return end;
+}
+
+/*
+ * 1 op timed in N: the counts stay exact, the histogram holds the timed
+ * ops (sampled, ~ops / N), the latency sum is theirs, the clock is read
+ * about twice per timed op, and the op sequence does not depend on N.
+ */
+TEST(lat_sample_loop)
+{
+	static const u32 ns[] = { 1, 2, 16, 64, 1000, FSLOAD_LAT_SAMPLE_MAX };
+	struct fsload_engine e;
+	const struct fsload_opstat *st = &e.st[FSLOAD_OP_NULL];
+	u64 reads, rnd = 0, hsum;
+	unsigned int i, b;
+	double expect;
+
+	for (i = 0; i < ARRAY_SIZE(ns); i++) {
+		ASSERT_EQ(FSLOAD_RUN_DONE, loop_run(&e, ns[i], 0, &reads));
+		EXPECT_EQ(LOOP_OPS, st->ops);
+		EXPECT_EQ(0, st->errors);
+		EXPECT_EQ(LOOP_OPS, e.ops_done);
+		for (b = 0, hsum = 0; b < FSLOAD_HIST_BUCKETS; b++)
+			hsum += e.hist[b];
+		EXPECT_EQ(fsload_opstat_timed(st), hsum);
+		EXPECT_EQ(fsload_opstat_timed(st) * CLOCK_STEP, st->lat_sum);
+		if (fsload_opstat_timed(st)) {
+			EXPECT_EQ(CLOCK_STEP, st->lat_min);
+			EXPECT_EQ(CLOCK_STEP, st->lat_max);
+		}
+		if (ns[i] == 1) {
+			/* as without sampling: one read per op, one to start */
+			EXPECT_EQ(LOOP_OPS, fsload_opstat_timed(st));
+			EXPECT_EQ(LOOP_OPS + 1, reads);
+			rnd = e.rnd.s;
+		} else {
+			/* ~ops / N, within 5 standard deviations */
+			expect = (double)LOOP_OPS / ns[i];
+			EXPECT_TRUE(fabs(fsload_opstat_timed(st) - expect) <=
+				    5 * sqrt(expect) + 1)
+				TH_LOG("N %u: %llu timed, expected ~%.0f",
+				       ns[i], (unsigned long long)fsload_opstat_timed(st),
+				       expect);
+			/* two per timed op, the marks, the start and end */
+			EXPECT_LE(reads, 2 * fsload_opstat_timed(st) +
+					 FSLOAD_PROGRESS_MARKS + 2);
+		}
+		/* the picks drew the same numbers */
+		EXPECT_EQ(rnd, e.rnd.s);
+		EXPECT_EQ(FSLOAD_PROGRESS_MARKS, e.nmarks);
+	}
+}
+
+/*
+ * Sampling, the stonewall is seen at the rescheduling points: a phase of
+ * 1000 ns on a clock of CLOCK_STEP per read ends within FSLOAD_YIELD_OPS
+ * ops of the first point past it.
+ */
+TEST(lat_sample_stonewall)
+{
+	struct fsload_engine e;
+	u64 reads;
+
+	ASSERT_EQ(FSLOAD_RUN_STONEWALLED, loop_run(&e, 64, 1000, &reads));
+	EXPECT_GT(e.st[FSLOAD_OP_NULL].ops, 0);
+	EXPECT_EQ(0, e.st[FSLOAD_OP_NULL].ops % FSLOAD_YIELD_OPS);
+	EXPECT_LT(e.st[FSLOAD_OP_NULL].ops, LOOP_OPS);
+}
+
 TEST_HARNESS_MAIN

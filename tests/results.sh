@@ -10,7 +10,7 @@
 # regression, an improvement, a noise-free run (threshold only, never
 # "exact"), a baseline of several boots (the noise band), a changed
 # environment, another workload, a debug kernel and QEMU's instruction
-# clock against the wall clock; names that match
+# clock against the wall clock, another --lat-sample; names that match
 # nothing are usage errors.  KTAP.
 set -uo pipefail
 
@@ -50,6 +50,20 @@ def phases(name):
 exec(sys.argv[3])
 json.dump(j, open(sys.argv[2], "w"))
 PY
+}
+
+# compare_says RCS PATTERN ARGS...: compare ARGS exits with one of RCS
+# ("2", "0 1") and says PATTERN (grep) on stderr
+compare_says() {
+	local rcs=$1 pattern=$2 rc
+
+	shift 2
+	"$ctl" compare "$@" >/dev/null 2>"$tmp/cmp.err"
+	rc=$?
+	[[ " $rcs " == *" $rc "* ]] ||
+		fail "compare $*: exit $rc, not $rcs: $(cat "$tmp/cmp.err")"
+	grep -q -- "$pattern" "$tmp/cmp.err" ||
+		fail "compare $*: no '$pattern' in: $(cat "$tmp/cmp.err")"
 }
 
 base=$tmp/base.json
@@ -191,7 +205,8 @@ t_compare_lat_avg_errors() {
 	edit "$base" "$tmp/l1.json" '
 for p in phases("stat"):
     t = p["ops_by_type"][0]
-    t["ops"], t["errors"], t["lat_sum_ns"] = 100, 100, 100 * 1000.0'
+    t["ops"], t["errors"], t["lat_sum_ns"] = 100, 100, 100 * 1000.0
+    t["sampled"] = 100'
 	"$ctl" --json compare "$tmp/l1.json" "$tmp/l1.json" --metric lat_avg_ns \
 		--phase stat >"$tmp/l.json" || fail "compare: exit $?"
 	expect "$tmp/l.json" 'row("stat", "lat_avg_ns")["base"]["mean"]' 1000.0
@@ -321,11 +336,8 @@ t_compare_clock() {
 	edit "$base" "$tmp/wall.json" 'j["environment"]["harness"]["clock"] = "wall"'
 	edit "$base" "$tmp/icount.json" 'j["environment"]["harness"]["clock"] = "icount"'
 	edit "$base" "$tmp/noclock.json" 'j["environment"]["harness"]["clock"] = None'
-	"$ctl" compare "$tmp/wall.json" "$tmp/icount.json" >/dev/null 2>"$tmp/clk.err"
-	rc=$?
-	[ $rc = 2 ] || fail "wall vs icount: exit $rc, not 2"
-	grep -q 'refusing .*wall clock .*icount clock' "$tmp/clk.err" ||
-		fail "no refusal message: $(cat "$tmp/clk.err")"
+	compare_says 2 'refusing .*wall clock .*icount clock' \
+		"$tmp/wall.json" "$tmp/icount.json"
 	"$ctl" compare "$tmp/icount.json" "$tmp/wall.json" >/dev/null 2>&1
 	rc=$?
 	[ $rc = 2 ] || fail "icount vs wall: exit $rc, not 2"
@@ -334,11 +346,55 @@ t_compare_clock() {
 	[ $rc = 0 ] || [ $rc = 1 ] || fail "--force: exit $rc"
 	grep -q 'clock differs: "wall" -> "icount"' "$tmp/clk.out" ||
 		fail "--force: no warning: $(cat "$tmp/clk.out")"
-	"$ctl" compare "$tmp/noclock.json" "$tmp/icount.json" >/dev/null 2>"$tmp/clk.err"
+	compare_says "0 1" 'only one result says which clock' \
+		"$tmp/noclock.json" "$tmp/icount.json"
+}
+
+# --lat-sample N: the run records it (text header, JSON), each op type's
+# latencies cover its sampled ops, and compare refuses results timed with
+# another N unless forced (an older file without it timed every op).
+t_compare_lat_sample() {
+	local rc
+
+	[ -f "$base" ] || t_output >/dev/null
+	start --lat-sample 4 >"$tmp/s4.txt" || fail "start --lat-sample 4 exited $?"
+	grep -q ' lat sample 1/4,' "$tmp/s4.txt" ||
+		fail "no 'lat sample 1/4' in the header: $(head -3 "$tmp/s4.txt")"
+	start --lat-sample 4 --iterations 3 --seed 11 -o "$tmp/s4.json" \
+		>/dev/null || fail "start --lat-sample 4 --iterations 3 exited $?"
+	python3 - "$tmp/s4.json" <<'PY' || fail "the sampled result does not add up"
+import json, sys
+j = json.load(open(sys.argv[1]))
+it = j["iterations"][0]
+assert it["job"]["lat_sample"] == 4, it["job"]["lat_sample"]
+for p in it["phases"]:
+    for t in p["ops_by_type"]:
+        assert 0 < t["sampled"] < t["ops"], (p["name"], t["sampled"], t["ops"])
+        assert abs(t["lat_avg_ns"] * t["sampled"] - t["lat_sum_ns"]) <= t["sampled"]
+        assert sum(b[2] for b in t["latency"]["histogram"]) == t["sampled"]
+PY
+	"$ctl" start --lat-sample 0 --profile null --dir "$tmp/d" --engine user \
+		2>"$tmp/ls.err" >/dev/null
 	rc=$?
-	[ $rc = 0 ] || [ $rc = 1 ] || fail "a file without a clock: exit $rc"
-	grep -q 'only one result says which clock' "$tmp/clk.err" ||
-		fail "no warning about the missing clock: $(cat "$tmp/clk.err")"
+	[ $rc = 2 ] || fail "--lat-sample 0: exit $rc, not 2"
+	grep -q -- '--lat-sample: 0 is not 1 (every op) to 65536' "$tmp/ls.err" ||
+		fail "--lat-sample 0: $(cat "$tmp/ls.err")"
+	edit "$base" "$tmp/old.json" 'del j["run"]["params"]["lat-sample"]'
+	compare_says 2 'refusing .*timed 1 op in 1 .*timed 1 op in 4' \
+		"$base" "$tmp/s4.json"
+	compare_says "0 1" 'timed 1 op in 1 with one that timed 1 op in 4' \
+		"$base" "$tmp/s4.json" --force
+	"$ctl" compare "$tmp/old.json" "$base" >/dev/null 2>"$tmp/ls.err"
+	rc=$?
+	[ $rc = 0 ] || [ $rc = 1 ] ||
+		fail "a file without lat-sample (every op timed): exit $rc, $(cat "$tmp/ls.err")"
+	edit "$tmp/s4.json" "$tmp/s4e.json" '
+for p in phases("stat"):
+    t = p["ops_by_type"][0]
+    t["ops"], t["sampled"], t["lat_sum_ns"] = 400, 100, 100 * 1000.0'
+	"$ctl" --json compare "$tmp/s4e.json" "$tmp/s4e.json" --metric lat_avg_ns \
+		--phase stat >"$tmp/l.json" || fail "compare: exit $?"
+	expect "$tmp/l.json" 'row("stat", "lat_avg_ns")["base"]["mean"]' 1000.0
 }
 
 t_compare_usage() {
@@ -381,7 +437,7 @@ for it in j["iterations"]:
 	[ $? = 2 ] || fail "broken JSON: not exit 2"
 }
 
-ktap_plan 10
+ktap_plan 11
 ktap_run result_file_members t_output
 ktap_run rerun_repeats_a_run t_rerun
 ktap_run compare_verdicts t_compare_verdicts
@@ -392,4 +448,5 @@ ktap_run compare_environments t_compare_environment
 ktap_run compare_clock_mismatch t_compare_clock
 ktap_run compare_usage t_compare_usage
 ktap_run compare_lat_avg_with_errors t_compare_lat_avg_errors
+ktap_run compare_lat_sample t_compare_lat_sample
 ktap_finish

@@ -358,7 +358,7 @@ INI
 		'[(p["ops"], p["errors"]) for p in j["phases"]]' \
 		"(20, 0) (20, 20) (20, 20)" \
 		'all(o["lat_min_ns"] <= o["lat_avg_ns"] <= o["lat_max_ns"] and
-		     abs(o["lat_avg_ns"] * o["ops"] - o["lat_sum_ns"]) <= o["ops"]
+		     abs(o["lat_avg_ns"] * o["sampled"] - o["lat_sum_ns"]) <= o["sampled"]
 		     for p in j["phases"] for o in p["ops_by_type"])' True
 	"$ctl" start --engine user --dir "$d" --quiet --idle-ms 0 \
 		--job "$tmp/half.ini" >"$tmp/avg.txt" || fail "half.ini (text)"

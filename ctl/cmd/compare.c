@@ -53,7 +53,7 @@ static const struct arg_desc compare_args[] = {
 	{ "alpha", ARG_STR, COPT(alpha), "A",
 	  "significance level of the t-test (default 0.05)" },
 	{ "force", ARG_FLAG, COPT(force), NULL,
-	  "compare anyway: other workloads (parameters), a debug kernel with a production one, icount with wall clock" },
+	  "compare anyway: other workloads (parameters), a debug kernel with a production one, icount with wall clock, another --lat-sample" },
 	{ NULL },
 };
 
@@ -99,7 +99,8 @@ static void compare_help(FILE *f)
 		"(neither side varies: one boot each, noise not measured), untested.\n"
 		"exit status: 0 no significant regression, 1 a regression, 2 usage error,\n"
 		"nothing compared, or a refused comparison (other workload parameters, debug\n"
-		"vs production kernel, QEMU's instruction clock vs the wall clock; --force).\n");
+		"vs production kernel, QEMU's instruction clock vs the wall clock, another\n"
+		"--lat-sample; --force).\n");
 }
 
 const struct cmd_desc compare_cmd = {
@@ -216,11 +217,15 @@ static double metric_value(const struct jval *phase,
 	if (!m->path) {
 		/*
 		 * lat_avg_ns over every op type: the latency sum covers the
-		 * successful operations only, so it is divided by those.
+		 * successful operations timed only (sampled; every one in
+		 * an older result), so it is divided by those.
 		 */
 		for (i = 0; types && types->type == J_ARR && i < types->n; i++) {
 			double ls = json_num(types->items[i], "lat_sum_ns");
-			double o = json_num(types->items[i], "ops");
+			double o = json_num(types->items[i], "sampled");
+
+			if (isnan(o))
+				o = json_num(types->items[i], "ops");
 
 			if (isnan(ls) || isnan(o))
 				return NAN;
@@ -423,7 +428,7 @@ static bool param_not_workload(const char *key)
 {
 	static const char *const skip[] = {
 		"seed", "output", "rerun", "quiet", "progress-ms", "dir",
-		"detach",
+		"detach", "lat-sample",	/* how it was timed: lat_sample() */
 	};
 	unsigned int i;
 
@@ -533,6 +538,14 @@ static bool debug_kernel(const struct jval *doc, bool *known)
 
 	*known = d && d->type == J_BOOL;
 	return *known && d->b;
+}
+
+/* 1 op timed in how many (--lat-sample; 1 in an older result). */
+static double lat_sample(const struct jval *doc)
+{
+	double n = json_num(json_path(doc, "run.params"), "lat-sample");
+
+	return isnan(n) ? 1 : n;
 }
 
 /* The clock that timed a result (harness.clock: icount, wall); NULL: unsaid. */
@@ -709,6 +722,12 @@ static int compare_load(struct compare *c, const char *const *pos)
 		       clk_a, a->path, clk_b, b->path);
 		return EXIT_USAGE;
 	}
+	if (lat_sample(a->doc) != lat_sample(b->doc) && !c->o.force) {
+		errmsg("refusing to compare a result that timed 1 op in %g (%s) with one that timed 1 op in %g (%s): the latencies are of other samples, the engine's cost per op differs; use --force",
+		       lat_sample(a->doc), a->path, lat_sample(b->doc),
+		       b->path);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -746,6 +765,9 @@ static void compare_header(struct compare *c, bool json)
 		warnmsg("comparing a debug kernel with a production kernel (--force)");
 	if (!clock != !result_clock(b->doc))
 		warnmsg("only one result says which clock timed it (harness.clock): an older result file");
+	if (lat_sample(a->doc) != lat_sample(b->doc))
+		warnmsg("comparing a result that timed 1 op in %g with one that timed 1 op in %g (--force): latencies of other samples",
+			lat_sample(a->doc), lat_sample(b->doc));
 	taint_note(a);
 	taint_note(b);
 	open_json_array("environment_differences");

@@ -150,6 +150,8 @@ static const struct arg_desc start_args[] = {
 	  "do not end each phase with a timed syncfs (its tail)" },
 	{ "sample-ms", ARG_U32, OPT(sample_ms), "N",
 	  "time series: ops, bytes and the device's counters every N ms (default 100; 0: none)" },
+	{ "lat-sample", ARG_U32, OPT(lat_sample), "N",
+	  "time 1 op in N, at random (default 1: every op); latencies from the sample, counts, bytes and CPU exact" },
 	{ "series", ARG_FLAG, OPT(series_table), NULL,
 	  "print the time series as a table per phase" },
 	{ "plot", ARG_STR, OPT(plot), "PREFIX",
@@ -787,6 +789,9 @@ static int start_check(struct start *st)
 		return ret;
 	if (!p->iterations)
 		return usage_error("--iterations must be at least 1");
+	if (!p->lat_sample || p->lat_sample > FSLOAD_LAT_SAMPLE_MAX)
+		return usage_error("--lat-sample: %u is not 1 (every op) to %d",
+				   p->lat_sample, FSLOAD_LAT_SAMPLE_MAX);
 	many = st->ncounts > 1 || p->iterations > 1;
 	if (st->ncounts > 1 && p->iterations > 1)
 		return usage_error("--iterations and a --threads list exclude each other");

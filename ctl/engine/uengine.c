@@ -146,6 +146,7 @@ struct ujob {
 	u64 files;
 	u32 files_per_dir;
 	u32 branch;		/* directory tree; 0 flat */
+	u32 lat_sample;		/* time 1 op in lat_sample */
 	u64 seed;
 	u32 flags;
 	u32 idle_ms;
@@ -1360,6 +1361,8 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	}
 	js->seed = job->seed;
 	JS_SET(js, FSLOAD_A_JOB_SEED);
+	js->lat_sample = job->lat_sample;
+	JS_SET(js, FSLOAD_A_JOB_LAT_SAMPLE);
 	snprintf(js->profile, sizeof(js->profile), "%s", req->prog->profile);
 	JS_SET(js, FSLOAD_A_JOB_PROFILE);
 	js->user_engine = true;
@@ -1518,13 +1521,15 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 		os->ops = s->ops;
 		os->errors = s->errors;
 		os->bytes = s->bytes;
+		os->sampled = fsload_opstat_timed(s);
 		os->lat_sum_ns = s->lat_sum;
-		os->lat_min_ns = s->ops ? s->lat_min : 0;
+		os->lat_min_ns = os->sampled ? s->lat_min : 0;
 		os->lat_max_ns = s->lat_max;
 		os->have |= 1ULL << FSLOAD_A_OPSTAT_TYPE |
 			    1ULL << FSLOAD_A_OPSTAT_OPS |
 			    1ULL << FSLOAD_A_OPSTAT_ERRORS |
 			    1ULL << FSLOAD_A_OPSTAT_BYTES |
+			    1ULL << FSLOAD_A_OPSTAT_SAMPLED |
 			    1ULL << FSLOAD_A_OPSTAT_LAT_SUM_NS |
 			    1ULL << FSLOAD_A_OPSTAT_LAT_MIN_NS |
 			    1ULL << FSLOAD_A_OPSTAT_LAT_MAX_NS;
@@ -1634,6 +1639,7 @@ static int ujob_alloc(struct ujob *job)
 		while (i >= gend && g + 1 < job->ngroups)
 			gend += job->group_threads[++g];
 		w->e.group = g;
+		w->e.lat_sample = job->lat_sample;
 		w->e.hist = calloc(hist, sizeof(u64));
 		w->buf = ubuf_alloc(job->max_block);
 		if (!w->e.hist || !w->buf)
@@ -1673,6 +1679,7 @@ static int ujob_setup(struct ujob *job, const struct job_req *req)
 	job->files = req->files;
 	job->files_per_dir = p->files_per_dir;
 	job->branch = p->tree_branch;
+	job->lat_sample = p->lat_sample;
 	job->seed = p->seed;
 	job->flags = req->flags;
 	job->idle_ms = p->idle_ms;

@@ -111,6 +111,7 @@ static const char *const opstat_attr_names[FSLOAD_A_OPSTAT_MAX + 1] = {
 	[FSLOAD_A_OPSTAT_LAT_MAX_NS] = "lat-max-ns",
 	[FSLOAD_A_OPSTAT_PAD] = "pad",
 	[FSLOAD_A_OPSTAT_BUCKET] = "bucket",
+	[FSLOAD_A_OPSTAT_SAMPLED] = "sampled",
 };
 
 static const unsigned char opstat_attr_types[FSLOAD_A_OPSTAT_MAX + 1] = {
@@ -123,6 +124,7 @@ static const unsigned char opstat_attr_types[FSLOAD_A_OPSTAT_MAX + 1] = {
 	[FSLOAD_A_OPSTAT_LAT_MAX_NS] = ATTR_U64,
 	[FSLOAD_A_OPSTAT_PAD] = ATTR_PAD,
 	[FSLOAD_A_OPSTAT_BUCKET] = ATTR_NEST,
+	[FSLOAD_A_OPSTAT_SAMPLED] = ATTR_U64,
 };
 
 static const struct attr_set *const opstat_nested[FSLOAD_A_OPSTAT_MAX + 1] = {
@@ -281,6 +283,7 @@ static const char *const sample_op_attr_names[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
 	[FSLOAD_A_SAMPLE_OP_LAT_SUM_NS] = "lat-sum-ns",
 	[FSLOAD_A_SAMPLE_OP_LAT_P50_NS] = "lat-p50-ns",
 	[FSLOAD_A_SAMPLE_OP_LAT_P99_NS] = "lat-p99-ns",
+	[FSLOAD_A_SAMPLE_OP_SAMPLED] = "sampled",
 };
 
 static const unsigned char sample_op_attr_types[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
@@ -291,6 +294,7 @@ static const unsigned char sample_op_attr_types[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
 	[FSLOAD_A_SAMPLE_OP_LAT_SUM_NS] = ATTR_U64,
 	[FSLOAD_A_SAMPLE_OP_LAT_P50_NS] = ATTR_U64,
 	[FSLOAD_A_SAMPLE_OP_LAT_P99_NS] = ATTR_U64,
+	[FSLOAD_A_SAMPLE_OP_SAMPLED] = ATTR_U64,
 };
 
 const struct attr_set sample_op_attrs = {
@@ -410,6 +414,7 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_HELD] = "held",
 	[FSLOAD_A_JOB_WORKER] = "worker",
 	[FSLOAD_A_JOB_DIR_INO] = "dir-ino",
+	[FSLOAD_A_JOB_LAT_SAMPLE] = "lat-sample",
 };
 
 static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
@@ -455,6 +460,7 @@ static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_HELD] = ATTR_U32,
 	[FSLOAD_A_JOB_WORKER] = ATTR_NEST,
 	[FSLOAD_A_JOB_DIR_INO] = ATTR_U64,
+	[FSLOAD_A_JOB_LAT_SAMPLE] = ATTR_U32,
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {

@@ -61,9 +61,9 @@ double opstat_percentile(const struct opstat *os, uint32_t q_ppm)
 	 * Here only: a phase's histogram comes with the minimum and maximum
 	 * the engine measured (the kernel's interval samples have none).
 	 */
-	if (RES_HAS(os, FSLOAD_A_OPSTAT_LAT_MIN_NS) && os->ops)
+	if (RES_HAS(os, FSLOAD_A_OPSTAT_LAT_MIN_NS) && opstat_sampled(os))
 		v = max(v, os->lat_min_ns);
-	if (RES_HAS(os, FSLOAD_A_OPSTAT_LAT_MAX_NS) && os->ops)
+	if (RES_HAS(os, FSLOAD_A_OPSTAT_LAT_MAX_NS) && opstat_sampled(os))
 		v = min(v, os->lat_max_ns);
 	return (double)v;
 }

@@ -34,7 +34,7 @@ static const struct dev_sample *dev_at(const struct series *s, uint64_t t)
 	return &s->devs[lo];
 }
 
-enum { SM_OPS, SM_BYTES, SM_LAT_SUM, SM_P50, SM_P99 };
+enum { SM_OPS, SM_BYTES, SM_SAMPLED, SM_LAT_SUM, SM_P50, SM_P99 };
 
 static uint64_t sample_get(const struct sample *sm, uint8_t type, int what)
 {
@@ -48,6 +48,10 @@ static uint64_t sample_get(const struct sample *sm, uint8_t type, int what)
 			return sm->op[i].ops;
 		case SM_BYTES:
 			return sm->op[i].bytes;
+		case SM_SAMPLED:
+			/* the ops timed; all of them, from a kernel that does not say */
+			return sm->op[i].have & (1ULL << FSLOAD_A_SAMPLE_OP_SAMPLED) ?
+			       sm->op[i].sampled : sm->op[i].ops;
 		case SM_LAT_SUM:
 			return sm->op[i].lat_sum_ns;
 		case SM_P50:
@@ -83,7 +87,7 @@ struct interval *phase_intervals(const struct series *s,
 	const struct sample *prev = NULL, *sm;
 	const struct dev_sample *d0, *d1;
 	struct interval *iv, *v;
-	uint64_t t0 = pr->start_ns, dops, io = 0;
+	uint64_t t0 = pr->start_ns, dops, dtimed, io = 0;
 	unsigned int i, t;
 	double dt;
 
@@ -107,10 +111,12 @@ struct interval *phase_intervals(const struct series *s,
 		for (t = 1; t <= FSLOAD_OP_MAX; t++) {
 			dops = sample_get(sm, t, SM_OPS) -
 			       sample_get(prev, t, SM_OPS);
+			dtimed = sample_get(sm, t, SM_SAMPLED) -
+				 sample_get(prev, t, SM_SAMPLED);
 			v->ops[t] = dops / dt;
-			v->lat_us[t] = dops ? (sample_get(sm, t, SM_LAT_SUM) -
-					       sample_get(prev, t, SM_LAT_SUM)) /
-					      1e3 / dops : NAN;
+			v->lat_us[t] = dtimed ? (sample_get(sm, t, SM_LAT_SUM) -
+						 sample_get(prev, t, SM_LAT_SUM)) /
+						1e3 / dtimed : NAN;
 			v->p50_us[t] = sample_us(sm, t, SM_P50);
 			v->p99_us[t] = sample_us(sm, t, SM_P99);
 			if (isfinite(v->p99_us[t]) &&

@@ -74,6 +74,8 @@ static const struct decode_field status_fields[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_TREE_BRANCH] =
 		DEC_INT_FIELD(struct job_status, tree_branch),
 	[FSLOAD_A_JOB_HELD] = DEC_INT_FIELD(struct job_status, held),
+	[FSLOAD_A_JOB_LAT_SAMPLE] =
+		DEC_INT_FIELD(struct job_status, lat_sample),
 	[FSLOAD_A_JOB_SEED] = DEC_INT_FIELD(struct job_status, seed),
 	[FSLOAD_A_JOB_PROFILE] = DEC_STR_FIELD(struct job_status, profile),
 	[FSLOAD_A_JOB_PROGRESS_MS] =

@@ -50,6 +50,7 @@ struct job_status {
 	uint64_t files;
 	uint32_t files_per_dir;
 	uint32_t tree_branch;
+	uint32_t lat_sample;	/* 1 op timed in lat_sample */
 	uint32_t held;		/* the phase a held job holds before */
 	uint64_t seed;
 	char profile[FSLOAD_NAME_MAX];

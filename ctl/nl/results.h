@@ -27,12 +27,23 @@ struct opstat {
 	uint64_t ops;
 	uint64_t errors;
 	uint64_t bytes;
-	uint64_t lat_sum_ns;	/* over the successful ops only */
+	uint64_t sampled;	/* successful ops timed: opstat_sampled() */
+	uint64_t lat_sum_ns;	/* over the timed ops only */
 	uint64_t lat_min_ns;
 	uint64_t lat_max_ns;
 	struct hist_bucket *buckets;	/* ascending, non-empty; malloc'd */
 	unsigned int nbuckets;
 };
+
+/*
+ * The successful ops the latencies (sum, min, max, histogram) cover: 1 in
+ * the job's lat_sample; every one from a kernel that does not say.
+ */
+static inline uint64_t opstat_sampled(const struct opstat *os)
+{
+	return os->have & (1ULL << FSLOAD_A_OPSTAT_SAMPLED) ? os->sampled :
+							       os->ops;
+}
 
 /* A thread other than the workers and its CPU time (FSLOAD_A_THREAD_*). */
 struct thread_cpu {

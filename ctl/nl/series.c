@@ -28,6 +28,7 @@ sample_op_fields[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
 	[FSLOAD_A_SAMPLE_OP_TYPE] = DEC_INT_FIELD(struct sample_op, type),
 	[FSLOAD_A_SAMPLE_OP_OPS] = DEC_INT_FIELD(struct sample_op, ops),
 	[FSLOAD_A_SAMPLE_OP_BYTES] = DEC_INT_FIELD(struct sample_op, bytes),
+	[FSLOAD_A_SAMPLE_OP_SAMPLED] = DEC_INT_FIELD(struct sample_op, sampled),
 	[FSLOAD_A_SAMPLE_OP_LAT_SUM_NS] =
 		DEC_INT_FIELD(struct sample_op, lat_sum_ns),
 	[FSLOAD_A_SAMPLE_OP_LAT_P50_NS] =
@@ -39,7 +40,7 @@ sample_op_fields[FSLOAD_A_SAMPLE_OP_MAX + 1] = {
 static const struct decoder sample_op_decoder = {
 	.set = &sample_op_attrs,
 	.fields = sample_op_fields,
-	.have_off = DECODE_NO_HAVE,
+	.have_off = offsetof(struct sample_op, have),
 };
 
 /* An op without its type counts for none. */

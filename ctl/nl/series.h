@@ -21,9 +21,11 @@ struct job_status;
 
 /* One op type of a kernel sample (FSLOAD_A_SAMPLE_OP_*). */
 struct sample_op {
+	uint64_t have;
 	uint8_t type;
 	uint64_t ops;
 	uint64_t bytes;
+	uint64_t sampled;	/* of ops, timed: with have's bit, else ops */
 	uint64_t lat_sum_ns;
 	uint64_t lat_p50_ns;	/* of the interval; 0: none */
 	uint64_t lat_p99_ns;

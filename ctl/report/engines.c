@@ -54,7 +54,7 @@ static void side_of(const struct results *r, uint32_t index, struct engine_side 
 	if (!s->pr)
 		return;
 	for (i = 0; i < s->pr->nopstats; i++) {
-		n += s->pr->opstats[i].ops;
+		n += opstat_sampled(&s->pr->opstats[i]);
 		lat_sum += s->pr->opstats[i].lat_sum_ns;
 	}
 	if (s->pr->ops && RES_HAS(s->pr, FSLOAD_A_RES_WORKER_CPU_NS))

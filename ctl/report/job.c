@@ -171,6 +171,10 @@ static void print_job_params(const struct job_status *js,
 	print_attr_uint(js, FSLOAD_A_JOB_SEED, "seed",
 		       VIEW(" seed %" PRIu64 ",", " seed %" PRIu64 ",", NULL),
 		       js->seed);
+	/* every op timed (1) is not said in text */
+	print_attr_uint(js, FSLOAD_A_JOB_LAT_SAMPLE, "lat_sample",
+			view != JOB_VIEW_ROW && js->lat_sample > 1 ?
+			" lat sample 1/%" PRIu64 "," : NULL, js->lat_sample);
 	if (view != JOB_VIEW_ROW) {
 		if (js->flags & FSLOAD_JOB_F_KEEP)
 			print_fp(" keep,");

@@ -68,8 +68,8 @@ void profile_metric(const struct profile *pf, const struct results *r,
 			m->ops += os->ops;
 			m->bytes += os->bytes;
 			lat_sum += os->lat_sum_ns;
-			lat_n += os->ops;
-			if (os->ops && opstat_add(&lat, os))
+			lat_n += opstat_sampled(os);
+			if (opstat_sampled(os) && opstat_add(&lat, os))
 				lat_ok = false;
 		}
 	}

@@ -148,7 +148,8 @@ static void print_latency_table(const struct results *r, int name_w)
 			for (k = 0; k < ARRAY_SIZE(pcts); k++)
 				print_lat(PRINT_FP, NULL, os->nbuckets > 0,
 					  opstat_percentile(os, pcts[k].q_ppm));
-			print_lat(PRINT_FP, NULL, true, (double)os->lat_max_ns);
+			print_lat(PRINT_FP, NULL, opstat_sampled(os) > 0,
+				  (double)os->lat_max_ns);
 			print_fp("\n");
 		}
 	}
@@ -415,8 +416,8 @@ static void print_opstat(const struct opstat *os, uint64_t elapsed_ns,
 			 int name_w, bool text)
 {
 	enum output_type t = text ? PRINT_ANY : PRINT_JSON;
-	/* latencies (sum, min, max) cover the successful operations */
-	uint64_t n = os->ops;
+	/* latencies (sum, min, max) cover the successful operations timed */
+	uint64_t n = opstat_sampled(os);
 	char fmt[32];
 
 	open_json_object(NULL);
@@ -437,6 +438,7 @@ static void print_opstat(const struct opstat *os, uint64_t elapsed_ns,
 		print_rate(PRINT_FP, NULL, W_MIBS, 2,
 			   per_sec(os->bytes / MIB, elapsed_ns));
 	}
+	print_uint(PRINT_JSON, "sampled", NULL, n);
 	print_uint(PRINT_JSON, "lat_sum_ns", NULL, os->lat_sum_ns);
 	if (n) {
 		print_uint(PRINT_JSON, "lat_min_ns", NULL, os->lat_min_ns);
@@ -472,9 +474,9 @@ static void print_phase(const struct phase_result *pr,
 	for (i = 0; i < pr->nopstats; i++) {
 		const struct opstat *os = &pr->opstats[i];
 
-		if (!os->ops)
+		if (!opstat_sampled(os))
 			continue;
-		n += os->ops;
+		n += opstat_sampled(os);
 		lat_sum += os->lat_sum_ns;
 		if (os->lat_min_ns < lat_min)
 			lat_min = os->lat_min_ns;

@@ -15,6 +15,7 @@ int opstat_add(struct opstat *sum, const struct opstat *os)
 	const uint64_t lat = (1ULL << FSLOAD_A_OPSTAT_LAT_MIN_NS) |
 			     (1ULL << FSLOAD_A_OPSTAT_LAT_MAX_NS);
 	unsigned int i = 0, j = 0, n = 0;
+	uint64_t timed = opstat_sampled(os);
 	struct hist_bucket *b = NULL;
 
 	if (sum->nbuckets + os->nbuckets) {
@@ -38,10 +39,10 @@ int opstat_add(struct opstat *sum, const struct opstat *os)
 	free(sum->buckets);
 	sum->buckets = b;
 	sum->nbuckets = n;
-	if (os->ops) {
-		if (!sum->ops || os->lat_min_ns < sum->lat_min_ns)
+	if (timed) {
+		if (!sum->sampled || os->lat_min_ns < sum->lat_min_ns)
 			sum->lat_min_ns = os->lat_min_ns;
-		if (!sum->ops || os->lat_max_ns > sum->lat_max_ns)
+		if (!sum->sampled || os->lat_max_ns > sum->lat_max_ns)
 			sum->lat_max_ns = os->lat_max_ns;
 		sum->have |= os->have & lat;
 	}
@@ -49,6 +50,8 @@ int opstat_add(struct opstat *sum, const struct opstat *os)
 	sum->ops += os->ops;
 	sum->errors += os->errors;
 	sum->bytes += os->bytes;
+	sum->sampled += timed;
+	sum->have |= 1ULL << FSLOAD_A_OPSTAT_SAMPLED;
 	sum->lat_sum_ns += os->lat_sum_ns;
 	return 0;
 }

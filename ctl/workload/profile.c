@@ -50,6 +50,7 @@ void params_init(struct params *p)
 	p->progress_ms = 1000;
 	p->idle_ms = 250;
 	p->sample_ms = 100;
+	p->lat_sample = 1;
 	p->stall_sec = 60;
 	p->iterations = 1;
 	p->read_weight = 1;

@@ -114,6 +114,7 @@ struct params {
 	uint32_t idle_ms;	/* idle baseline before the first phase */
 	bool no_sync_tail;	/* no syncfs tail after each phase */
 	uint32_t sample_ms;	/* time series interval; 0: none */
+	uint32_t lat_sample;	/* time 1 op in N (1: every op) */
 	double stall_sec;	/* report workers stalled this long; 0: no */
 	bool stall_stop;	/* and stop the job then */
 	bool series_table;	/* print the time series as tables */

@@ -39,8 +39,13 @@
 
 #include "engine.h"
 
-/* Do @op: bytes moved (>= 0), a negative errno or FSLOAD_RET_ACCOUNTED. */
-static s64 fsload_do_op(struct fsload_worker *w, const struct fsload_opdesc *op)
+/*
+ * Do @op: bytes moved (>= 0), a negative errno or FSLOAD_RET_ACCOUNTED.
+ * In the loop itself: each instance of fsload_engine_body() gets its own
+ * switch (out of line, the call would cost more than the null op).
+ */
+static __always_inline s64 fsload_do_op(struct fsload_worker *w,
+					const struct fsload_opdesc *op)
 {
 	switch (op->type) {
 	case FSLOAD_OP_NULL:
@@ -115,31 +120,31 @@ static inline void fsload_phase_sum_add(struct fsload_phase_sum *sum,
 #define FSLOAD_YIELD_OPS	16
 
 /*
- * Run @ph, which opened at @start_ns, over the worker's file set.  The
- * phase statistics in @e are reset first.  *@end_ns is the end of the last
- * operation.  One clock read per operation: the end of one is the start
- * of the next; everything that a phase cannot change is looked up before
- * the first.
+ * fsload_engine_run()'s body, compiled twice: @sampling is a constant, so
+ * that with lat_sample 1 the loop has no trace of sampling (its cost per
+ * op did not grow: README, "The engine's own cost per op").
  *
- * As mdtest: when a stonewall stops a phase that makes the items (only
- * create or mkdir) or renames them, in sequential order from item 0,
- * after n of them, the later phases run over those n items (a full pass
- * is n iterations), not over items that do not exist; the next phase
- * that makes items runs over the whole set again.
+ * Without sampling, one clock read per op: the end of one is the start
+ * of the next, and t0 ends as the end of the last op.  With sampling, a
+ * timed op reads the clock at the top of its iteration and after the op,
+ * so that its latency spans what it spans without sampling (the yield,
+ * the name, the pick and the op) but the previous op's accounting; the
+ * other ops read no clock.  The stonewall is then seen at the
+ * rescheduling points (FSLOAD_YIELD_OPS ops at most after it), a progress
+ * mark reads the clock, and the phase's end is read after the loop.
  */
-static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
-					     struct fsload_engine *e,
-					     const struct fsload_phase *ph,
-					     unsigned int p, u64 start_ns,
-					     u64 *end_ns)
+static __always_inline enum fsload_run_end
+fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
+		   const struct fsload_phase *ph, unsigned int p,
+		   u64 start_ns, u64 *end_ns, const bool sampling)
 {
 	enum fsload_run_end end = FSLOAD_RUN_DONE;
-	u32 files = e->files, idx, idx0;
+	u32 files = e->files, idx, idx0, gap = 1;
 	const struct fsload_opdesc *op, *one;
 	struct fsload_perm perm;
 	bool dirs = ph->flags & FSLOAD_PHASE_F_DIRS, rmdir, makes, renames;
-	bool random = ph->order == FSLOAD_ORDER_RANDOM;
-	u64 i, t0, t1, lat, deadline, iterations, next_mark, last = 0;
+	bool random = ph->order == FSLOAD_ORDER_RANDOM, timed = true;
+	u64 i, t0, t1 = 0, lat = 0, deadline, iterations, next_mark, last = 0;
 	s64 ret;
 
 	fsload_engine_reset(e);
@@ -183,17 +188,32 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 	next_mark = e->next_mark;
 	one = ph->gnops[e->group] == 1 ? &ph->ops[ph->gops[e->group][0]] :
 	      NULL;
+	if (sampling)
+		gap = fsload_lat_gap(e);
 
 	t0 = fsload_now();
 	for (i = 0; i < iterations; i++) {
+		if (sampling) {
+			timed = !--gap;
+			if (timed) {
+				gap = fsload_lat_gap(e);
+				t0 = fsload_now();
+			}
+		}
 		if (!(i % FSLOAD_YIELD_OPS)) {
 			fsload_yield();
 			if (fsload_stopping(w)) {
 				end = FSLOAD_RUN_STOPPED;
 				break;
 			}
+			if (sampling && !timed && deadline != U64_MAX)
+				t0 = fsload_now();
+			if (sampling && t0 >= deadline) {
+				end = FSLOAD_RUN_STONEWALLED;
+				break;
+			}
 		}
-		if (t0 >= deadline) {
+		if (!sampling && t0 >= deadline) {
 			end = FSLOAD_RUN_STONEWALLED;
 			break;
 		}
@@ -210,16 +230,20 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 		op = one ?: fsload_pick(e, ph);
 		e->iter = i;
 		ret = fsload_do_op(w, op);
-		t1 = fsload_now();
-		lat = t1 - t0;
-		t0 = t1;
+		if (timed) {
+			t1 = fsload_now();
+			lat = t1 - t0;
+			t0 = t1;
+		}
 		if (unlikely(i + 1 >= next_mark)) {
+			if (!timed)
+				t1 = fsload_now();
 			fsload_mark(e, i + 1, t1);
 			next_mark = e->next_mark;
 		}
 		if (ret == FSLOAD_RET_ACCOUNTED)
 			continue;
-		fsload_trace_op(w, op, ret, lat);
+		fsload_trace_op(w, op, ret, timed ? lat : 0);
 		if (ret < 0) {
 			/*
 			 * An asynchronous op reports an earlier one's failure,
@@ -239,8 +263,13 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 			end = FSLOAD_RUN_FAILED;
 			break;
 		}
-		fsload_account(e, op->type, lat, ret);
+		if (timed)
+			fsload_account(e, op->type, lat, ret);
+		else
+			fsload_count_untimed(e, op->type, ret);
 	}
+	if (sampling)
+		t0 = fsload_now();
 	/* Asynchronous operations still in flight end the phase. */
 	ret = fsload_drain(w, &last);
 	if (ret < 0 && end != FSLOAD_RUN_FAILED) {
@@ -267,6 +296,30 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 		e->reached = min(i, (u64)files);
 	*end_ns = max(t0, last);
 	return end;
+}
+
+/*
+ * Run @ph, which opened at @start_ns, over the worker's file set.  The
+ * phase statistics in @e are reset first.  *@end_ns is the end of the last
+ * operation.  One clock read per operation (with e->lat_sample N, two per
+ * timed op, 1 in N, and none for the others: fsload_engine_body());
+ * everything that a phase cannot change is looked up before the first.
+ *
+ * As mdtest: when a stonewall stops a phase that makes the items (only
+ * create or mkdir) or renames them, in sequential order from item 0,
+ * after n of them, the later phases run over those n items (a full pass
+ * is n iterations), not over items that do not exist; the next phase
+ * that makes items runs over the whole set again.
+ */
+static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
+					     struct fsload_engine *e,
+					     const struct fsload_phase *ph,
+					     unsigned int p, u64 start_ns,
+					     u64 *end_ns)
+{
+	if (e->lat_sample > 1)
+		return fsload_engine_body(w, e, ph, p, start_ns, end_ns, true);
+	return fsload_engine_body(w, e, ph, p, start_ns, end_ns, false);
 }
 
 /* Null operations timed before the first phase: the engine's own cost. */

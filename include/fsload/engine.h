@@ -77,6 +77,13 @@ struct fsload_opstat {
 	u64 ops;		/* successful operations */
 	u64 errors;		/* failed operations */
 	u64 bytes;		/* bytes written and read */
+	/*
+	 * Successful operations not timed (the job's lat_sample): the
+	 * latencies and the histogram are over the others, ops - untimed
+	 * (fsload_opstat_timed()).  Counted for these, not for the timed
+	 * ones, so that timing every op costs nothing more.
+	 */
+	u64 untimed;
 	u64 lat_sum;		/* ns */
 	u64 lat_min;		/* ns, U64_MAX when no operation */
 	u64 lat_max;		/* ns */
@@ -325,6 +332,13 @@ struct fsload_engine {
 				 */
 	const struct fsload_slots *slots;
 	struct fsload_rng rnd;
+	/*
+	 * Time 1 op in lat_sample (>= 1), the gaps between timed ops drawn
+	 * from lat_rnd (fsload_lat_gap()), apart from rnd: the op sequence
+	 * does not depend on lat_sample.
+	 */
+	u32 lat_sample;
+	struct fsload_rng lat_rnd;
 
 	/*
 	 * The current name, name_len bytes, its last component at last_off:
@@ -521,6 +535,8 @@ static inline void fsload_engine_init(struct fsload_engine *e,
 	e->ndirs = shared && index ? 0 :
 		   (u32)div_u64(tree_files + files_per_dir - 1, files_per_dir);
 	fsload_rng_seed(&e->rnd, seed + index);
+	e->lat_sample = 1;
+	fsload_rng_seed(&e->lat_rnd, ~(seed + index));
 	memcpy(e->name, "t000/", FSLOAD_NAME_TDIR_LEN + 1);
 	fsload_engine_owner(e, index);
 	e->prefix = 'f';
@@ -669,7 +685,19 @@ static inline u64 fsload_random_offset(struct fsload_engine *e,
  */
 #define FSLOAD_RET_ACCOUNTED	(-0x7fffffffffffffffLL - 1)
 
-/* Account one successful operation of @type: @lat ns, @bytes moved. */
+/* Count a successful operation's @bytes in the worker's progress. */
+static inline void fsload_progress_count(struct fsload_engine *e, u64 bytes)
+{
+	if (e->uncounted)
+		return;
+	WRITE_ONCE(e->ops_done, e->ops_done + 1);
+	WRITE_ONCE(e->bytes_done, e->bytes_done + bytes);
+}
+
+/*
+ * Account one successful operation of @type, timed: @lat ns, @bytes moved.
+ * In this order: timing every op costs what it did before lat_sample.
+ */
 static inline void fsload_account(struct fsload_engine *e, u8 type, u64 lat,
 				  u64 bytes)
 {
@@ -683,10 +711,38 @@ static inline void fsload_account(struct fsload_engine *e, u8 type, u64 lat,
 	if (lat > st->lat_max)
 		st->lat_max = lat;
 	e->hist_of[type][fsload_hist_bucket(lat)]++;
-	if (e->uncounted)
-		return;
-	WRITE_ONCE(e->ops_done, e->ops_done + 1);
-	WRITE_ONCE(e->bytes_done, e->bytes_done + bytes);
+	fsload_progress_count(e, bytes);
+}
+
+/* Count one successful operation of @type that was not timed. */
+static inline void fsload_count_untimed(struct fsload_engine *e, u8 type,
+					u64 bytes)
+{
+	struct fsload_opstat *st = &e->st[type];
+
+	st->ops++;
+	st->untimed++;
+	st->bytes += bytes;
+	fsload_progress_count(e, bytes);
+}
+
+/* The successful operations of @st that were timed. */
+static inline u64 fsload_opstat_timed(const struct fsload_opstat *st)
+{
+	return st->ops - st->untimed;
+}
+
+/*
+ * Ops from one timed op to the next with lat_sample N: uniform in 1 ..
+ * 2N - 1, mean N.  At random, not every Nth: a fixed period would alias
+ * with periodic work (a rescheduling point every FSLOAD_YIELD_OPS ops, a
+ * new directory every files_per_dir files, a weighted mix's cycle) and
+ * time always the same kind of op.  Drawn once per timed op, not per op.
+ */
+static inline u32 fsload_lat_gap(struct fsload_engine *e)
+{
+	return 1 + (u32)(((u64)fsload_rng_u32(&e->lat_rnd) *
+			  (2 * e->lat_sample - 1)) >> 32);
 }
 
 /*
@@ -783,6 +839,7 @@ static inline void fsload_opstat_add(struct fsload_opstat *d,
 	d->ops += s->ops;
 	d->errors += s->errors;
 	d->bytes += s->bytes;
+	d->untimed += s->untimed;
 	d->lat_sum += s->lat_sum;
 	d->lat_min = min(d->lat_min, s->lat_min);
 	d->lat_max = max(d->lat_max, s->lat_max);

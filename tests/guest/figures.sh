@@ -5,7 +5,9 @@
 # Every profile and mode runs small, its text on stdout and its JSON in a
 # result file (-o) of the same run, and each phase must hold:
 #   - latency: min <= avg <= max per op type and in the table's row, and
-#     avg x ops = the latency sum (the sum covers the successful ops);
+#     avg x sampled = the latency sum (the sum covers the successful ops
+#     timed: all of them, or 1 in N with --lat-sample N), sampled <= ops
+#     and the histogram holds sampled ops;
 #   - rates: ops/s = ops / elapsed, and the workers cannot have been in
 #     their operations longer than threads x elapsed (x depth for bios);
 #   - completion: the table's complete column is JSON's "completion",
@@ -58,14 +60,19 @@ for r in runs:
         lat_sum = n_ok = 0
         depth = int(sys.argv[3]) if any(o["op"].startswith("bio_") for o in p["ops_by_type"]) else 1
         for o in p["ops_by_type"]:
-            if not o["ops"]:
+            n = o["sampled"]
+            if not n <= o["ops"]:
+                b(p, "%s: %d ops timed of %d" % (o["op"], n, o["ops"]))
+            if sum(h[2] for h in o["latency"]["histogram"]) != n:
+                b(p, "%s: the histogram does not hold the %d timed ops" % (o["op"], n))
+            if not n:
                 continue
             lat_sum += o["lat_sum_ns"]
-            n_ok += o["ops"]
+            n_ok += n
             if not o["lat_min_ns"] <= o["lat_avg_ns"] <= o["lat_max_ns"]:
                 b(p, "%s: avg %s not within min %s..max %s" % (o["op"], o["lat_avg_ns"], o["lat_min_ns"], o["lat_max_ns"]))
-            if abs(o["lat_avg_ns"] * o["ops"] - o["lat_sum_ns"]) > o["ops"]:
-                b(p, "%s: avg x ops != latency sum" % o["op"])
+            if abs(o["lat_avg_ns"] * n - o["lat_sum_ns"]) > n:
+                b(p, "%s: avg x sampled != latency sum" % o["op"])
         if el and p["ops_per_sec"] is not None and \
            abs(p["ops_per_sec"] - p["ops"] * 1e9 / el) > 0.01 * p["ops_per_sec"] + 1:
             b(p, "ops/s %s, ops / elapsed %s" % (p["ops_per_sec"], p["ops"] * 1e9 / el))
@@ -140,6 +147,8 @@ t_fs() {
 	mount "$FSLOAD_DEV" "$mnt" || fail "mount"
 	d=(--dir "$mnt")
 	fig sf-none --profile smallfiles --files 200 --threads 2 "${d[@]}"
+	fig sf-sampled --profile smallfiles --files 200 --threads 2 \
+		--lat-sample 8 "${d[@]}"
 	fig sf-fsync --profile smallfiles --sync fsync --files 50 "${d[@]}"
 	fig sf-batch --profile smallfiles --sync batch --files 100 \
 		--files-per-round 50 "${d[@]}"
@@ -150,6 +159,8 @@ t_fs() {
 		--items-per-dir 5 --shared-dir --threads 2 "${d[@]}"
 	fig md-stonewall --profile metadata --items 100000 --items-per-dir 1000 \
 		--stonewall 0.2 --iterations 2 "${d[@]}"
+	fig md-sampled --profile metadata --items 100000 --items-per-dir 1000 \
+		--stonewall 0.2 --lat-sample 16 "${d[@]}"
 	fig lf --profile largefile --size 4M "${d[@]}"
 	fig lf-direct --profile largefile --size 4M --direct --fallocate "${d[@]}"
 	fig rrw --profile randrw --files 2 --size 1M --ops 300 "${d[@]}"

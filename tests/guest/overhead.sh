@@ -12,7 +12,9 @@
 # is wall time and says nothing: the suite is skipped.  The idle baseline
 # (its default length) lets the job's start settle first: without it the
 # kernel engine's calibration counts ~10 more per op, the control side's
-# work landing in it.
+# work landing in it.  With --lat-sample 16 and 64 (1 op timed in N) each
+# engine's calibration must cost fewer instructions per op than with every
+# op timed, and the result's counts stay exact.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,23 +24,66 @@ lib_need dir module
 [ "${FSLOAD_ICOUNT:-}" = 1 ] ||
 	{ echo "1..0 # SKIP not under the instruction clock"; exit 4; }
 
+# per ENGINE N [ARGS]: the engine's calibration with --lat-sample N,
+# instructions per op, in $per (its JSON in $work/ENGINE-N.json).
+per() {
+	local engine=$1 n=$2 out=$work/$1-$2.json
+
+	shift 2
+	fsloadctl --json start --engine "$engine" --profile null --files 20000 \
+		--threads 1 --dir "$FSLOAD_DIR" --quiet --lat-sample "$n" \
+		"$@" >"$out" ||
+		fail "fsloadctl start --engine $engine --lat-sample $n exited $?"
+	per=$(jget 'j["job"]["overhead_ns_per_op"]' "$out") ||
+		fail "no overhead_ns_per_op in $(cat "$out")"
+}
+
 # within ENGINE BOUND: the engine's calibration, instructions per op,
 # is at most BOUND.
 within() {
-	local engine=$1 bound=$2 out=$work/$1.json per
+	local engine=$1 bound=$2
 
-	fsloadctl --json start --engine "$engine" --profile null --files 20000 \
-		--threads 1 --dir "$FSLOAD_DIR" --quiet >"$out" ||
-		fail "fsloadctl start --engine $engine exited $?"
-	per=$(jget 'j["job"]["overhead_ns_per_op"]' "$out") ||
-		fail "no overhead_ns_per_op in $(cat "$out")"
+	per "$engine" 1
 	echo "$engine engine: $per instructions per op (bound $bound)"
 	python3 -c 'import sys; sys.exit(not 0 < float(sys.argv[1]) <= float(sys.argv[2]))' \
 		"$per" "$bound" ||
 		fail "$engine engine: $per instructions per op, over $bound"
 }
 
-ktap_plan 2
+# sampled ENGINE: --lat-sample 16 and 64 cost fewer instructions per null
+# op than timing every op (whose figure within left in $work), and the
+# phase's counts stay exact while its latencies cover the timed ops.
+sampled() {
+	local engine=$1 all n
+
+	all=$(jget 'j["job"]["overhead_ns_per_op"]' "$work/$engine-1.json") ||
+		fail "no calibration of every op timed (within did not run)"
+	for n in 16 64; do
+		per "$engine" "$n"
+		echo "$engine engine, --lat-sample $n: $per instructions per op (every op timed: $all)"
+		python3 -c 'import sys; sys.exit(not 0 < float(sys.argv[1]) < float(sys.argv[2]))' \
+			"$per" "$all" ||
+			fail "$engine engine: --lat-sample $n costs $per per op, not less than $all"
+	done
+	python3 - "$work/$engine-64.json" <<'PY' || fail "$engine engine: the sampled result does not add up"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["job"]["lat_sample"] == 64, j["job"]["lat_sample"]
+for ph in j["phases"]:
+    for o in ph["ops_by_type"]:
+        assert o["ops"] == ph["ops"], (o["ops"], ph["ops"])
+        # ~ops / 64, within 5 standard deviations
+        e = o["ops"] / 64
+        assert abs(o["sampled"] - e) <= 5 * e ** 0.5 + 1, (o["sampled"], e)
+        if o["sampled"]:
+            assert abs(o["lat_avg_ns"] * o["sampled"] - o["lat_sum_ns"]) <= o["sampled"]
+            assert sum(b[2] for b in o["latency"]["histogram"]) == o["sampled"]
+PY
+}
+
+ktap_plan 4
 ktap_run kernel_engine_cost_per_op within kernel 182
 ktap_run user_engine_cost_per_op within user 228
+ktap_run kernel_engine_lat_sample_cheaper sampled kernel
+ktap_run user_engine_lat_sample_cheaper sampled user
 ktap_finish
