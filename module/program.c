@@ -431,6 +431,11 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 				    "sample_ms: 0 (none) or at least 10");
 		return -ERANGE;
 	}
+	prog->profile_hz = tb[FSLOAD_A_JOB_CPU_PROFILE_HZ] ?
+			   nla_get_u32(tb[FSLOAD_A_JOB_CPU_PROFILE_HZ]) : 0;
+	prog->profile_stacks = tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS] ?
+		nla_get_u32(tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS]) :
+		FSLOAD_PROFILE_STACKS_DEFAULT;
 	prog->stall_ms = tb[FSLOAD_A_JOB_STALL_MS] ?
 			 nla_get_u32(tb[FSLOAD_A_JOB_STALL_MS]) : 0;
 	if (prog->stall_ms && prog->stall_ms < 100) {

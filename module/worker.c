@@ -250,6 +250,7 @@ static void fsload_merge(struct fsload_worker *w, unsigned int p,
 	res->worker_cpu_ns += c1->cpu_ns - c0->cpu_ns;
 	res->instructions += c1->instructions - c0->instructions;
 	res->cycles += c1->cycles - c0->cycles;
+	fsload_profile_merge(w, res);
 	spin_unlock(&job->lock);
 
 	mutex_lock(&job->hist_lock);

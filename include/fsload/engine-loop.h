@@ -203,6 +203,7 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 		}
 		op = one ?: fsload_pick(e, ph);
 		e->iter = i;
+		WRITE_ONCE(e->op_type, op->type);
 		ret = fsload_do_op(w, op);
 		t1 = fsload_now();
 		lat = t1 - t0;
