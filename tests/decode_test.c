@@ -26,6 +26,7 @@
 #include "nl/decode.h"
 #include "nl/job.h"
 #include "nl/results.h"
+#include "nl/profile.h"
 #include "nl/series.h"
 
 #include "kselftest_harness.h"
@@ -443,7 +444,7 @@ TEST(tables_match_spec)
 {
 	static const struct decoder *const messages[] = {
 		&job_status_decoder, &job_workers_decoder, &results_decoder,
-		&results_job_ref_decoder, &series_decoder,
+		&results_job_ref_decoder, &series_decoder, &profile_decoder,
 	};
 	struct table_check tc = { .nseen = 0 };
 	unsigned int i;

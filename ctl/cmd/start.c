@@ -38,6 +38,7 @@
 #include "engine/run.h"
 #include "engine/uengine.h"
 #include "engine/wait.h"
+#include "report/profile.h"
 #include "report/record.h"
 #include "report/engines.h"
 #include "report/runs.h"
@@ -140,6 +141,12 @@ static const struct arg_desc start_args[] = {
 	  "print the time series as a table per phase" },
 	{ "plot", ARG_STR, OPT(plot), "PREFIX",
 	  "write an SVG plot per phase to PREFIX-<index>-<phase>.svg" },
+	{ "cpu-profile", ARG_U32, OPT(cpu_profile), "HZ",
+	  "sample the workers' kernel stacks HZ times per CPU second; a profile per phase and op type (0: none)" },
+	{ "cpu-profile-stacks", ARG_U32, OPT(cpu_profile_stacks), "N",
+	  "--cpu-profile: distinct stacks each worker keeps (default 512); more are counted as dropped" },
+	{ "folded", ARG_STR, OPT(folded), "PREFIX",
+	  "--cpu-profile: write folded stacks to PREFIX-<index>-<phase>-<op>.folded" },
 	{ "stall-sec", ARG_SECONDS, OPT(stall_sec), "SEC",
 	  "report a worker without progress for SEC seconds, with its kernel stack (default 60; 0: never)" },
 	{ "stall-stop", ARG_FLAG, OPT(stall_stop), NULL,
@@ -361,6 +368,8 @@ static int run_age(struct nl_ctx *nl, const struct params *p,
 {
 	static struct program prog;
 	struct params ap = *p;
+
+	ap.cpu_profile = 0;	/* the fill is not what is profiled */
 	struct age_ctx ac = { .dir = p->dir, .target = target };
 	struct job_extra x = { 0 };
 	struct job_req req = { 0 };
@@ -747,6 +756,10 @@ static int start_check(struct start *st)
 				st->cli.job ? &st->job_prog : NULL);
 	if (ret)
 		return ret;
+	if (st->p.cpu_profile && st->engine == ENGINE_USER)
+		return usage_error("--cpu-profile: the kernel engine's workers only");
+	if (st->p.folded && !st->p.cpu_profile)
+		return usage_error("--folded: needs --cpu-profile");
 	/* Aging, and each job of "both" in turn, run on one engine. */
 	st->job_engine = st->engine == ENGINE_USER ? ENGINE_USER :
 			 ENGINE_KERNEL;
@@ -909,6 +922,11 @@ static int start_one(struct start *st, struct job_req *req, bool *stop)
 			return ret;
 		}
 		st->nruns++;
+		if (st->p.folded && run->r.profile &&
+		    profile_write_folded(run->r.profile, &run->r,
+					 st->p.folded))
+			warnmsg("cannot write the folded stacks %s-*.folded",
+				st->p.folded);
 		if (st->extents)
 			count_extents(run, st->p.keep);
 		if (run->ret && !st->job_ret)

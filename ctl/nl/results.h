@@ -76,18 +76,26 @@ struct phase_result {
 	unsigned int ntop;
 	struct progress_mark progress[FSLOAD_PROGRESS_MARKS];
 	unsigned int nprogress;	/* marks reached, in order */
+	/* A profiled job's (HAS(FSLOAD_A_RES_PROFILE_SAMPLES)). */
+	uint64_t prof_samples;	/* taken, dropped ones included */
+	uint64_t prof_dropped;
+	uint64_t prof_ns;	/* the sampling handler's own time */
 };
 
 /* A phase's "have" bit for attribute @attr. */
 #define RES_HAS(pr, attr)	(!!((pr)->have & (1ULL << (attr))))
 
 struct series;
+struct cpu_profile;
 
 struct results {
 	struct phase_result *phases;
 	unsigned int nphases;
 	const struct series *series;	/* time series, or NULL; not owned */
 	bool series_table;		/* print it as tables too */
+	const struct cpu_profile *profile;	/* CPU profile, or NULL; not
+						 * owned
+						 */
 };
 
 /*
