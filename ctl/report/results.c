@@ -499,6 +499,10 @@ static void print_phase(const struct phase_result *pr,
 	print_bool(PRINT_JSON, "stonewalled", NULL, pr->stonewalled);
 	print_string(PRINT_JSON, "completion", NULL, phase_completion(pr));
 	print_uint(PRINT_JSON, "elapsed_ns", NULL, pr->elapsed_ns);
+	if (HAS(pr, FSLOAD_A_RES_START_NS))
+		print_uint(PRINT_JSON, "start_ns", NULL, pr->start_ns);
+	else
+		print_null(PRINT_JSON, "start_ns", NULL);
 	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_OPS);
 	print_uint(PRINT_ANY, "ops", fmt, pr->ops);
 	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_ERRORS);
