@@ -113,6 +113,8 @@ struct fsload_result {
 
 /* Distinct stacks a worker keeps when the request does not say. */
 #define FSLOAD_PROFILE_STACKS_DEFAULT	512
+/* A job's stack tables at most, all workers (threads x stacks x 344). */
+#define FSLOAD_PROFILE_BYTES_MAX	(64U << 20)
 /* Frames a CPU profile's stack keeps, innermost first (profile.c). */
 #define FSLOAD_PROFILE_DEPTH	40
 /* Frames the handler unwinds: the interrupt's own, then the worker's. */
@@ -122,10 +124,25 @@ struct fsload_result {
 struct fsload_pstack {
 	u64 samples;		/* 0: the slot is free */
 	u32 hash;
+	u32 leaf;		/* the innermost frame's function, hashed */
 	u16 phase;
 	u8 op;			/* enum fsload_op */
 	u8 depth;		/* frames in ip[] */
-	unsigned long ip[FSLOAD_PROFILE_DEPTH];	/* innermost first */
+	/*
+	 * Innermost first: the interrupted instruction (the first sample's:
+	 * the stack is the same for any in the same function), then the
+	 * return addresses.
+	 */
+	unsigned long ip[FSLOAD_PROFILE_DEPTH];
+};
+
+/* Interrupted instructions whose function a worker remembers. */
+#define FSLOAD_PROFILE_LEAVES	256
+
+/* An interrupted instruction and its function's name, hashed. */
+struct fsload_pleaf {
+	unsigned long ip;
+	u32 hash;
 };
 
 struct fsload_job;
@@ -170,6 +187,8 @@ struct fsload_worker {
 	 */
 	struct fsload_pstack *pstacks;	/* prog.profile_stacks slots */
 	unsigned long *pscratch;	/* FSLOAD_PROFILE_SCRATCH frames */
+	struct fsload_pleaf *pleaves;	/* FSLOAD_PROFILE_LEAVES, by ip */
+	char *psym;			/* KSYM_SYMBOL_LEN */
 	u64 prof_samples;
 	u64 prof_dropped;
 	u64 prof_ns;

@@ -19,7 +19,12 @@
  * interrupted instruction outwards, goes into the worker's own table of
  * distinct stacks with their counts: a fixed open-addressing hash,
  * allocated at the start; a sample that finds no slot within
- * FSLOAD_PROFILE_PROBES is counted as dropped.  Only the handler writes a
+ * FSLOAD_PROFILE_PROBES is counted as dropped.  Two samples are the same
+ * stack when their return addresses are and they interrupted the same
+ * function: keyed by the exact instruction, nearly every sample of a
+ * deep path would be a stack of its own.  The function's name (no
+ * lookup of a symbol's start is exported) is hashed once per distinct
+ * instruction, kept in a small per-worker cache.  Only the handler writes a
  * worker's table and counters, and only while it interrupts that worker,
  * so never two at once; the worker reads the counters at its phase's
  * merge (the handler then does not run for it), the profile dump reads
@@ -30,6 +35,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/jhash.h>
+#include <linux/kallsyms.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
@@ -77,12 +83,29 @@ static int fsload_profile_unwind(struct fsload_worker *w,
 	return -1;
 }
 
+/* The name of the function at @ip, hashed; cached per worker. */
+static u32 fsload_profile_leaf(struct fsload_worker *w, unsigned long ip)
+{
+	struct fsload_pleaf *c = &w->pleaves[hash_long(ip, 8) %
+					     FSLOAD_PROFILE_LEAVES];
+	int len;
+
+	if (c->ip != ip) {
+		len = sprint_symbol_no_offset(w->psym, ip);
+		c->ip = ip;
+		c->hash = jhash(w->psym, len, 0);
+	}
+	return c->hash;
+}
+
 /* Count a sample of @ips (@depth frames) in phase @phase, op @op. */
 static bool fsload_profile_count(struct fsload_worker *w, u16 phase, u8 op,
 				 const unsigned long *ips, unsigned int depth)
 {
 	u32 n = w->job->prog.profile_stacks;
-	u32 h = jhash(ips, depth * sizeof(*ips), (u32)phase << 8 | op);
+	u32 leaf = fsload_profile_leaf(w, ips[0]);
+	size_t ret = (depth - 1) * sizeof(*ips);
+	u32 h = jhash(ips + 1, ret, leaf ^ ((u32)phase << 8 | op));
 	struct fsload_pstack *s;
 	unsigned int i;
 
@@ -90,6 +113,7 @@ static bool fsload_profile_count(struct fsload_worker *w, u16 phase, u8 op,
 		s = &w->pstacks[(h + i) % n];
 		if (!s->samples) {
 			s->hash = h;
+			s->leaf = leaf;
 			s->phase = phase;
 			s->op = op;
 			s->depth = depth;
@@ -97,9 +121,9 @@ static bool fsload_profile_count(struct fsload_worker *w, u16 phase, u8 op,
 			s->samples = 1;
 			return true;
 		}
-		if (s->hash == h && s->phase == phase && s->op == op &&
-		    s->depth == depth &&
-		    !memcmp(s->ip, ips, depth * sizeof(*ips))) {
+		if (s->hash == h && s->leaf == leaf && s->phase == phase &&
+		    s->op == op && s->depth == depth &&
+		    !memcmp(s->ip + 1, ips + 1, ret)) {
 			s->samples++;
 			return true;
 		}
@@ -156,7 +180,10 @@ int fsload_profile_alloc(struct fsload_job *job)
 				      sizeof(*w->pstacks), GFP_KERNEL);
 		w->pscratch = kcalloc(FSLOAD_PROFILE_SCRATCH,
 				      sizeof(*w->pscratch), GFP_KERNEL);
-		if (!w->pstacks || !w->pscratch)
+		w->pleaves = kcalloc(FSLOAD_PROFILE_LEAVES,
+				     sizeof(*w->pleaves), GFP_KERNEL);
+		w->psym = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
+		if (!w->pstacks || !w->pscratch || !w->pleaves || !w->psym)
 			return -ENOMEM;
 	}
 	return 0;
@@ -175,6 +202,8 @@ void fsload_profile_free(struct fsload_job *job)
 	for (i = 0; job->workers && i < job->prog.threads; i++) {
 		kvfree(job->workers[i].pstacks);
 		kfree(job->workers[i].pscratch);
+		kfree(job->workers[i].pleaves);
+		kfree(job->workers[i].psym);
 	}
 	kfree(job->prof_ev);
 }

@@ -436,6 +436,13 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 	prog->profile_stacks = tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS] ?
 		nla_get_u32(tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS]) :
 		FSLOAD_PROFILE_STACKS_DEFAULT;
+	if (prog->profile_hz &&
+	    (u64)prog->threads * prog->profile_stacks *
+	    sizeof(struct fsload_pstack) > FSLOAD_PROFILE_BYTES_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS],
+				    "cpu-profile-stacks: threads x stacks over the module's 64 MiB per job");
+		return -E2BIG;
+	}
 	prog->stall_ms = tb[FSLOAD_A_JOB_STALL_MS] ?
 			 nla_get_u32(tb[FSLOAD_A_JOB_STALL_MS]) : 0;
 	if (prog->stall_ms && prog->stall_ms < 100) {

@@ -279,6 +279,8 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 	u64 end_ns;
 
 	fsload_counters_read(w, &c0);
+	/* Before its first op, a sample is of no op type (0). */
+	WRITE_ONCE(w->e.op_type, 0);
 	WRITE_ONCE(w->in_phase, p + 1);
 	end = fsload_engine_run(w, &w->e, ph, p, job->res[p].start_ns,
 				&end_ns);

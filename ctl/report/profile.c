@@ -27,6 +27,12 @@
 /* Functions in the text table of each phase and op type. */
 #define PROFILE_TOP	10
 
+/* A view's op type: "none" for the samples before a phase's first op. */
+static const char *view_op(uint8_t op)
+{
+	return op ? op_name(op) : "none";
+}
+
 static int stack_cmp(const void *a, const void *b)
 {
 	const struct prof_stack *x = *(const struct prof_stack *const *)a;
@@ -244,7 +250,7 @@ int profile_write_folded(const struct cpu_profile *p, const struct results *r,
 		pr = phase_of(r, views[i].phase);
 		name_part(name, sizeof(name), pr ? pr->name : "phase");
 		snprintf(path, sizeof(path), "%s-%" PRIu32 "-%s-%s.folded",
-			 prefix, views[i].phase, name, op_name(views[i].op));
+			 prefix, views[i].phase, name, view_op(views[i].op));
 		f = fopen(path, "w");
 		if (!f) {
 			err = -errno;
@@ -310,7 +316,7 @@ void print_profile_json(const struct cpu_profile *p,
 			continue;
 		ops = phase_ops(pr, v->op);
 		open_json_object(NULL);
-		print_string(PRINT_JSON, "op", NULL, op_name(v->op));
+		print_string(PRINT_JSON, "op", NULL, view_op(v->op));
 		print_uint(PRINT_JSON, "ops", NULL, ops);
 		print_uint(PRINT_JSON, "samples", NULL, v->samples);
 		print_float(PRINT_JSON, "cost_per_op", NULL,
@@ -348,7 +354,7 @@ static void print_view_table(const struct cpu_profile *p,
 	unsigned int j;
 
 	print_fp("\n%s, %s: %" PRIu64 " samples, %.1f %s/op",
-		 pr ? pr->name : "?", op_name(v->op), v->samples,
+		 pr ? pr->name : "?", view_op(v->op), v->samples,
 		 per_op(p, v->samples, ops), profile_unit(p));
 	if (pr && pr->ops)
 		print_fp("; sampling's own %.1f ns/op, %" PRIu64
