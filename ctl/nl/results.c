@@ -338,6 +338,18 @@ int results_get(struct nl_ctx *nl, uint32_t id, struct results *r)
 	return 0;
 }
 
+const struct phase_result *results_phase(const struct results *r,
+					 uint32_t index)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nphases; i++) {
+		if (r->phases[i].index == index)
+			return &r->phases[i];
+	}
+	return NULL;
+}
+
 void results_free(struct results *r)
 {
 	unsigned int i;

@@ -109,5 +109,8 @@ extern const struct decoder results_job_ref_decoder;
 /* Dump the results of job @id, sorted by phase.  Returns an exit code. */
 int results_get(struct nl_ctx *nl, uint32_t id, struct results *r);
 void results_free(struct results *r);
+/* The result of the phase of index @index, or NULL. */
+const struct phase_result *results_phase(const struct results *r,
+					 uint32_t index);
 
 #endif /* FSLOADCTL_RESULTS_H */

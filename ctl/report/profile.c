@@ -195,19 +195,6 @@ fail:
 	return -1;
 }
 
-/* A phase's result by index, or NULL. */
-static const struct phase_result *phase_of(const struct results *r,
-					   uint32_t index)
-{
-	unsigned int i;
-
-	for (i = 0; i < r->nphases; i++) {
-		if (r->phases[i].index == index)
-			return &r->phases[i];
-	}
-	return NULL;
-}
-
 /* Operations of type @op in phase @pr. */
 static uint64_t phase_ops(const struct phase_result *pr, uint8_t op)
 {
@@ -247,7 +234,7 @@ int profile_write_folded(const struct cpu_profile *p, const struct results *r,
 	if (n < 0)
 		return -ENOMEM;
 	for (i = 0; i < n && !err; i++) {
-		pr = phase_of(r, views[i].phase);
+		pr = results_phase(r, views[i].phase);
 		name_part(name, sizeof(name), pr ? pr->name : "phase");
 		snprintf(path, sizeof(path), "%s-%" PRIu32 "-%s-%s.folded",
 			 prefix, views[i].phase, name, view_op(views[i].op));
@@ -392,6 +379,7 @@ void print_profile_tables(const struct results *r)
 		 p->clock == FSLOAD_PROFILE_CLOCK_CYCLES ? "" :
 		 ", instructions under the instruction clock");
 	for (i = 0; i < n; i++)
-		print_view_table(p, phase_of(r, views[i].phase), &views[i]);
+		print_view_table(p, results_phase(r, views[i].phase),
+				 &views[i]);
 	fold_free(views, n);
 }

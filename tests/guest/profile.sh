@@ -40,7 +40,7 @@ if cp["hz"] != 10000 or cp["period"] != 100000:
 ph = [p for p in j["phases"] if p["name"] == "create"][0]
 prof = ph["cpu_profile"]
 ops = {o["op"]: o for o in prof["by_op"]}
-# "none": before the phase's first op
+# "none": before the first op of the phase
 if set(ops) - {"none"} != {"create"}: bad("create phase profiles %r" % list(ops))
 c = ops["create"]
 fns = sorted(c["functions"], key=lambda f: -f["total_samples"])
