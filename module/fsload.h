@@ -112,38 +112,42 @@ struct fsload_result {
 };
 
 /* Distinct stacks a worker keeps when the request does not say. */
-#define FSLOAD_PROFILE_STACKS_DEFAULT	512
-/* A job's stack tables at most, all workers (threads x stacks x 344). */
+#define FSLOAD_PROFILE_STACKS_DEFAULT	4096
+/* Distinct call paths a worker keeps: one per this many stacks. */
+#define FSLOAD_PROFILE_STACKS_PER_PATH	4
+/* A job's tables at most, all workers. */
 #define FSLOAD_PROFILE_BYTES_MAX	(64U << 20)
-/* Frames a CPU profile's stack keeps, innermost first (profile.c). */
+/* Return addresses a CPU profile's call path keeps, innermost first. */
 #define FSLOAD_PROFILE_DEPTH	40
 /* Frames the handler unwinds: the interrupt's own, then the worker's. */
 #define FSLOAD_PROFILE_SCRATCH	64
 
-/* A distinct stack of a worker's CPU profile, in one phase and op type. */
-struct fsload_pstack {
-	u64 samples;		/* 0: the slot is free */
-	u32 hash;
-	u32 leaf;		/* the innermost frame's function, hashed */
+/*
+ * A distinct call path of a worker's CPU profile, in one phase and op
+ * type: the return addresses of the interrupted stack.
+ */
+struct fsload_ppath {
+	u32 hash;		/* 0 with depth 0: the slot is free */
 	u16 phase;
-	u8 op;			/* enum fsload_op */
-	u8 depth;		/* frames in ip[] */
-	/*
-	 * Innermost first: the interrupted instruction (the first sample's:
-	 * the stack is the same for any in the same function), then the
-	 * return addresses.
-	 */
-	unsigned long ip[FSLOAD_PROFILE_DEPTH];
+	u8 op;			/* enum fsload_op; 0 before the first */
+	u8 depth;		/* return addresses in ip[]; 1 at least */
+	unsigned long ip[FSLOAD_PROFILE_DEPTH];	/* innermost first */
 };
 
-/* Interrupted instructions whose function a worker remembers. */
-#define FSLOAD_PROFILE_LEAVES	256
-
-/* An interrupted instruction and its function's name, hashed. */
-struct fsload_pleaf {
+/* A distinct stack: an interrupted instruction on a call path. */
+struct fsload_pstack {
 	unsigned long ip;
-	u32 hash;
+	u32 path;		/* its call path's slot */
+	u32 samples;		/* 0: the slot is free */
 };
+
+/* The bytes of the tables of a worker keeping @stacks stacks. */
+static inline u64 fsload_profile_bytes(u32 stacks)
+{
+	return (u64)stacks * sizeof(struct fsload_pstack) +
+	       (u64)DIV_ROUND_UP(stacks, FSLOAD_PROFILE_STACKS_PER_PATH) *
+	       sizeof(struct fsload_ppath);
+}
 
 struct fsload_job;
 struct netlink_ext_ack;
@@ -186,9 +190,8 @@ struct fsload_worker {
 	 * at its merge.
 	 */
 	struct fsload_pstack *pstacks;	/* prog.profile_stacks slots */
+	struct fsload_ppath *ppaths;	/* one per STACKS_PER_PATH of them */
 	unsigned long *pscratch;	/* FSLOAD_PROFILE_SCRATCH frames */
-	struct fsload_pleaf *pleaves;	/* FSLOAD_PROFILE_LEAVES, by ip */
-	char *psym;			/* KSYM_SYMBOL_LEN */
 	u64 prof_samples;
 	u64 prof_dropped;
 	u64 prof_ns;
@@ -423,8 +426,8 @@ int fsload_profile_start(struct fsload_job *job,
 			 struct netlink_ext_ack *extack);
 void fsload_profile_stop(struct fsload_job *job);
 void fsload_profile_merge(struct fsload_worker *w, struct fsload_result *res);
-int fsload_profile_frames(const struct fsload_pstack *s, char *buf,
-			  size_t size);
+int fsload_profile_frames(const struct fsload_worker *w,
+			  const struct fsload_pstack *s, char *buf, size_t size);
 
 /* program.c */
 struct genl_info;

@@ -1167,31 +1167,39 @@ static int fsload_nl_profile_start(struct netlink_callback *cb)
 	return 0;
 }
 
-/* The next stack at or after ctx's position, or NULL at the end. */
+/*
+ * The next stack at or after ctx's position, its worker in *@wp, or NULL
+ * at the end.
+ */
 static const struct fsload_pstack *
-fsload_pstack_next(const struct fsload_job *job, struct fsload_profile_ctx *ctx)
+fsload_pstack_next(const struct fsload_job *job, struct fsload_profile_ctx *ctx,
+		   const struct fsload_worker **wp)
 {
 	const struct fsload_worker *w;
 
 	for (; ctx->worker < job->prog.threads; ctx->worker++, ctx->slot = 0) {
 		w = &job->workers[ctx->worker];
 		for (; ctx->slot < job->prog.profile_stacks; ctx->slot++) {
-			if (w->pstacks[ctx->slot].samples)
+			if (w->pstacks[ctx->slot].samples) {
+				*wp = w;
 				return &w->pstacks[ctx->slot];
+			}
 		}
 	}
 	return NULL;
 }
 
 static int fsload_fill_pstack(struct sk_buff *skb,
+			      const struct fsload_worker *w,
 			      const struct fsload_pstack *s, char *buf)
 {
 	struct nlattr *nest = nla_nest_start(skb, FSLOAD_A_JOB_PROFILE_STACK);
+	const struct fsload_ppath *p = &w->ppaths[s->path];
 
-	fsload_profile_frames(s, buf, FSLOAD_PROFILE_FRAMES_MAX);
+	fsload_profile_frames(w, s, buf, FSLOAD_PROFILE_FRAMES_MAX);
 	if (!nest ||
-	    nla_put_u32(skb, FSLOAD_A_PROFILE_STACK_PHASE_INDEX, s->phase) ||
-	    nla_put_u8(skb, FSLOAD_A_PROFILE_STACK_OP, s->op) ||
+	    nla_put_u32(skb, FSLOAD_A_PROFILE_STACK_PHASE_INDEX, p->phase) ||
+	    nla_put_u8(skb, FSLOAD_A_PROFILE_STACK_OP, p->op) ||
 	    fsload_put_u64(skb, FSLOAD_A_PROFILE_STACK_SAMPLES, s->samples,
 			   FSLOAD_A_PROFILE_STACK_PAD) ||
 	    nla_put_string(skb, FSLOAD_A_PROFILE_STACK_FRAMES, buf)) {
@@ -1229,6 +1237,7 @@ static int fsload_nl_profile_dumpit(struct sk_buff *skb,
 {
 	struct fsload_profile_ctx *ctx = (void *)cb->ctx;
 	struct fsload_job *job = ctx->d.job;
+	const struct fsload_worker *w;
 	const struct fsload_pstack *s;
 	unsigned int n;
 	char *buf;
@@ -1244,7 +1253,7 @@ static int fsload_nl_profile_dumpit(struct sk_buff *skb,
 	if (!buf)
 		return -ENOMEM;
 	/* One message per buffer, as many stacks as fit. */
-	while ((s = fsload_pstack_next(job, ctx))) {
+	while ((s = fsload_pstack_next(job, ctx, &w))) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &fsload_family,
 				  NLM_F_MULTI, FSLOAD_CMD_PROFILE_GET);
@@ -1254,10 +1263,10 @@ static int fsload_nl_profile_dumpit(struct sk_buff *skb,
 		}
 		n = 0;
 		if (!nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id)) {
-			while (s && !fsload_fill_pstack(skb, s, buf)) {
+			while (s && !fsload_fill_pstack(skb, w, s, buf)) {
 				ctx->slot++;
 				n++;
-				s = fsload_pstack_next(job, ctx);
+				s = fsload_pstack_next(job, ctx, &w);
 			}
 		}
 		if (!n) {

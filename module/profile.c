@@ -15,16 +15,16 @@
  * on the CPU it samples.  It keeps a sample only when it interrupted a
  * worker of the job inside a phase: the worker's phase (in_phase) and op
  * type (e.op_type, which the phase loop publishes before each op) name
- * what the sample is booked to.  The interrupted stack, from the
- * interrupted instruction outwards, goes into the worker's own table of
- * distinct stacks with their counts: a fixed open-addressing hash,
- * allocated at the start; a sample that finds no slot within
- * FSLOAD_PROFILE_PROBES is counted as dropped.  Two samples are the same
- * stack when their return addresses are and they interrupted the same
- * function: keyed by the exact instruction, nearly every sample of a
- * deep path would be a stack of its own.  The function's name (no
- * lookup of a symbol's start is exported) is hashed once per distinct
- * instruction, kept in a small per-worker cache.  Only the handler writes a
+ * what the sample is booked to.  The interrupted stack goes into the
+ * worker's own tables, fixed open-addressing hashes allocated at the
+ * start: its call path (the return addresses, with phase and op type)
+ * in one, and the interrupted instruction on that path, with its count,
+ * in the other, whose small entries are many: nearly every sample of a
+ * deep path interrupts another instruction, while the paths are few (no
+ * lookup of a symbol's start is exported to fold instructions into their
+ * functions here; the dump's %ps does, and fsloadctl adds up equal
+ * stacks).  A sample that finds no slot within FSLOAD_PROFILE_PROBES in
+ * either is counted as dropped.  Only the handler writes a
  * worker's table and counters, and only while it interrupts that worker,
  * so never two at once; the worker reads the counters at its phase's
  * merge (the handler then does not run for it), the profile dump reads
@@ -34,8 +34,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hash.h>
 #include <linux/jhash.h>
-#include <linux/kallsyms.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
@@ -60,11 +60,12 @@ static struct fsload_worker *fsload_profile_worker(struct fsload_job *job)
 }
 
 /*
- * The interrupted stack in @w's scratch: its frames from the interrupted
- * instruction outwards (the handler's and the interrupt's own skipped),
- * at most FSLOAD_PROFILE_DEPTH of them.  Returns the first's index in
- * scratch and sets *@depth; -1 when the interrupted instruction is not
- * on the stack the unwinder saw.
+ * The interrupted stack in @w's scratch: the interrupted instruction,
+ * then at most FSLOAD_PROFILE_DEPTH return addresses (the handler's and
+ * the interrupt's own frames skipped).  Returns the instruction's index
+ * in scratch and sets *@depth to the return addresses after it; -1 when
+ * the interrupted instruction is not on the stack the unwinder saw, or
+ * is the last (a worker's stack has its kthread's frames below).
  */
 static int fsload_profile_unwind(struct fsload_worker *w,
 				 struct pt_regs *regs, unsigned int *depth)
@@ -73,9 +74,9 @@ static int fsload_profile_unwind(struct fsload_worker *w,
 	unsigned int n, i;
 
 	n = stack_trace_save(w->pscratch, FSLOAD_PROFILE_SCRATCH, 0);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i + 1 < n; i++) {
 		if (w->pscratch[i] == ip) {
-			*depth = min_t(unsigned int, n - i,
+			*depth = min_t(unsigned int, n - i - 1,
 				       FSLOAD_PROFILE_DEPTH);
 			return i;
 		}
@@ -83,47 +84,53 @@ static int fsload_profile_unwind(struct fsload_worker *w,
 	return -1;
 }
 
-/* The name of the function at @ip, hashed; cached per worker. */
-static u32 fsload_profile_leaf(struct fsload_worker *w, unsigned long ip)
+/* The slot of call path @ips (@depth) in phase @phase, op @op, or -1. */
+static int fsload_profile_path(struct fsload_worker *w, u16 phase, u8 op,
+			       const unsigned long *ips, unsigned int depth)
 {
-	struct fsload_pleaf *c = &w->pleaves[hash_long(ip, 8) %
-					     FSLOAD_PROFILE_LEAVES];
-	int len;
+	u32 n = DIV_ROUND_UP(w->job->prog.profile_stacks,
+			     FSLOAD_PROFILE_STACKS_PER_PATH);
+	u32 h = jhash(ips, depth * sizeof(*ips), (u32)phase << 8 | op);
+	struct fsload_ppath *s;
+	unsigned int i, k;
 
-	if (c->ip != ip) {
-		len = sprint_symbol_no_offset(w->psym, ip);
-		c->ip = ip;
-		c->hash = jhash(w->psym, len, 0);
+	for (i = 0; i < FSLOAD_PROFILE_PROBES; i++) {
+		k = (h + i) % n;
+		s = &w->ppaths[k];
+		if (!s->depth) {
+			s->hash = h;
+			s->phase = phase;
+			s->op = op;
+			memcpy(s->ip, ips, depth * sizeof(*ips));
+			s->depth = depth;
+			return k;
+		}
+		if (s->hash == h && s->phase == phase && s->op == op &&
+		    s->depth == depth &&
+		    !memcmp(s->ip, ips, depth * sizeof(*ips)))
+			return k;
 	}
-	return c->hash;
+	return -1;
 }
 
-/* Count a sample of @ips (@depth frames) in phase @phase, op @op. */
-static bool fsload_profile_count(struct fsload_worker *w, u16 phase, u8 op,
-				 const unsigned long *ips, unsigned int depth)
+/* Count a sample at @ip on call path @path. */
+static bool fsload_profile_count(struct fsload_worker *w, unsigned long ip,
+				 u32 path)
 {
 	u32 n = w->job->prog.profile_stacks;
-	u32 leaf = fsload_profile_leaf(w, ips[0]);
-	size_t ret = (depth - 1) * sizeof(*ips);
-	u32 h = jhash(ips + 1, ret, leaf ^ ((u32)phase << 8 | op));
+	u32 h = hash_long(ip ^ path, 32);
 	struct fsload_pstack *s;
 	unsigned int i;
 
 	for (i = 0; i < FSLOAD_PROFILE_PROBES; i++) {
 		s = &w->pstacks[(h + i) % n];
 		if (!s->samples) {
-			s->hash = h;
-			s->leaf = leaf;
-			s->phase = phase;
-			s->op = op;
-			s->depth = depth;
-			memcpy(s->ip, ips, depth * sizeof(*ips));
+			s->ip = ip;
+			s->path = path;
 			s->samples = 1;
 			return true;
 		}
-		if (s->hash == h && s->leaf == leaf && s->phase == phase &&
-		    s->op == op && s->depth == depth &&
-		    !memcmp(s->ip + 1, ips + 1, ret)) {
+		if (s->ip == ip && s->path == path) {
 			s->samples++;
 			return true;
 		}
@@ -137,7 +144,7 @@ static void fsload_profile_sample(struct perf_event *ev,
 {
 	struct fsload_worker *w;
 	unsigned int depth;
-	int phase, first;
+	int phase, first, path;
 	u64 t0;
 
 	w = fsload_profile_worker(ev->overflow_handler_context);
@@ -149,9 +156,11 @@ static void fsload_profile_sample(struct perf_event *ev,
 	t0 = ktime_get_mono_fast_ns();
 	w->prof_samples++;
 	first = fsload_profile_unwind(w, regs, &depth);
-	if (first < 0 ||
-	    !fsload_profile_count(w, phase - 1, READ_ONCE(w->e.op_type),
-				  &w->pscratch[first], depth))
+	path = first < 0 ? -1 :
+	       fsload_profile_path(w, phase - 1, READ_ONCE(w->e.op_type),
+				   &w->pscratch[first + 1], depth);
+	if (path < 0 ||
+	    !fsload_profile_count(w, w->pscratch[first], path))
 		w->prof_dropped++;
 	w->prof_ns += ktime_get_mono_fast_ns() - t0;
 }
@@ -178,12 +187,12 @@ int fsload_profile_alloc(struct fsload_job *job)
 
 		w->pstacks = kvcalloc(prog->profile_stacks,
 				      sizeof(*w->pstacks), GFP_KERNEL);
+		w->ppaths = kvcalloc(DIV_ROUND_UP(prog->profile_stacks,
+						  FSLOAD_PROFILE_STACKS_PER_PATH),
+				     sizeof(*w->ppaths), GFP_KERNEL);
 		w->pscratch = kcalloc(FSLOAD_PROFILE_SCRATCH,
 				      sizeof(*w->pscratch), GFP_KERNEL);
-		w->pleaves = kcalloc(FSLOAD_PROFILE_LEAVES,
-				     sizeof(*w->pleaves), GFP_KERNEL);
-		w->psym = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
-		if (!w->pstacks || !w->pscratch || !w->pleaves || !w->psym)
+		if (!w->pstacks || !w->ppaths || !w->pscratch)
 			return -ENOMEM;
 	}
 	return 0;
@@ -201,9 +210,8 @@ void fsload_profile_free(struct fsload_job *job)
 
 	for (i = 0; job->workers && i < job->prog.threads; i++) {
 		kvfree(job->workers[i].pstacks);
+		kvfree(job->workers[i].ppaths);
 		kfree(job->workers[i].pscratch);
-		kfree(job->workers[i].pleaves);
-		kfree(job->workers[i].psym);
 	}
 	kfree(job->prof_ev);
 }
@@ -316,6 +324,7 @@ static int fsload_frame(char *buf, size_t size, unsigned long ip, bool leaf)
 
 /**
  * fsload_profile_frames() - a stack as folded frames
+ * @w: its worker
  * @s: the stack
  * @buf: out, outermost first, ";" between frames, NUL-terminated
  * @size: its size; outermost frames that do not fit are left out
@@ -323,23 +332,25 @@ static int fsload_frame(char *buf, size_t size, unsigned long ip, bool leaf)
  * Context: process.
  * Return: the string's length.
  */
-int fsload_profile_frames(const struct fsload_pstack *s, char *buf,
-			  size_t size)
+int fsload_profile_frames(const struct fsload_worker *w,
+			  const struct fsload_pstack *s, char *buf, size_t size)
 {
-	int i, from, len, need = 0;
+	const struct fsload_ppath *p = &w->ppaths[s->path];
+	int i, from, len, need;
 
-	for (from = 0; from < s->depth; from++) {
-		len = fsload_frame(NULL, 0, s->ip[from], !from) + !!from;
+	/* The interrupted instruction, then return addresses (from 1). */
+	need = fsload_frame(NULL, 0, s->ip, true);
+	for (from = 0; from < p->depth; from++) {
+		len = fsload_frame(NULL, 0, p->ip[from], false) + 1;
 		if (need + len >= size)
 			break;
 		need += len;
 	}
 	len = 0;
 	for (i = from - 1; i >= 0; i--) {
-		len += fsload_frame(buf + len, size - len, s->ip[i], !i);
-		if (i)
-			len += scnprintf(buf + len, size - len, ";");
+		len += fsload_frame(buf + len, size - len, p->ip[i], false);
+		len += scnprintf(buf + len, size - len, ";");
 	}
-	buf[len] = '\0';
+	len += fsload_frame(buf + len, size - len, s->ip, true);
 	return len;
 }

@@ -433,12 +433,18 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 	}
 	prog->profile_hz = tb[FSLOAD_A_JOB_CPU_PROFILE_HZ] ?
 			   nla_get_u32(tb[FSLOAD_A_JOB_CPU_PROFILE_HZ]) : 0;
-	prog->profile_stacks = tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS] ?
-		nla_get_u32(tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS]) :
-		FSLOAD_PROFILE_STACKS_DEFAULT;
+	prog->profile_stacks = FSLOAD_PROFILE_STACKS_DEFAULT;
+	/* By default, as many as fit many threads' tables in the bound. */
+	while (prog->profile_stacks > 1 &&
+	       prog->threads * fsload_profile_bytes(prog->profile_stacks) >
+	       FSLOAD_PROFILE_BYTES_MAX)
+		prog->profile_stacks /= 2;
+	if (tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS])
+		prog->profile_stacks =
+			nla_get_u32(tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS]);
 	if (prog->profile_hz &&
-	    (u64)prog->threads * prog->profile_stacks *
-	    sizeof(struct fsload_pstack) > FSLOAD_PROFILE_BYTES_MAX) {
+	    prog->threads * fsload_profile_bytes(prog->profile_stacks) >
+	    FSLOAD_PROFILE_BYTES_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS],
 				    "cpu-profile-stacks: threads x stacks over the module's 64 MiB per job");
 		return -E2BIG;

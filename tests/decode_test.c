@@ -1220,4 +1220,48 @@ TEST(profile_stacks_folded)
 	profile_free(&p);
 }
 
+/* The same stacks as a flame graph: one box per function of a path. */
+TEST(profile_flame_graph)
+{
+	struct cpu_profile p = { .period = 1000 };
+	struct results r = { 0 };
+	char dir[] = "/tmp/fsload-flame-XXXXXX", path[64], *svg;
+	struct nlmsghdr *nlh;
+	unsigned int rects = 0;
+	const char *c;
+	FILE *f;
+	long len;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	nlh = msg_new(FSLOAD_CMD_PROFILE_GET);
+	put_pstack(nlh, 0, FSLOAD_OP_CREATE, 5, "k;c;<x> & y");
+	put_pstack(nlh, 0, FSLOAD_OP_CREATE, 3, "k;c;z");
+	put_pstack(nlh, 0, FSLOAD_OP_CREATE, 2, "k;d");
+	ASSERT_EQ(0, decode_msg(&profile_decoder, nlh, &p));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	ASSERT_EQ(0, profile_write(&p, &r, path, PROFILE_SVG));
+	snprintf(path, sizeof(path), "%s/f-0-phase-create.svg", dir);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	svg = calloc(1, (size_t)len + 1);
+	ASSERT_EQ((size_t)len, fread(svg, 1, (size_t)len, f));
+	fclose(f);
+	unlink(path);
+	rmdir(dir);
+	/* k, c, <x> & y, z, d, and the background */
+	for (c = svg; (c = strstr(c, "<rect")); c++)
+		rects++;
+	EXPECT_EQ(6U, rects);
+	/* k spans everything; names are escaped */
+	EXPECT_NE(NULL, strstr(svg, "<title>k (10 samples, 100.00%)"));
+	EXPECT_NE(NULL, strstr(svg, "<title>c (8 samples, 80.00%)"));
+	EXPECT_NE(NULL, strstr(svg, "&lt;x&gt; &amp; y (5 samples"));
+	EXPECT_NE(NULL, strstr(svg, "</svg>"));
+	free(svg);
+	profile_free(&p);
+}
+
 TEST_HARNESS_MAIN

@@ -144,9 +144,11 @@ static const struct arg_desc start_args[] = {
 	{ "cpu-profile", ARG_U32, OPT(cpu_profile), "HZ",
 	  "sample the workers' kernel stacks HZ times per CPU second; a profile per phase and op type (0: none)" },
 	{ "cpu-profile-stacks", ARG_U32, OPT(cpu_profile_stacks), "N",
-	  "--cpu-profile: distinct stacks each worker keeps (default 512); more are counted as dropped" },
+	  "--cpu-profile: distinct stacks each worker keeps (default 4096, fewer for many threads); more are counted as dropped" },
 	{ "folded", ARG_STR, OPT(folded), "PREFIX",
 	  "--cpu-profile: write folded stacks to PREFIX-<index>-<phase>-<op>.folded" },
+	{ "flamegraph", ARG_STR, OPT(flamegraph), "PREFIX",
+	  "--cpu-profile: write a flame graph to PREFIX-<index>-<phase>-<op>.svg" },
 	{ "stall-sec", ARG_SECONDS, OPT(stall_sec), "SEC",
 	  "report a worker without progress for SEC seconds, with its kernel stack (default 60; 0: never)" },
 	{ "stall-stop", ARG_FLAG, OPT(stall_stop), NULL,
@@ -758,8 +760,8 @@ static int start_check(struct start *st)
 		return ret;
 	if (st->p.cpu_profile && st->engine == ENGINE_USER)
 		return usage_error("--cpu-profile: the kernel engine's workers only");
-	if (st->p.folded && !st->p.cpu_profile)
-		return usage_error("--folded: needs --cpu-profile");
+	if ((st->p.folded || st->p.flamegraph) && !st->p.cpu_profile)
+		return usage_error("--folded, --flamegraph: need --cpu-profile");
 	/* Aging, and each job of "both" in turn, run on one engine. */
 	st->job_engine = st->engine == ENGINE_USER ? ENGINE_USER :
 			 ENGINE_KERNEL;
@@ -923,10 +925,15 @@ static int start_one(struct start *st, struct job_req *req, bool *stop)
 		}
 		st->nruns++;
 		if (st->p.folded && run->r.profile &&
-		    profile_write_folded(run->r.profile, &run->r,
-					 st->p.folded))
+		    profile_write(run->r.profile, &run->r, st->p.folded,
+				  PROFILE_FOLDED))
 			warnmsg("cannot write the folded stacks %s-*.folded",
 				st->p.folded);
+		if (st->p.flamegraph && run->r.profile &&
+		    profile_write(run->r.profile, &run->r, st->p.flamegraph,
+				  PROFILE_SVG))
+			warnmsg("cannot write the flame graphs %s-*.svg",
+				st->p.flamegraph);
 		if (st->extents)
 			count_extents(run, st->p.keep);
 		if (run->ret && !st->job_ret)

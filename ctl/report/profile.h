@@ -46,13 +46,17 @@ struct fold_view {
 int profile_fold(const struct cpu_profile *p, struct fold_view **views);
 void fold_free(struct fold_view *views, unsigned int n);
 
+enum profile_file {
+	PROFILE_FOLDED,	/* "frame;frame;... samples" a line */
+	PROFILE_SVG,	/* a flame graph, searchable, no network asset */
+};
+
 /*
- * Write each view of @p as PREFIX-<index>-<phase>-<op>.folded (the
- * folded format: "frame;frame;... samples" a line), the phases' names
- * from @r.  0 or a negative errno.
+ * Write each view of @p as PREFIX-<index>-<phase>-<op>.folded or .svg,
+ * the phases' names from @r.  0 or a negative errno.
  */
-int profile_write_folded(const struct cpu_profile *p, const struct results *r,
-			 const char *prefix);
+int profile_write(const struct cpu_profile *p, const struct results *r,
+		  const char *prefix, enum profile_file kind);
 
 /*
  * The "cpu_profile" object of phase @pr (JSON only; nothing without a

@@ -108,6 +108,7 @@ struct params {
 	uint32_t cpu_profile;	/* CPU profile's samples per second; 0 none */
 	uint32_t cpu_profile_stacks;	/* per worker; 0: the module's default */
 	const char *folded;	/* folded stacks to PREFIX-<phase>-<op>.folded */
+	const char *flamegraph;	/* flame graphs to PREFIX-<phase>-<op>.svg */
 	/* result files */
 	const char *output;	/* -o FILE: also write the JSON result there */
 	const char *rerun;	/* --rerun FILE (handled before parsing) */
