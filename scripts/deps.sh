@@ -18,10 +18,11 @@ set -euo pipefail
 
 # Package groups.  A package belongs to one group.
 declare -A GROUP=(
-	# the module (kbuild against linux-headers-amd64), fsloadctl, the tests'
-	# programs (libmnl, libnl), `make install` (depmod)
-	[build]="build-essential make gcc pkg-config libmnl-dev libnl-genl-3-dev
-		libnl-3-dev linux-headers-amd64 kmod"
+	# the module (kbuild against linux-headers-amd64), fsloadctl (libmnl;
+	# liburing: --engine uring), the tests' programs (libnl), `make
+	# install` (depmod)
+	[build]="build-essential make gcc pkg-config libmnl-dev liburing-dev
+		libnl-genl-3-dev libnl-3-dev linux-headers-amd64 kmod"
 	# Debian's kernel source: checkpatch and the kselftest headers (lint,
 	# the tests), the tree of make check-debug and check-bisect
 	[source]="linux-source-6.1"

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The userspace engine (fsloadctl start --engine user) on the host: it
-# needs neither the module nor a guest.  smallfiles and metadata run in a
+# The userspace engines (fsloadctl start --engine user, uring) on the
+# host: they need neither the module nor a guest.  smallfiles and metadata run in a
 # temporary directory; the JSON results must count what the program asked
 # for (ops per phase, a latency histogram whose counts sum to the ops),
 # the files kept with --keep must be on disk under the job layout, and
@@ -164,6 +164,104 @@ t_usage() {
 	[ $? -eq 2 ] || fail "a missing --dir: not a usage error"
 }
 
+# --engine uring: skip the case unless this kernel lets a process use
+# io_uring (kernel.io_uring_disabled, a seccomp filter).
+uring_or_skip() {
+	"$ctl" start --engine uring --profile null --files 1 --quiet \
+		--idle-ms 0 --dir "$tmp" >/dev/null 2>"$tmp/uring.err" ||
+		skip "io_uring not usable here: $(cat "$tmp/uring.err")"
+}
+
+# engines FILE: the engines of a list ran the same phases, each the same
+# ops per type, and the report says so.
+engines_same() {
+	python3 - "$1" <<'EOF2' || exit "$KSFT_FAIL"
+import json, sys
+j = json.load(open(sys.argv[1]))
+def counts(run):
+    return [(p["name"], p["ops"], p["errors"], p["bytes"],
+             [(o["op"], o["ops"], o["errors"]) for o in p["ops_by_type"]])
+            for p in run["phases"]]
+bad = []
+runs = [j[e] for e in j["engines"]]
+for e, r in zip(j["engines"], runs):
+    if r["job"]["state"] != "done" or r["job"]["engine"] != e:
+        bad.append("%s: %s, engine %s" % (e, r["job"]["state"], r["job"]["engine"]))
+    if counts(r) != counts(runs[0]):
+        bad.append("%s counts differ:\n %s\n %s" % (e, counts(runs[0]), counts(r)))
+    for p in r["phases"]:
+        for o in p["ops_by_type"]:
+            if sum(b[2] for b in o["latency"]["histogram"]) != o["ops"]:
+                bad.append("%s %s %s: histogram" % (e, p["name"], o["op"]))
+if not j["same_ops"] or not all(c["same_ops"] for c in j["comparison"]):
+    bad.append("comparison: not the same ops")
+ref = j["summary"]["reference"]
+for c in j["comparison"]:
+    for e in j["engines"]:
+        if e != ref and "lat_ratio" not in c[e]:
+            bad.append("%s: no %s/%s ratio" % (c["phase"], e, ref))
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+EOF2
+}
+
+# The uring engine does what the user engine does, batched or not, with
+# or without SQPOLL: writes beyond one chain (40 KiB in 4 KiB blocks), a
+# read to EOF, the directory tree, a random weighted mix, syncfs ops.
+t_uring_same() {
+	local d=$tmp/ur sq
+
+	uring_or_skip
+	mkdir -p "$d"
+	for sq in "" --uring-sqpoll; do
+		"$ctl" --json start --engine user,uring $sq --dir "$d" --quiet \
+			--idle-ms 0 --profile smallfiles --threads 2 --files 30 \
+			--size 40K --block 4K --seed 3 >"$tmp/ur-sf.json" ||
+			fail "smallfiles $sq exited $?"
+		engines_same "$tmp/ur-sf.json"
+		"$ctl" --json start --engine uring,user $sq --uring-batch 5 \
+			--dir "$d" --quiet --idle-ms 0 --profile metadata \
+			--threads 2 --items 40 --seed 3 >"$tmp/ur-md.json" ||
+			fail "metadata $sq exited $?"
+		engines_same "$tmp/ur-md.json"
+		"$ctl" --json start --engine user,uring $sq --uring-batch 1 \
+			--dir "$d" --quiet --idle-ms 0 --profile randrw \
+			--files 6 --size 64K --ops 200 --seed 3 \
+			>"$tmp/ur-rr.json" || fail "randrw $sq exited $?"
+		engines_same "$tmp/ur-rr.json"
+		# syncfs ops between the rounds: after the ops before them
+		"$ctl" --json start --engine user,uring $sq --dir "$d" --quiet \
+			--idle-ms 0 --profile smallfiles --sync batch \
+			--files 40 --files-per-round 20 --seed 3 \
+			>"$tmp/ur-sb.json" || fail "--sync batch $sq exited $?"
+		engines_same "$tmp/ur-sb.json"
+	done
+	check "$tmp/ur-rr.json" \
+		'j["uring"]["job"]["uring_batch"]' 1 \
+		'j["uring"]["job"]["uring_sqpoll"]' True \
+		'j["user"]["job"]["uring_batch"]' None
+	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
+}
+
+t_uring_usage() {
+	local a
+
+	for a in "--engine uring --uring-batch 0" \
+		 "--engine uring --uring-batch 1025" \
+		 "--engine user --uring-sqpoll" \
+		 "--engine user --uring-batch 4" \
+		 "--engine uring,uring" "--engine both,user" \
+		 "--engine user,bogus" "--engine user," \
+		 "--engine uring --detach" \
+		 "--engine user,uring --iterations 2"; do
+		# shellcheck disable=SC2086
+		"$ctl" start $a --profile smallfiles --files 5 --quiet \
+			--dir "$tmp" >/dev/null 2>&1
+		[ $? -eq 2 ] || fail "$a: not a usage error"
+	done
+}
+
 # --sync batch and final: the phase before an fsync or sync phase has no
 # sync tail (it would do the writeback that phase is there to time); the
 # others keep theirs.  --sync fsync says "fsync on" in the header.
@@ -315,7 +413,7 @@ t_cpu_short_phases() {
 	fi
 }
 
-ktap_plan 10
+ktap_plan 12
 ktap_run smallfiles t_smallfiles
 ktap_run smallfiles_keep_layout t_smallfiles_keep
 ktap_run metadata_keep t_metadata_keep
@@ -326,6 +424,8 @@ ktap_run stonewall_later_phases_over_made_items t_stonewall_items
 ktap_run avg_latency_with_errors t_avg_with_errors
 ktap_run jobfile_named_after_profile_summary t_jobfile_summary
 ktap_run cpu_ns_never_over_100_pct t_cpu_short_phases
+ktap_run uring_same_ops_as_user t_uring_same
+ktap_run uring_usage_errors t_uring_usage
 ktap_finish
 rc=$?
 echo "$ktap_pass passed, $ktap_fail failed"

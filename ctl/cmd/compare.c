@@ -26,6 +26,7 @@
 #include "lib/parse.h"
 #include "lib/print.h"
 #include "lib/msg.h"
+#include "engine/job.h"
 #include "report/env.h"
 #include "report/stats.h"
 #include "cmd/cmds.h"
@@ -117,7 +118,7 @@ struct result_side {
 	const char *path;
 	struct jval *doc;
 	const struct jval *runs[RUNS_MAX];
-	const char *group[RUNS_MAX];	/* engine of "both": kernel/user */
+	const char *group[RUNS_MAX];	/* engine of a list: its name */
 	unsigned int boot[RUNS_MAX];	/* index in "boots" (0 without) */
 	size_t nruns;
 	unsigned int nboots;		/* "boots": how many; else 1 */
@@ -127,8 +128,8 @@ struct result_side {
 static int add_runs(struct result_side *s, const struct jval *doc, unsigned int boot)
 {
 	const struct jval *it, *g;
+	unsigned int e;
 	size_t i;
-	static const char *const engines[] = { "kernel", "user" };
 
 	it = json_get(doc, "iterations");
 	if (it && it->type == J_ARR) {
@@ -148,10 +149,10 @@ static int add_runs(struct result_side *s, const struct jval *doc, unsigned int 
 		       s->path);
 		return EXIT_USAGE;
 	} else {
-		for (i = 0; i < ARRAY_SIZE(engines); i++) {
-			g = json_get(doc, engines[i]);
+		for (e = 0; e < ENGINE_COUNT; e++) {
+			g = json_get(doc, engine_name(e));
 			if (g && json_get(g, "phases") && s->nruns < RUNS_MAX) {
-				s->group[s->nruns] = engines[i];
+				s->group[s->nruns] = engine_name(e);
 				s->boot[s->nruns] = boot;
 				s->runs[s->nruns++] = g;
 			}
@@ -897,19 +898,24 @@ static void compare_phase(struct compare *c, const char *group,
 	}
 }
 
-/* The rows: per engine of "both" (or none), per phase of BASE's first run. */
+/*
+ * The rows: per engine of a list (or none), per phase of BASE's first
+ * run.
+ */
 static void compare_rows(struct compare *c)
 {
-	static const char *const groups[] = { NULL, "kernel", "user" };
 	const struct jval *ref, *phs;
-	const char *pname;
-	size_t g, r;
+	const char *pname, *group;
+	size_t r;
+	int g;
 
 	open_json_array("rows");
-	for (g = 0; g < ARRAY_SIZE(groups); g++) {
+	/* -1: no engine's (one run, iterations) */
+	for (g = -1; g < ENGINE_COUNT; g++) {
+		group = g < 0 ? NULL : engine_name(g);
 		ref = NULL;
 		for (r = 0; r < c->a.nruns; r++)
-			if (same_group(c->a.group[r], groups[g])) {
+			if (same_group(c->a.group[r], group)) {
 				ref = c->a.runs[r];
 				break;
 			}
@@ -917,7 +923,7 @@ static void compare_rows(struct compare *c)
 		for (r = 0; phs && phs->type == J_ARR && r < phs->n; r++) {
 			pname = json_str(phs->items[r], "name");
 			if (pname)
-				compare_phase(c, groups[g], pname);
+				compare_phase(c, group, pname);
 		}
 	}
 	close_json_array();

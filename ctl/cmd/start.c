@@ -122,8 +122,12 @@ static const struct arg_desc start_args[] = {
 	  "block: write to a device that carries a filesystem signature" },
 	{ "cpus", ARG_STR, OPT(cpus), "LIST",
 	  "pin worker i to the i-th CPU of LIST (0,2-3; taken in turn)" },
-	{ "engine", ARG_STR, OPT(engine), "NAME",
-	  "kernel (default); user: the same operations from fsloadctl's threads through system calls; both: kernel then user, compared" },
+	{ "engine", ARG_STR, OPT(engine), "NAME[,NAME...]",
+	  "kernel (default); user: the same operations from fsloadctl's threads through system calls; uring: through io_uring; a list (kernel,user,uring) runs each in turn, compared; both: kernel,user" },
+	{ "uring-sqpoll", ARG_FLAG, OPT(uring_sqpoll), NULL,
+	  "uring: a kernel thread per worker polls the ring (IORING_SETUP_SQPOLL); its CPU is the worker's" },
+	{ "uring-batch", ARG_U32, OPT(uring_batch), "N",
+	  "uring: ops submitted at once, 1 to 1024 (default 16; a phase over the directory tree: 1)" },
 	{ "keep", ARG_FLAG, OPT(keep), NULL,
 	  "leave the job's directory and files in place" },
 	{ "detach", ARG_FLAG, OPT(detach), NULL,
@@ -447,7 +451,7 @@ static int run_age(struct nl_ctx *nl, const struct params *p,
  * A block job: the kernel engine only, on a block device, which it does
  * not write over a filesystem signature without --force.
  */
-static int start_check_block(struct params *p, bool block, enum engine engine,
+static int start_check_block(struct params *p, bool block, bool user,
 			     bool age_first, const struct program *job)
 {
 	bool write = false;
@@ -458,8 +462,8 @@ static int start_check_block(struct params *p, bool block, enum engine engine,
 			return usage_error("--device: for the block profile only");
 		return 0;
 	}
-	if (engine != ENGINE_KERNEL)
-		return usage_error("block: the user engine does not run block jobs (--engine kernel)");
+	if (user)
+		return usage_error("block: the user engines do not run block jobs (--engine kernel)");
 	if (age_first)
 		return usage_error("block: --age ages a filesystem, not a device");
 	if (!p->device)
@@ -526,29 +530,64 @@ static void count_extents(struct run *run, bool keep)
 	free(dir);
 }
 
-/* "kernel", "user" or "both" (start --engine); EXIT_USAGE if neither. */
-static int parse_engine(const char *s, enum engine *engine)
+/* Add engine @e to the @n in @engines, once. */
+static int add_engine(enum engine *engines, unsigned int *n, enum engine e)
 {
-	if (!strcmp(s, "kernel"))
-		*engine = ENGINE_KERNEL;
-	else if (!strcmp(s, "user"))
-		*engine = ENGINE_USER;
-	else if (!strcmp(s, "both"))
-		*engine = ENGINE_BOTH;
-	else
-		return usage_error("--engine: '%s' is not kernel, user or both",
-				   s);
+	unsigned int i;
+
+	for (i = 0; i < *n; i++) {
+		if (engines[i] == e)
+			return usage_error("--engine: %s twice", engine_name(e));
+	}
+	engines[(*n)++] = e;
+	return 0;
+}
+
+/*
+ * start --engine: engine names separated by commas (both: kernel,user),
+ * each once, run in that order; EXIT_USAGE for an unknown one.
+ */
+static int parse_engines(const char *s, enum engine *engines,
+			 unsigned int *n)
+{
+	unsigned int e;
+	size_t len;
+	int ret;
+
+	*n = 0;
+	do {
+		len = strcspn(s, ",");
+		if (len == 4 && !strncmp(s, "both", 4)) {
+			ret = add_engine(engines, n, ENGINE_KERNEL);
+			if (!ret)
+				ret = add_engine(engines, n, ENGINE_USER);
+		} else {
+			for (e = 0; e < ENGINE_COUNT; e++) {
+				if (strlen(engine_name(e)) == len &&
+				    !strncmp(s, engine_name(e), len))
+					break;
+			}
+			if (e == ENGINE_COUNT)
+				return usage_error("--engine: '%.*s' is not kernel, user, uring or both",
+						   (int)len, s);
+			ret = add_engine(engines, n, e);
+		}
+		if (ret)
+			return ret;
+		s += len;
+	} while (*s++ == ',');
 	return 0;
 }
 
 /* The reports of the jobs that ran, on stdout or into a result file. */
 static void report(const struct run *runs, unsigned int nruns,
-		   unsigned int nwant, unsigned int ncounts, enum engine engine,
-		   const struct job_extra *x, const struct profile *pf,
-		   const struct age_report *ar, bool json)
+		   unsigned int nwant, unsigned int ncounts,
+		   const struct engine_set *es, const struct job_extra *x,
+		   const struct profile *pf, const struct age_report *ar,
+		   bool json)
 {
-	if (engine == ENGINE_BOTH && nruns)
-		report_both(runs, nruns, x, pf, json);
+	if (es->n > 1 && nruns)
+		report_engines(runs, nruns, es, x, pf, json);
 	else if (nruns == 1 && nwant == 1)
 		report_single(&runs[0], x, pf, ar, json);
 	else if (nruns && ncounts > 1)
@@ -560,7 +599,8 @@ static void report(const struct run *runs, unsigned int nruns,
 /* -o FILE: the report as JSON, atomically into FILE. */
 static int write_result_file(const char *path, const struct run *runs,
 			     unsigned int nruns, unsigned int nwant,
-			     unsigned int ncounts, enum engine engine,
+			     unsigned int ncounts,
+			     const struct engine_set *es,
 			     const struct job_extra *x,
 			     const struct profile *pf,
 			     const struct age_report *ar)
@@ -578,7 +618,7 @@ static int write_result_file(const char *path, const struct run *runs,
 		return EXIT_SYSERR;
 	}
 	print_redirect(f);
-	report(runs, nruns, nwant, ncounts, engine, x, pf, ar, true);
+	report(runs, nruns, nwant, ncounts, es, x, pf, ar, true);
 	print_redirect(NULL);
 	err = ferror(f);
 	if (fclose(f) || err || rename(tmp, path)) {
@@ -611,7 +651,8 @@ struct start {
 	bool is_age, age_first, extents, block;
 	double target;			/* --age, percent */
 	char *age_dir;
-	enum engine engine, job_engine;
+	struct engine_set engines;	/* --engine */
+	enum engine job_engine;		/* the one of a job, and of aging */
 	struct nl_ctx nl;
 	int job_ret;			/* the first job's failure */
 };
@@ -715,11 +756,43 @@ static int start_params(struct start *st, int argc, char **argv)
 	return 0;
 }
 
+/* Whether one of the engines is the kernel's. */
+static bool start_has_kernel(const struct start *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->engines.n; i++) {
+		if (st->engines.e[i] == ENGINE_KERNEL)
+			return true;
+	}
+	return false;
+}
+
+/* --uring-*: for the uring engine, in their range. */
+static int start_check_uring(struct start *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->engines.n; i++) {
+		if (st->engines.e[i] == ENGINE_URING)
+			break;
+	}
+	if (i == st->engines.n) {
+		if (given("uring-sqpoll", &st->gc) ||
+		    given("uring-batch", &st->gc))
+			return usage_error("--uring-sqpoll, --uring-batch: for --engine uring");
+		return 0;
+	}
+	if (st->p.uring_batch < 1 || st->p.uring_batch > URING_BATCH_MAX)
+		return usage_error("--uring-batch: 1 to %d", URING_BATCH_MAX);
+	return 0;
+}
+
 /* The options that exclude each other, the engine, the CPUs, the device. */
 static int start_check(struct start *st)
 {
 	const struct params *p = &st->p;
-	bool many;
+	bool many, user;
 	int ret;
 
 	ret = parse_threads(p->threads, st->counts, &st->ncounts);
@@ -740,13 +813,18 @@ static int start_check(struct start *st)
 		return usage_error("age: no thread list or iterations");
 	if (p->detach && (many || st->age_first || st->is_age || st->extents))
 		return usage_error("--detach: only for a single job of a profile without extents or aging");
-	ret = parse_engine(p->engine, &st->engine);
+	ret = parse_engines(p->engine, st->engines.e, &st->engines.n);
 	if (ret)
 		return ret;
-	if (st->engine != ENGINE_KERNEL && p->detach)
+	user = st->engines.e[0] != ENGINE_KERNEL || st->engines.n > 1;
+	if (user && p->detach)
 		return usage_error("--detach: with the kernel engine only");
-	if (st->engine == ENGINE_BOTH && (many || st->is_age))
-		return usage_error("--engine both: one job (no thread list, iterations or age profile)");
+	if (st->engines.n > 1 && (many || st->is_age))
+		return usage_error("--engine %s: one job (no thread list, iterations or age profile)",
+				   p->engine);
+	ret = start_check_uring(st);
+	if (ret)
+		return ret;
 	if (p->cpus) {
 		static uint32_t cpus[FSLOAD_THREADS_MAX];
 
@@ -754,17 +832,16 @@ static int start_check(struct start *st)
 			return usage_error("--cpus: '%s' is not a CPU list (0,2-3)",
 					   p->cpus);
 	}
-	ret = start_check_block(&st->p, st->block, st->engine, st->age_first,
+	ret = start_check_block(&st->p, st->block, user, st->age_first,
 				st->cli.job ? &st->job_prog : NULL);
 	if (ret)
 		return ret;
-	if (st->p.cpu_profile && st->engine == ENGINE_USER)
+	if (st->p.cpu_profile && !start_has_kernel(st))
 		return usage_error("--cpu-profile: the kernel engine's workers only");
 	if ((st->p.folded || st->p.flamegraph) && !st->p.cpu_profile)
 		return usage_error("--folded, --flamegraph: need --cpu-profile");
-	/* Aging, and each job of "both" in turn, run on one engine. */
-	st->job_engine = st->engine == ENGINE_USER ? ENGINE_USER :
-			 ENGINE_KERNEL;
+	/* Aging runs on the first engine; each job of a list in turn. */
+	st->job_engine = st->engines.e[0];
 	return 0;
 }
 
@@ -782,12 +859,12 @@ static void start_record(struct start *st, int argc, char **argv,
 	record_begin(&st->ri);
 }
 
-/* The user engine needs neither the module nor netlink. */
+/* The user engines need neither the module nor netlink. */
 static int start_netlink(struct start *st)
 {
 	int ret;
 
-	if (st->engine == ENGINE_USER)
+	if (!start_has_kernel(st))
 		return 0;
 	ret = nl_open(&st->nl, true);
 	if (ret || st->p.detach)
@@ -827,7 +904,7 @@ static int start_age_profile(struct start *st)
 	/* -o: the age profile's result file too */
 	if (p->output) {
 		int wret = write_result_file(p->output, &st->age_run, 1, 1, 1,
-					     st->engine, &st->x, st->pf,
+					     &st->engines, &st->x, st->pf,
 					     &st->ar);
 
 		if (wret && !ret)
@@ -905,8 +982,8 @@ static int start_program(struct start *st, uint32_t threads,
 }
 
 /*
- * Run @req: once, or (both) again from fsloadctl's threads.  Returns
- * an exit code; @stop when no more jobs are to run.
+ * Run @req: once, or on each engine of the list in turn.  Returns an
+ * exit code; @stop when no more jobs are to run.
  */
 static int start_one(struct start *st, struct job_req *req, bool *stop)
 {
@@ -914,10 +991,9 @@ static int start_one(struct start *st, struct job_req *req, bool *stop)
 	struct run *run;
 	int ret;
 
-	for (e = 0; e < (st->engine == ENGINE_BOTH ? 2 : 1); e++) {
+	for (e = 0; e < st->engines.n; e++) {
 		run = &st->runs[st->nruns];
-		if (e)
-			req->engine = ENGINE_USER;
+		req->engine = st->engines.e[e];
 		ret = run_job(&st->nl, req, run);
 		if (ret) {
 			*stop = true;
@@ -958,8 +1034,8 @@ static int start_jobs(struct start *st, bool *no_report)
 	int ret = 0;
 
 	st->nwant = st->ncounts * st->p.iterations;
-	/* both: the kernel's run, then the user's */
-	st->runs = calloc(st->engine == ENGINE_BOTH ? 2 : st->nwant,
+	/* a list of engines: one job on each */
+	st->runs = calloc(st->engines.n > 1 ? st->engines.n : st->nwant,
 			  sizeof(*st->runs));
 	if (!st->runs) {
 		errmsg("out of memory");
@@ -992,12 +1068,12 @@ static int start_report(struct start *st, int ret)
 	const struct age_report *ar = st->age_first ? &st->ar : NULL;
 
 	print_set_trailer(record_trailer);
-	report(st->runs, st->nruns, st->nwant, st->ncounts, st->engine,
+	report(st->runs, st->nruns, st->nwant, st->ncounts, &st->engines,
 	       &st->x, st->report_pf, ar, st->ctx->json);
 	if (st->p.output && st->nruns) {
 		int wret = write_result_file(st->p.output, st->runs, st->nruns,
 					     st->nwant, st->ncounts,
-					     st->engine, &st->x,
+					     &st->engines, &st->x,
 					     st->report_pf, ar);
 
 		if (wret && !ret)

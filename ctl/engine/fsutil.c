@@ -287,3 +287,19 @@ int sync_drop_caches(uint64_t *ns)
 	*ns = now_ns() - t0;
 	return err;
 }
+
+bool read_small(int dfd, const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}

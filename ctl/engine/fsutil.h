@@ -6,6 +6,8 @@
 #ifndef FSLOADCTL_FSUTIL_H
 #define FSLOADCTL_FSUTIL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -53,5 +55,12 @@ int fs_used_pct(const char *dir, double *pct, uint64_t *bytes);
  * or a negative errno; *@ns the time it took.
  */
 int sync_drop_caches(uint64_t *ns);
+
+/*
+ * A small file's text (a /proc file), @path relative to @dfd, into @buf
+ * of @len bytes, NUL-terminated (truncated to fit); false if unreadable
+ * or empty.
+ */
+bool read_small(int dfd, const char *path, char *buf, size_t len);
 
 #endif /* FSLOADCTL_FSUTIL_H */

@@ -15,11 +15,33 @@
 #include "nl/series.h"
 #include "workload/profile.h"
 
-/* Which engine runs a job (start --engine). */
+/*
+ * Which engine runs a job (start --engine: one, or several compared; both
+ * is kernel,user).
+ */
 enum engine {
 	ENGINE_KERNEL,	/* fsload.ko's workers, over netlink */
 	ENGINE_USER,	/* fsloadctl's threads, through system calls */
-	ENGINE_BOTH,	/* the kernel's, then the user's: compared */
+	ENGINE_URING,	/* fsloadctl's threads, through io_uring */
+	ENGINE_COUNT
+};
+
+/* Its name in --engine and in reports; NULL past the last. */
+static inline const char *engine_name(unsigned int e)
+{
+	static const char *const names[ENGINE_COUNT] = {
+		[ENGINE_KERNEL] = "kernel",
+		[ENGINE_USER] = "user",
+		[ENGINE_URING] = "uring",
+	};
+
+	return e < ENGINE_COUNT ? names[e] : NULL;
+}
+
+/* start --engine: the engines that run the job, in turn; compared if n > 1. */
+struct engine_set {
+	enum engine e[ENGINE_COUNT];
+	unsigned int n;
 };
 
 /**
@@ -34,7 +56,7 @@ enum engine {
  *	the job (as asked: run->stopped_by_us)
  * @tick_arg: its argument
  * @tick_ms: its interval
- * @engine: ENGINE_KERNEL or ENGINE_USER
+ * @engine: the engine that runs it
  */
 struct job_req {
 	const struct params *p;

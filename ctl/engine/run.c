@@ -295,9 +295,9 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 	struct waiter w;
 	int ret;
 
-	if (req->engine == ENGINE_USER) {
+	if (req->engine != ENGINE_KERNEL) {
 		ret = uengine_run(req, run);
-		run->engine = ENGINE_USER;
+		run->engine = req->engine;
 		return ret;
 	}
 	memset(run, 0, sizeof(*run));
@@ -355,7 +355,7 @@ char *run_job_dir(const struct run *run)
 {
 	char *s;
 
-	if (run->engine == ENGINE_USER)
+	if (run->engine != ENGINE_KERNEL)
 		return run->job_dir ? strdup(run->job_dir) : NULL;
 	if (!run->js.dir ||
 	    asprintf(&s, "%s/fsload-%" PRIu32, run->js.dir, run->js.id) < 0)

@@ -20,8 +20,8 @@ struct nl_ctx;
  * progress on stderr, and collect its results into @run.  Returns 0 when
  * the job ran (whatever its end: run->ret), else an exit code (the
  * request was refused, the module went away ...).  With req->engine
- * ENGINE_USER, fsloadctl runs it itself (uengine.h); @nl is not used
- * and may be NULL.
+ * ENGINE_USER or ENGINE_URING, fsloadctl runs it itself (uengine.h); @nl
+ * is not used and may be NULL.
  */
 int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run);
 void run_free(struct run *run);

@@ -66,6 +66,7 @@
 #include "engine/job.h"
 #include "nl/job.h"
 #include "engine/uengine.h"
+#include "engine/uring.h"
 #include "lib/msg.h"
 #include "nl/names.h"
 
@@ -132,6 +133,7 @@ struct fsload_worker {
 	pid_t tid;
 	unsigned int index;
 	void *buf;		/* I/O buffer, page-aligned, random bytes */
+	struct uring *ring;	/* --engine uring: its ops go there */
 	struct fsload_engine e;
 };
 
@@ -153,6 +155,8 @@ struct ujob {
 	u32 group_threads[FSLOAD_GROUPS_MAX];
 
 	bool busy_ticks;	/* the machine's busy time from /proc/stat */
+	bool uring;		/* --engine uring, with these options */
+	struct uring_opts uring_opts;
 	int dir_fd;		/* the job directory, O_PATH */
 	int sync_fd;		/* the same, opened for syncfs() */
 	struct fsload_worker *workers;
@@ -247,6 +251,8 @@ static s64 fsload_op_create(struct fsload_worker *w, const struct fsload_opdesc 
 	s64 err = 0;
 	int fd;
 
+	if (w->ring)
+		return uring_op(w->ring, &w->e, op);
 	fd = openat(w->job->dir_fd, w->e.name,
 		    uop_open_flags(op, O_CREAT | O_EXCL | O_WRONLY), 0644);
 	if (fd < 0)
@@ -265,6 +271,8 @@ static s64 fsload_op_append(struct fsload_worker *w, const struct fsload_opdesc 
 	s64 err;
 	int fd;
 
+	if (w->ring)
+		return uring_op(w->ring, &w->e, op);
 	fd = openat(w->job->dir_fd, w->e.name,
 		    uop_open_flags(op, O_WRONLY | O_APPEND), 0);
 	if (fd < 0)
@@ -277,11 +285,14 @@ static s64 fsload_op_append(struct fsload_worker *w, const struct fsload_opdesc 
 static s64 fsload_op_random(struct fsload_worker *w, const struct fsload_opdesc *op,
 		      bool write)
 {
-	u64 pos = fsload_random_offset(&w->e, op);
 	ssize_t n;
 	s64 err = 0;
+	u64 pos;
 	int fd;
 
+	if (w->ring)
+		return uring_op(w->ring, &w->e, op);
+	pos = fsload_random_offset(&w->e, op);
 	fd = openat(w->job->dir_fd, w->e.name,
 		    uop_open_flags(op, write ? O_WRONLY : O_RDONLY), 0);
 	if (fd < 0)
@@ -303,6 +314,8 @@ static s64 fsload_op_read(struct fsload_worker *w, const struct fsload_opdesc *o
 	ssize_t n;
 	int fd;
 
+	if (w->ring)
+		return uring_op(w->ring, &w->e, op);
 	fd = openat(w->job->dir_fd, w->e.name, uop_open_flags(op, O_RDONLY),
 		    0);
 	if (fd < 0)
@@ -320,11 +333,25 @@ static s64 fsload_op_read(struct fsload_worker *w, const struct fsload_opdesc *o
 	return err ? err : total;
 }
 
+/* The ring's op of a type without parameters. */
+static s64 uop_uring(struct fsload_worker *w, u8 type)
+{
+	static const struct fsload_opdesc ops[FSLOAD_OP_MAX + 1] = {
+		[FSLOAD_OP_STAT] = { .type = FSLOAD_OP_STAT },
+		[FSLOAD_OP_FSYNC] = { .type = FSLOAD_OP_FSYNC },
+		[FSLOAD_OP_DROP_CACHE] = { .type = FSLOAD_OP_DROP_CACHE },
+	};
+
+	return uring_op(w->ring, &w->e, &ops[type]);
+}
+
 static s64 fsload_op_fsync(struct fsload_worker *w)
 {
 	s64 err = 0;
 	int fd;
 
+	if (w->ring)
+		return uop_uring(w, FSLOAD_OP_FSYNC);
 	fd = openat(w->job->dir_fd, w->e.name, O_RDONLY | O_LARGEFILE);
 	if (fd < 0)
 		return neg_errno();
@@ -337,6 +364,8 @@ static s64 fsload_op_stat(struct fsload_worker *w)
 {
 	struct stat st;
 
+	if (w->ring)
+		return uop_uring(w, FSLOAD_OP_STAT);
 	return fstatat(w->job->dir_fd, w->e.name, &st, 0) ? neg_errno() : 0;
 }
 
@@ -349,6 +378,8 @@ static s64 fsload_op_dirent(struct fsload_worker *w, const struct fsload_opdesc 
 	int dfd = w->job->dir_fd, ret;
 	char nname[FSLOAD_NAME_LEN_MAX + 1];
 
+	if (w->ring)
+		return uring_op(w->ring, &w->e, op);
 	switch (op->type) {
 	case FSLOAD_OP_MKDIR:
 		ret = mkdirat(dfd, w->e.name, 0755);
@@ -370,6 +401,8 @@ static s64 fsload_op_drop_cache(struct fsload_worker *w)
 {
 	int fd, err;
 
+	if (w->ring)
+		return uop_uring(w, FSLOAD_OP_DROP_CACHE);
 	fd = openat(w->job->dir_fd, w->e.name, O_RDONLY | O_LARGEFILE);
 	if (fd < 0)
 		return neg_errno();
@@ -377,10 +410,21 @@ static s64 fsload_op_drop_cache(struct fsload_worker *w)
 	return uop_close(fd, -err);
 }
 
+/*
+ * io_uring has no syncfs: a system call for either, after the ring's ops
+ * queued before it have ended (as the system calls before it).
+ */
 static s64 fsload_op_syncfs(struct fsload_worker *w)
 {
 	struct ujob *job = w->job;
+	u64 last;
+	s64 err;
 
+	if (w->ring) {
+		err = uring_drain(w->ring, &w->e, &last);
+		if (err)
+			return err;
+	}
 	return syncfs(job->sync_fd) ? neg_errno() : 0;
 }
 
@@ -398,10 +442,11 @@ static inline bool fsload_stopping(struct fsload_worker *w)
 	return READ_ONCE(w->job->stop);
 }
 
-/* Every operation here is synchronous: nothing is ever in flight. */
+/* The ring's batch; a system call is synchronous: nothing in flight. */
 static inline s64 fsload_drain(struct fsload_worker *w, u64 *last_ns)
 {
-	(void)w;
+	if (w->ring)
+		return uring_drain(w->ring, &w->e, last_ns);
 	*last_ns = 0;
 	return 0;
 }
@@ -575,22 +620,6 @@ static int utsnap_cmp(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-static bool read_small(int dfd, const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	return true;
-}
-
 /* Every thread's CPU time now, sorted by thread id; NULL on failure. */
 static struct utsnap *utsnap_take(unsigned int *count)
 {
@@ -644,15 +673,24 @@ out:
 	return v;
 }
 
-static bool ujob_is_worker(const struct ujob *job, pid_t tid)
+/*
+ * Thread @t is the engine's: a worker, or a kernel helper of a worker's
+ * ring (its CPU is the worker's: fsload_run_phase()).
+ */
+static bool ujob_is_engine(const struct ujob *job, const struct utsnap *t)
 {
+	char path[64], comm[32];
 	unsigned int i;
 
 	for (i = 0; i < job->threads; i++) {
-		if (job->workers[i].tid == tid)
+		if (job->workers[i].tid == t->tid)
 			return true;
 	}
-	return false;
+	if (!job->uring || t->pid != getpid())
+		return false;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", t->tid);
+	return read_small(AT_FDCWD, path, comm, sizeof(comm)) &&
+	       uring_is_helper(comm);
 }
 
 /* Name and kind of thread @t, for the list of top threads. */
@@ -699,7 +737,7 @@ static unsigned int utop_threads(struct ujob *job, struct thread_cpu *top)
 		d = now[i].runtime_ns;
 		d = old && d >= old->runtime_ns ? d - old->runtime_ns :
 			old ? 0 : d;
-		if (!d || ujob_is_worker(job, now[i].tid))
+		if (!d || ujob_is_engine(job, &now[i]))
 			continue;
 		if (n == UENGINE_TOP_THREADS && d <= tops[n - 1].runtime_ns)
 			continue;
@@ -945,9 +983,16 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 	pthread_mutex_lock(&job->lock);
 	start_ns = job->res[p].start_ns;
 	pthread_mutex_unlock(&job->lock);
+	if (w->ring) {
+		uring_phase(w->ring, ph->flags & FSLOAD_PHASE_F_DIRS,
+			    min(w->e.files, w->e.reached));
+		uring_helpers_cpu_ns(w->ring);
+	}
 	c0 = thread_cpu_ns();
 	end = fsload_engine_run(w, &w->e, ph, p, start_ns, &end_ns);
 	c1 = thread_cpu_ns();
+	if (w->ring)
+		c1 += uring_helpers_cpu_ns(w->ring);
 	ujob_merge(w, p, end, end_ns, c1 - c0);
 	if (end == FSLOAD_RUN_FAILED)
 		fsload_fail(w, ph->name, op_name(w->e.failed_op->type),
@@ -978,14 +1023,44 @@ static int fsload_mkdir_root(struct fsload_worker *w)
 /* The job around the phase loop, shared with the kernel's workers. */
 #include <fsload/engine-job.h>
 
+/*
+ * --engine uring: the worker's own ring, made by its thread (an SQPOLL
+ * thread is named after it).  False when it cannot: the job has failed.
+ */
+static bool uworker_ring(struct fsload_worker *w)
+{
+	struct ujob *job = w->job;
+	char why[128];
+	int err;
+
+	if (!job->uring)
+		return true;
+	err = uring_open(&w->ring, &job->uring_opts, job->dir_fd, w->buf, why,
+			 sizeof(why));
+	if (!err)
+		return true;
+	pthread_mutex_lock(&job->lock);
+	if (!job->err) {
+		job->err = err;
+		snprintf(job->errmsg, sizeof(job->errmsg),
+			 "thread %u: io_uring: %s", w->index, why);
+	}
+	pthread_mutex_unlock(&job->lock);
+	ujob_stop(job);
+	return false;
+}
+
 static void *uworker_fn(void *data)
 {
 	struct fsload_worker *w = data;
 	struct ujob *job = w->job;
 
 	w->tid = gettid();
-	fsload_engine_job(w, &w->e, job->phases, job->nphases, true,
-			  job->flags & FSLOAD_JOB_F_SHARED_DIR);
+	if (uworker_ring(w))
+		fsload_engine_job(w, &w->e, job->phases, job->nphases, true,
+				  job->flags & FSLOAD_JOB_F_SHARED_DIR);
+	uring_close(w->ring);
+	w->ring = NULL;
 	pthread_mutex_lock(&job->lock);
 	job->running--;
 	pthread_cond_broadcast(&job->cond);
@@ -1162,6 +1237,27 @@ int uengine_check(const struct program *prog, uint32_t threads,
 	return uprog_convert(prog, files, 0, phases, &max_block);
 }
 
+/*
+ * --engine uring: that this kernel lets a process make a ring with the
+ * options and the operations the engine uses (a worker's is its own).
+ */
+static int uengine_check_uring(const struct params *p)
+{
+	struct uring_opts o = {
+		.sqpoll = p->uring_sqpoll,
+		.batch = p->uring_batch,
+	};
+	struct uring *u;
+	char why[128];
+
+	if (uring_open(&u, &o, AT_FDCWD, NULL, why, sizeof(why))) {
+		errmsg("uring engine: %s", why);
+		return EXIT_SYSERR;
+	}
+	uring_close(u);
+	return 0;
+}
+
 /* Running it */
 
 static volatile sig_atomic_t usignals;
@@ -1247,6 +1343,9 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	snprintf(js->profile, sizeof(js->profile), "%s", req->prog->profile);
 	JS_SET(js, FSLOAD_A_JOB_PROFILE);
 	js->user_engine = true;
+	js->uring = job->uring;
+	js->uring_sqpoll = job->uring && job->uring_opts.sqpoll;
+	js->uring_batch = job->uring ? job->uring_opts.batch : 0;
 	js->busy_ticks = job->busy_ticks;
 	js->progress_ms = req->p->progress_ms;
 	JS_SET(js, FSLOAD_A_JOB_PROGRESS_MS);
@@ -1557,6 +1656,9 @@ static int ujob_setup(struct ujob *job, const struct job_req *req)
 	job->seed = p->seed;
 	job->flags = req->flags;
 	job->idle_ms = p->idle_ms;
+	job->uring = req->engine == ENGINE_URING;
+	job->uring_opts.sqpoll = p->uring_sqpoll;
+	job->uring_opts.batch = p->uring_batch;
 	/* the scheduler's ns where the kernel has them, its ticks else */
 	job->busy_ticks = !usys_read_schedstat(&job->sys0);
 	job->nphases = req->prog->nphases;
@@ -1772,6 +1874,8 @@ int uengine_run(const struct job_req *req, struct run *run)
 	run->threads = req->threads;
 	ret = uengine_check(req->prog, req->threads, req->files,
 			    p->files_per_dir, p->tree_branch, req->flags);
+	if (!ret && req->engine == ENGINE_URING)
+		ret = uengine_check_uring(p);
 	if (ret)
 		return ret;
 	ret = ujob_setup(&job, req);
@@ -1792,8 +1896,9 @@ int uengine_run(const struct job_req *req, struct run *run)
 
 	ujob_start_workers(&job, req, &saved);
 	if (!p->quiet)
-		fprintf(stderr, "fsloadctl: user engine started (%s, %" PRIu32
-			" thread%s, in %s)\n", req->prog->profile,
+		fprintf(stderr, "fsloadctl: %s engine started (%s, %" PRIu32
+			" thread%s, in %s)\n", job.uring ? "uring" : "user",
+			req->prog->profile,
 			req->threads, req->threads == 1 ? "" : "s", p->dir);
 	end_ns = ujob_wait(&job, req, run, start_ns, &saved);
 	ret = ujob_report(&job, req, resolved, end_ns - start_ns, run);

@@ -77,6 +77,9 @@ struct job_status {
 	uint64_t overhead_ops;
 	uint64_t overhead_ns;
 	bool user_engine;	/* run by fsloadctl's userspace engine */
+	bool uring;		/* through io_uring (--engine uring) */
+	bool uring_sqpoll;	/* with a polling kernel thread */
+	uint32_t uring_batch;	/* ops submitted at once */
 	bool busy_ticks;	/* its busy time of all CPUs in ticks, not ns */
 	uint32_t sample_ms;
 	uint32_t stall_ms;

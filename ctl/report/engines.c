@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsloadctl start --engine both: the report of the kernel's run and the
- * user engine's run of the same program, each in full, then side by side
- * per phase with the ratio user/kernel of the workers' CPU per operation
- * and of the mean latency: what the system-call boundary costs on this
- * filesystem.
+ * fsloadctl start --engine kernel,user,uring (both: kernel,user): the
+ * report of each engine's run of the same program, each in full, then
+ * side by side per phase with the ratio of each engine to the reference
+ * (the kernel engine when it ran, else the first) of the workers' CPU per
+ * operation and of the mean latency: what the system-call boundary, or
+ * io_uring's batching of it, costs on this filesystem.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -23,7 +24,7 @@
 #include "report/metric.h"
 #include "report/results.h"
 
-/* What the comparison takes from one run's phase. */
+/* What the comparison takes from one engine's run of a phase. */
 struct engine_side {
 	const struct phase_result *pr;	/* NULL: the phase did not run */
 	double cpu_per_op;		/* worker CPU ns per op; NAN */
@@ -50,142 +51,197 @@ static void side_of(const struct results *r, uint32_t index, struct engine_side 
 		s->lat_avg = (double)lat_sum / n;
 }
 
-static double ratio(double user, double kernel)
+static double ratio(double v, double ref)
 {
-	return isfinite(user) && isfinite(kernel) && kernel > 0 ?
-	       user / kernel : NAN;
+	return isfinite(v) && isfinite(ref) && ref > 0 ? v / ref : NAN;
 }
 
-/* A number in a text column of @width, JSON null when not finite. */
+/*
+ * A number in a text column of @width, and JSON's @key (none if NULL),
+ * null when not finite.
+ */
 static void print_col(const char *key, int width, int prec, double v)
 {
+	enum output_type t = key ? PRINT_ANY : PRINT_FP;
 	char fmt[16];
 
 	if (isfinite(v)) {
 		snprintf(fmt, sizeof(fmt), " %%%d.%df", width, prec);
-		print_float(PRINT_ANY, key, fmt, v);
+		print_float(t, key, fmt, v);
 	} else {
 		snprintf(fmt, sizeof(fmt), " %%%ds", width);
-		print_null(PRINT_ANY, key, fmt);
+		print_null(t, key, fmt);
 	}
 }
 
-static void print_side(const char *key, const struct engine_side *s)
+/* The run of the reference engine: the kernel's, else the first. */
+static unsigned int reference(const struct run *runs, unsigned int n)
 {
-	open_json_object(key);
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (runs[i].engine == ENGINE_KERNEL)
+			return i;
+	}
+	return 0;
+}
+
+/*
+ * One engine's row of a phase, text and JSON; the ratios against @ref
+ * (none for the reference itself).
+ */
+static void print_side(const char *phase, int name_w, const char *engine,
+		       const struct engine_side *s,
+		       const struct engine_side *ref)
+{
+	char fmt[16];
+
+	snprintf(fmt, sizeof(fmt), "%%-%ds", name_w);
+	print_fp(fmt, phase);
+	open_json_object(engine);
+	print_fp(" %-7s", engine);
 	if (s->pr) {
-		print_uint(PRINT_JSON, "ops", NULL, s->pr->ops);
+		print_uint(PRINT_ANY, "ops", " %11" PRIu64, s->pr->ops);
 		print_uint(PRINT_JSON, "errors", NULL, s->pr->errors);
 		print_uint(PRINT_JSON, "elapsed_ns", NULL, s->pr->elapsed_ns);
 		print_uint(PRINT_JSON, "worker_cpu_ns", NULL,
 			   s->pr->worker_cpu_ns);
 	} else {
-		print_null(PRINT_JSON, "ops", NULL);
+		print_null(PRINT_ANY, "ops", " %11s");
 	}
-	print_float(PRINT_JSON, "cpu_ns_per_op", NULL, s->cpu_per_op);
+	print_col("cpu_ns_per_op", 10, 0, s->cpu_per_op);
+	if (s != ref)
+		print_col("cpu_ratio", 8, 2, ratio(s->cpu_per_op,
+						   ref->cpu_per_op));
+	else
+		print_fp(" %8s", "-");
+	print_col(NULL, 10, 3, s->lat_avg / 1000.0);
 	print_float(PRINT_JSON, "lat_avg_ns", NULL, s->lat_avg);
+	if (s != ref)
+		print_col("lat_ratio", 8, 2, ratio(s->lat_avg, ref->lat_avg));
+	else
+		print_fp(" %8s", "-");
+	print_fp("\n");
 	close_json_object();
 }
 
-/* Per phase: ops, CPU/op and mean latency of each, and the ratios. */
-static void print_comparison(const struct run *k, const struct run *u)
+/*
+ * Per phase: ops, CPU/op and mean latency of each engine, and the ratios
+ * to the reference's.
+ */
+static void print_comparison(const struct run *runs, unsigned int n,
+			     unsigned int ref_i)
 {
-	const struct results *ref = k->r.nphases >= u->r.nphases ? &k->r :
-				    &u->r;
-	unsigned int i, same = 0;
+	const struct results *ref = &runs[ref_i].r;
+	struct engine_side sides[ENGINE_COUNT];
+	unsigned int i, e, same = 0;
+	bool all_phases = true;
 	int name_w = 5;
-	char fmt[16];
 
+	for (e = 0; e < n; e++) {
+		if (runs[e].r.nphases > ref->nphases)
+			ref = &runs[e].r;
+		all_phases &= runs[e].r.nphases == runs[ref_i].r.nphases;
+	}
 	for (i = 0; i < ref->nphases; i++)
 		if ((int)strlen(ref->phases[i].name) > name_w)
 			name_w = (int)strlen(ref->phases[i].name);
-	print_fp("\nuser/kernel, per phase (cpu: worker CPU ns per op; lat: mean latency us):\n");
-	print_fp("%-*s %11s %11s %10s %10s %8s %10s %10s %8s\n", name_w,
-		 "phase", "ops_kernel", "ops_user", "cpu_kernel", "cpu_user",
-		 "cpu_x", "lat_kernel", "lat_user", "lat_x");
+	print_fp("\nper phase, against the %s engine (cpu: worker CPU ns per op; lat: mean latency us; x: engine/%s):\n",
+		 engine_name(runs[ref_i].engine),
+		 engine_name(runs[ref_i].engine));
+	print_fp("%-*s %-7s %11s %10s %8s %10s %8s\n", name_w, "phase",
+		 "engine", "ops", "cpu", "cpu_x", "lat", "lat_x");
 	open_json_array("comparison");
 	for (i = 0; i < ref->nphases; i++) {
 		uint32_t index = ref->phases[i].index;
-		struct engine_side ks, us;
-		bool eq;
+		bool eq = true;
 
-		side_of(&k->r, index, &ks);
-		side_of(&u->r, index, &us);
-		eq = ks.pr && us.pr && ks.pr->ops == us.pr->ops &&
-		     ks.pr->errors == us.pr->errors;
+		for (e = 0; e < n; e++) {
+			side_of(&runs[e].r, index, &sides[e]);
+			eq &= sides[e].pr && sides[0].pr &&
+			      sides[e].pr->ops == sides[0].pr->ops &&
+			      sides[e].pr->errors == sides[0].pr->errors;
+		}
 		same += eq;
 		open_json_object(NULL);
 		print_uint(PRINT_JSON, "index", NULL, index);
-		snprintf(fmt, sizeof(fmt), "%%-%ds", name_w);
-		print_string(PRINT_ANY, "phase", fmt, ref->phases[i].name);
-		if (ks.pr)
-			print_fp(" %11" PRIu64, ks.pr->ops);
-		else
-			print_fp(" %11s", "-");
-		if (us.pr)
-			print_fp(" %11" PRIu64, us.pr->ops);
-		else
-			print_fp(" %11s", "-");
-		print_col(NULL, 10, 0, ks.cpu_per_op);
-		print_col(NULL, 10, 0, us.cpu_per_op);
-		print_col("cpu_ratio", 8, 2, ratio(us.cpu_per_op,
-						   ks.cpu_per_op));
-		print_col(NULL, 10, 3, ks.lat_avg / 1000.0);
-		print_col(NULL, 10, 3, us.lat_avg / 1000.0);
-		print_col("lat_ratio", 8, 2, ratio(us.lat_avg, ks.lat_avg));
-		print_fp("%s\n", eq ? "" : "  (ops differ)");
+		print_string(PRINT_JSON, "phase", NULL, ref->phases[i].name);
 		print_bool(PRINT_JSON, "same_ops", NULL, eq);
-		print_side("kernel", &ks);
-		print_side("user", &us);
+		for (e = 0; e < n; e++)
+			print_side(ref->phases[i].name, name_w,
+				   engine_name(runs[e].engine), &sides[e],
+				   &sides[ref_i]);
+		if (!eq)
+			print_fp("%-*s (ops differ)\n", name_w, "");
 		close_json_object();
 	}
 	close_json_array();
 	print_bool(PRINT_JSON, "same_ops", NULL,
-		   same == ref->nphases && k->r.nphases == u->r.nphases);
+		   same == ref->nphases && all_phases);
 	print_fp("identical operation counts: %s\n",
-		 same == ref->nphases && k->r.nphases == u->r.nphases ?
-		 "yes" : "no");
+		 same == ref->nphases && all_phases ? "yes" : "no");
 }
 
-static void print_metric(const struct run *k, const struct run *u,
-			 const struct profile *pf)
+/* The profile's summary metric of each engine, and its ratio. */
+static void print_metric(const struct run *runs, unsigned int n,
+			 unsigned int ref_i, const struct profile *pf)
 {
-	struct metric mk, mu;
+	struct metric m[ENGINE_COUNT];
+	unsigned int e;
 
-	profile_metric(pf, &k->r, &k->js, &mk);
-	profile_metric(pf, &u->r, &u->js, &mu);
+	for (e = 0; e < n; e++)
+		profile_metric(pf, &runs[e].r, &runs[e].js, &m[e]);
 	open_json_object("summary");
-	print_string(PRINT_ANY, "metric", "summary: %s", mk.label);
-	print_col("kernel", 0, 1, mk.value);
-	print_fp(" kernel,");
-	print_col("user", 0, 1, mu.value);
-	print_fp(" user,");
-	print_col("ratio", 0, 2, ratio(mu.value, mk.value));
-	print_fp(" user/kernel\n");
+	print_string(PRINT_ANY, "metric", "summary: %s", m[ref_i].label);
+	print_string(PRINT_JSON, "reference", NULL,
+		     engine_name(runs[ref_i].engine));
+	for (e = 0; e < n; e++) {
+		print_fp("%s", e ? "," : "");
+		print_col(engine_name(runs[e].engine), 0, 1, m[e].value);
+		print_fp(" %s", engine_name(runs[e].engine));
+	}
+	open_json_object("ratio");
+	for (e = 0; e < n; e++) {
+		if (e == ref_i)
+			continue;
+		print_fp("%s", e == (ref_i ? 0 : 1) ? ";" : ",");
+		print_col(engine_name(runs[e].engine), 0, 2,
+			  ratio(m[e].value, m[ref_i].value));
+		print_fp(" %s/%s", engine_name(runs[e].engine),
+			 engine_name(runs[ref_i].engine));
+	}
+	print_fp("\n");
+	close_json_object();
 	close_json_object();
 }
 
-void report_both(const struct run *runs, unsigned int n,
-		 const struct job_extra *x, const struct profile *pf, bool json)
+void report_engines(const struct run *runs, unsigned int n,
+		    const struct engine_set *es, const struct job_extra *x,
+		    const struct profile *pf, bool json)
 {
-	static const char *const names[] = { "kernel", "user" };
 	unsigned int i;
 
 	print_begin(json);
 	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
-	print_string(PRINT_JSON, "engine", NULL, "both");
-	for (i = 0; i < n && i < 2; i++) {
-		print_fp("%s== %s engine ==\n", i ? "\n" : "", names[i]);
-		open_json_object(names[i]);
+	open_json_array("engines");
+	for (i = 0; i < es->n; i++)
+		print_string(PRINT_JSON, NULL, NULL, engine_name(es->e[i]));
+	close_json_array();
+	for (i = 0; i < n; i++) {
+		print_fp("%s== %s engine ==\n", i ? "\n" : "",
+			 engine_name(runs[i].engine));
+		open_json_object(engine_name(runs[i].engine));
 		print_job("job", &runs[i].js, x, JOB_VIEW_HEADER);
 		print_results(&runs[i].r, &runs[i].js);
 		close_json_object();
 	}
 	if (n >= 2) {
-		print_comparison(&runs[0], &runs[1]);
-		print_metric(&runs[0], &runs[1], pf);
+		i = reference(runs, n);
+		print_comparison(runs, n, i);
+		print_metric(runs, n, i, pf);
 	} else {
-		print_fp("\nthe user engine did not run: no comparison\n");
+		print_fp("\nonly the %s engine ran: no comparison\n",
+			 engine_name(es->e[0]));
 	}
 	print_end();
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fsloadctl start --engine both: the kernel's run beside the user
- * engine's.
+ * fsloadctl start --engine kernel,user,uring (both: kernel,user): each
+ * engine's run of the same program, side by side.
  */
 #ifndef FSLOADCTL_ENGINES_H
 #define FSLOADCTL_ENGINES_H
@@ -13,11 +13,14 @@
 #include "engine/run.h"
 
 /*
- * --engine both: each of the runs (the kernel's, then the user's) in
- * full, then per phase the ratio user/kernel of worker CPU per op and of
- * mean latency (JSON: "kernel", "user", "comparison", "summary").
+ * The @n runs of the engines of @es (fewer when one failed), each in
+ * full, then per phase each engine's worker CPU per op and mean latency
+ * with their ratios to the reference engine's (the kernel's, else the
+ * first); JSON: "engines", one object per engine by name, "comparison",
+ * "summary".
  */
-void report_both(const struct run *runs, unsigned int n,
-		 const struct job_extra *x, const struct profile *pf, bool json);
+void report_engines(const struct run *runs, unsigned int n,
+		    const struct engine_set *es, const struct job_extra *x,
+		    const struct profile *pf, bool json);
 
 #endif /* FSLOADCTL_ENGINES_H */

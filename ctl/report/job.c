@@ -108,12 +108,23 @@ static void print_job_identity(const struct job_status *js,
 	char pbuf[32];
 
 	if (js->user_engine && view != JOB_VIEW_ROW)
-		print_fp("user engine:");
+		print_fp("%s engine:", js->uring ? "uring" : "user");
 	print_attr_uint(js, FSLOAD_A_JOB_ID, "id",
 		       VIEW("job %" PRIu64 ":", "job %" PRIu64 ":",
 			    "%5" PRIu64), js->id);
 	print_string(PRINT_JSON, "engine", NULL,
-		     js->user_engine ? "user" : "kernel");
+		     js->uring ? "uring" : js->user_engine ? "user" : "kernel");
+	if (js->uring) {
+		/* null in the JSON of the other engines: no such option */
+		print_uint(PRINT_JSON, "uring_batch", NULL, js->uring_batch);
+		print_bool(PRINT_JSON, "uring_sqpoll", NULL, js->uring_sqpoll);
+		if (view != JOB_VIEW_ROW)
+			print_fp(" batch %" PRIu32 "%s,", js->uring_batch,
+				 js->uring_sqpoll ? ", sqpoll" : "");
+	} else {
+		print_null(PRINT_JSON, "uring_batch", NULL);
+		print_null(PRINT_JSON, "uring_sqpoll", NULL);
+	}
 	if (view == JOB_VIEW_ROW)
 		print_string(PRINT_ANY, "state", "  %-9s",
 			     JS_HAS(js, FSLOAD_A_JOB_STATE) ?

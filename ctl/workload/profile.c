@@ -56,6 +56,7 @@ void params_init(struct params *p)
 	p->write_weight = 1;
 	p->scale = 1.0;
 	p->depth = 1;
+	p->uring_batch = URING_BATCH_DEFAULT;
 }
 
 /* Program building helpers */

@@ -54,6 +54,10 @@ struct program {
 	const char *phase_names[FSLOAD_PHASES_MAX];
 };
 
+/* --uring-batch: its default and its limit (ops per submission). */
+#define URING_BATCH_DEFAULT	16
+#define URING_BATCH_MAX		1024
+
 /*
  * fsloadctl start's parameters: the command line, over a job file's
  * [global] section, over the profile's defaults, over the built-in ones.
@@ -88,7 +92,9 @@ struct params {
 	uint64_t ops;		/* iterations per thread of a timed phase */
 	double time;		/* seconds of a timed phase; 0: use ops */
 	const char *age;	/* target utilisation, percent */
-	const char *engine;	/* kernel, user or both */
+	const char *engine;	/* kernel, user, uring, a list; both */
+	bool uring_sqpoll;	/* uring: a kernel thread submits */
+	uint32_t uring_batch;	/* uring: ops per submission */
 	double scale;		/* untar */
 	bool sync_between;	/* untar */
 	const char *device;	/* block: the device */

@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fsloadctl start --engine both, in a guest with fsload.ko loaded and a
-# scratch filesystem at $FSLOAD_DIR (scripts/vm-run): the kernel's workers
-# and the userspace engine run the same program one after the other, each
-# in a fresh job directory, and must count identical operations per phase
-# and per op type; the report compares them (user/kernel ratios), in text
-# and JSON, and neither run leaves anything behind.
+# fsloadctl start --engine kernel,user,uring (both: kernel,user), in a
+# guest with fsload.ko loaded and a scratch filesystem at $FSLOAD_DIR
+# (scripts/vm-run): the kernel's workers, the userspace engine and its
+# io_uring backend (batched, with and without SQPOLL) run the same program
+# one after the other, each in a fresh job directory, and must count
+# identical operations per phase and per op type; the report compares them
+# (each engine/kernel ratio), in text and JSON, and no run leaves
+# anything behind.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,31 +29,40 @@ no_job_dirs() {
 	[ -z "$left" ] || fail "left behind: $left"
 }
 
-# both NAME ARGS...: start --engine both --json into $work/NAME.json
-both() {
-	local name=$1
+# engines NAME ENGINES ARGS...: start --engine ENGINES --json into
+# $work/NAME.json
+engines() {
+	local name=$1 list=$2
 
-	shift
-	fsloadctl --json start --engine both --dir "$FSLOAD_DIR" --quiet \
+	shift 2
+	fsloadctl --json start --engine "$list" --dir "$FSLOAD_DIR" --quiet \
 		--idle-ms 0 "$@" >"$work/$name.json" ||
-		fail "fsloadctl start --engine both $* exited $?"
+		fail "fsloadctl start --engine $list $* exited $?"
 }
 
-# same FILE: kernel and user ran the same phases with the same counts.
+# same FILE: every engine ran the same phases with the same counts as the
+# kernel's.
 same() {
 	python3 - "$1" <<'EOF' || exit "$KSFT_FAIL"
 import json, sys
 j = json.load(open(sys.argv[1]))
-k, u = j["kernel"], j["user"]
+k = j["kernel"]
+others = [e for e in j["engines"] if e != "kernel"]
 def counts(run):
     return [(p["name"], p["ops"], p["errors"], p["bytes"],
              [(o["op"], o["ops"], o["errors"]) for o in p["ops_by_type"]])
             for p in run["phases"]]
 bad = []
-if k["job"]["state"] != "done" or u["job"]["state"] != "done":
-    bad.append("states %s, %s" % (k["job"]["state"], u["job"]["state"]))
-if counts(k) != counts(u):
-    bad.append("counts differ:\n kernel %s\n user   %s" % (counts(k), counts(u)))
+if j["summary"]["reference"] != "kernel":
+    bad.append("reference %s" % j["summary"]["reference"])
+for e in j["engines"]:
+    if j[e]["job"]["state"] != "done":
+        bad.append("%s: state %s" % (e, j[e]["job"]["state"]))
+    if j[e]["job"]["seed"] != k["job"]["seed"]:
+        bad.append("%s: seeds differ" % e)
+    if counts(j[e]) != counts(k):
+        bad.append("counts differ:\n kernel %s\n %-6s %s"
+                   % (counts(k), e, counts(j[e])))
 if not j["comparison"] or not all(c["same_ops"] for c in j["comparison"]):
     bad.append("comparison: not the same ops")
 if len(j["comparison"]) != len(k["phases"]):
@@ -64,7 +75,7 @@ if len(j["comparison"]) != len(k["phases"]):
 TICKS_NS = 20000000
 for c in j["comparison"]:
     short = False
-    for side in ("kernel", "user"):
+    for side in j["engines"]:
         s = c[side]
         if s["ops"] and s["elapsed_ns"] < TICKS_NS:
             short = True
@@ -72,11 +83,10 @@ for c in j["comparison"]:
         if not s["cpu_ns_per_op"] or s["cpu_ns_per_op"] <= 0:
             bad.append("%s: no %s CPU per op in %s ns (%s)"
                        % (c["phase"], side, s["elapsed_ns"], s))
-    if not c["lat_ratio"] or (not short and not c["cpu_ratio"]):
-        bad.append("%s: no ratio" % c["phase"])
-if k["job"]["seed"] != u["job"]["seed"]:
-    bad.append("seeds differ")
-for run in (k, u):
+    for e in others:
+        if not c[e]["lat_ratio"] or (not short and not c[e]["cpu_ratio"]):
+            bad.append("%s: no %s/kernel ratio" % (c["phase"], e))
+for run in (j[e] for e in j["engines"]):
     for p in run["phases"]:
         for o in p["ops_by_type"]:
             n = sum(b[2] for b in o["latency"]["histogram"])
@@ -89,22 +99,41 @@ sys.exit(1 if bad else 0)
 EOF
 }
 
+# ENGINES: the engines of the cases; SQPOLL: the uring engine's options
+# in the SQPOLL cases (a small batch: several per phase).
+ENGINES=kernel,user,uring
+SQPOLL=(--uring-sqpoll --uring-batch 4)
+
 t_smallfiles() {
-	both sf --profile smallfiles --threads 2 --files 100
+	engines sf "$ENGINES" --profile smallfiles --threads 2 --files 100
 	same "$work/sf.json"
 	no_job_dirs
 }
 
 t_metadata() {
-	both md --profile metadata --threads 2 --items 60
+	engines md "$ENGINES" --profile metadata --threads 2 --items 60
 	same "$work/md.json"
 	no_job_dirs
 }
 
 # A random order and a weighted mix: the same sequence from one seed.
 t_randrw() {
-	both rr --profile randrw --threads 2 --files 8 --size 256K --ops 300
+	engines rr "$ENGINES" --profile randrw --threads 2 --files 8 \
+		--size 256K --ops 300
 	same "$work/rr.json"
+	no_job_dirs
+}
+
+t_sqpoll() {
+	engines sq-sf kernel,uring "${SQPOLL[@]}" --profile smallfiles \
+		--threads 2 --files 100
+	same "$work/sq-sf.json"
+	engines sq-md kernel,uring "${SQPOLL[@]}" --profile metadata \
+		--threads 2 --items 60
+	same "$work/sq-md.json"
+	engines sq-rr kernel,uring "${SQPOLL[@]}" --profile randrw \
+		--threads 2 --files 8 --size 256K --ops 300
+	same "$work/sq-rr.json"
 	no_job_dirs
 }
 
@@ -116,17 +145,20 @@ t_text() {
 		fail "exited $?"
 	grep -q '^== kernel engine ==' "$out" || fail "no kernel section"
 	grep -q '^== user engine ==' "$out" || fail "no user section"
-	grep -q '^user/kernel, per phase' "$out" || fail "no comparison"
+	grep -q '^per phase, against the kernel engine' "$out" ||
+		fail "no comparison"
 	grep -q '^identical operation counts: yes' "$out" ||
 		fail "counts not identical: $(cat "$out")"
-	grep -Eq '^create +40 +40 ' "$out" || fail "no create row"
+	grep -Eq '^create +kernel +40 ' "$out" || fail "no kernel create row"
+	grep -Eq '^create +user +40 ' "$out" || fail "no user create row"
 	no_job_dirs
 }
 
-ktap_plan 4
-ktap_run both_smallfiles_same_ops t_smallfiles
-ktap_run both_metadata_same_ops t_metadata
-ktap_run both_randrw_same_ops t_randrw
+ktap_plan 5
+ktap_run engines_smallfiles_same_ops t_smallfiles
+ktap_run engines_metadata_same_ops t_metadata
+ktap_run engines_randrw_same_ops t_randrw
+ktap_run uring_sqpoll_same_ops t_sqpoll
 ktap_run both_text_report t_text
 ktap_finish
 rc=$?
