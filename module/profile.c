@@ -9,7 +9,7 @@
  * branch stack or context_switch does not (account_event(),
  * kernel/events/core.c).  The event is the CPU's cycle counter where the
  * machine has a PMU, else the cpu-clock timer (under QEMU's instruction
- * clock its period is in instructions, so profiles repeat).
+ * clock its period is in instructions, so profiles nearly repeat).
  *
  * The overflow handler (an hrtimer interrupt, or an NMI for cycles) runs
  * on the CPU it samples.  It keeps a sample only when it interrupted a
