@@ -40,6 +40,15 @@ static struct netlink_range_validation fsload_a_job_lat_sample_range = {
 	.max	= FSLOAD_LAT_SAMPLE_MAX,
 };
 
+static struct netlink_range_validation fsload_a_job_cpu_profile_hz_range = {
+	.max	= FSLOAD_PROFILE_HZ_MAX,
+};
+
+static struct netlink_range_validation fsload_a_job_cpu_profile_stacks_range = {
+	.min	= 1ULL,
+	.max	= FSLOAD_PROFILE_STACKS_MAX,
+};
+
 static struct netlink_range_validation fsload_a_op_weight_range = {
 	.min	= 1ULL,
 	.max	= 1000000ULL,
@@ -80,7 +89,7 @@ const struct nla_policy fsload_phase_nl_policy[FSLOAD_A_PHASE_STRIDE + 1] = {
 };
 
 /* FSLOAD_CMD_JOB_START - do */
-const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_LAT_SAMPLE + 1] = {
+const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_CPU_PROFILE_STACKS + 1] = {
 	[FSLOAD_A_JOB_DIR] = { .type = NLA_NUL_STRING, .len = 4095, },
 	[FSLOAD_A_JOB_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 	[FSLOAD_A_JOB_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1, FSLOAD_THREADS_MAX),
@@ -98,6 +107,8 @@ const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_LAT_SAMPLE + 1] 
 	[FSLOAD_A_JOB_GROUP] = NLA_POLICY_NESTED(fsload_group_nl_policy),
 	[FSLOAD_A_JOB_TREE_BRANCH] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_job_tree_branch_range),
 	[FSLOAD_A_JOB_LAT_SAMPLE] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_job_lat_sample_range),
+	[FSLOAD_A_JOB_CPU_PROFILE_HZ] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_job_cpu_profile_hz_range),
+	[FSLOAD_A_JOB_CPU_PROFILE_STACKS] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_job_cpu_profile_stacks_range),
 };
 
 /* FSLOAD_CMD_JOB_STOP - do */
@@ -129,5 +140,10 @@ const struct nla_policy fsload_job_resume_nl_policy[FSLOAD_A_JOB_HELD + 1] = {
 
 /* FSLOAD_CMD_WORKER_GET - dump */
 const struct nla_policy fsload_worker_get_nl_policy[FSLOAD_A_JOB_ID + 1] = {
+	[FSLOAD_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+/* FSLOAD_CMD_PROFILE_GET - dump */
+const struct nla_policy fsload_profile_get_nl_policy[FSLOAD_A_JOB_ID + 1] = {
 	[FSLOAD_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 };

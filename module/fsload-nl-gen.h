@@ -15,7 +15,7 @@ extern const struct nla_policy fsload_group_nl_policy[FSLOAD_A_GROUP_THREADS + 1
 extern const struct nla_policy fsload_op_nl_policy[FSLOAD_A_OP_GROUP + 1];
 extern const struct nla_policy fsload_phase_nl_policy[FSLOAD_A_PHASE_STRIDE + 1];
 
-extern const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_LAT_SAMPLE + 1];
+extern const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_CPU_PROFILE_STACKS + 1];
 
 extern const struct nla_policy fsload_job_stop_nl_policy[FSLOAD_A_JOB_ID + 1];
 
@@ -28,5 +28,7 @@ extern const struct nla_policy fsload_series_get_nl_policy[FSLOAD_A_JOB_SERIES_F
 extern const struct nla_policy fsload_job_resume_nl_policy[FSLOAD_A_JOB_HELD + 1];
 
 extern const struct nla_policy fsload_worker_get_nl_policy[FSLOAD_A_JOB_ID + 1];
+
+extern const struct nla_policy fsload_profile_get_nl_policy[FSLOAD_A_JOB_ID + 1];
 
 #endif /* _FSLOAD_NL_GEN_H */

@@ -53,6 +53,8 @@ struct fsload_program {
 	unsigned int ncpus;	/* 0: not pinned */
 	unsigned int nphases;
 	struct fsload_phase *phases;
+	u32 profile_hz;		/* CPU profile's samples per second; 0 none */
+	u32 profile_stacks;	/* distinct stacks a worker keeps */
 };
 
 /* A thread other than the workers, by CPU time used during a phase. */
@@ -103,7 +105,50 @@ struct fsload_result {
 	u64 tail_busy_ns;
 	unsigned int ntop;
 	struct fsload_top top[FSLOAD_TOP_THREADS];
+
+	/* The CPU profile's samples of the workers (profile.c). */
+	u64 prof_samples;	/* taken, dropped ones included */
+	u64 prof_dropped;	/* no slot or no stack */
+	u64 prof_ns;		/* the handler's own time */
 };
+
+/* Distinct stacks a worker keeps when the request does not say. */
+#define FSLOAD_PROFILE_STACKS_DEFAULT	4096
+/* Distinct call paths a worker keeps: one per this many stacks. */
+#define FSLOAD_PROFILE_STACKS_PER_PATH	4
+/* A job's tables at most, all workers. */
+#define FSLOAD_PROFILE_BYTES_MAX	(64U << 20)
+/* Return addresses a CPU profile's call path keeps, innermost first. */
+#define FSLOAD_PROFILE_DEPTH	40
+/* Frames the handler unwinds: the interrupt's own, then the worker's. */
+#define FSLOAD_PROFILE_SCRATCH	64
+
+/*
+ * A distinct call path of a worker's CPU profile, in one phase and op
+ * type: the return addresses of the interrupted stack.
+ */
+struct fsload_ppath {
+	u32 hash;		/* 0 with depth 0: the slot is free */
+	u16 phase;
+	u8 op;			/* enum fsload_op; 0 before the first */
+	u8 depth;		/* return addresses in ip[]; 1 at least */
+	unsigned long ip[FSLOAD_PROFILE_DEPTH];	/* innermost first */
+};
+
+/* A distinct stack: an interrupted instruction on a call path. */
+struct fsload_pstack {
+	unsigned long ip;
+	u32 path;		/* its call path's slot */
+	u32 samples;		/* 0: the slot is free */
+};
+
+/* The bytes of the tables of a worker keeping @stacks stacks. */
+static inline u64 fsload_profile_bytes(u32 stacks)
+{
+	return (u64)stacks * sizeof(struct fsload_pstack) +
+	       (u64)DIV_ROUND_UP(stacks, FSLOAD_PROFILE_STACKS_PER_PATH) *
+	       sizeof(struct fsload_ppath);
+}
 
 struct fsload_job;
 struct netlink_ext_ack;
@@ -139,6 +184,18 @@ struct fsload_worker {
 	int still_phase;
 	u64 still_since;		/* ns */
 	bool stalled;
+	/*
+	 * Its CPU profile (profile.c): written by the sampling handler only
+	 * while it interrupts this worker, so never concurrently; the
+	 * counters are the current phase's, read and zeroed by the worker
+	 * at its merge.
+	 */
+	struct fsload_pstack *pstacks;	/* prog.profile_stacks slots */
+	struct fsload_ppath *ppaths;	/* one per STACKS_PER_PATH of them */
+	unsigned long *pscratch;	/* FSLOAD_PROFILE_SCRATCH frames */
+	u64 prof_samples;
+	u64 prof_dropped;
+	u64 prof_ns;
 	/* The worker's PMU counters, its thread only; NULL without. */
 	struct perf_event *ev_insn;
 	struct perf_event *ev_cycles;
@@ -276,6 +333,16 @@ struct fsload_job {
 	int ring_hist_phase;		/* the phase they were summed in */
 	struct fsload_stall stalls[FSLOAD_STALLS_MAX];
 	unsigned int nstalls;		/* the first FSLOAD_STALLS_MAX only */
+
+	/*
+	 * The CPU profile's sampling events (profile.c), one per online CPU
+	 * (nr_cpu_ids slots, NULL where none); created at the start,
+	 * released by the reaper once the workers are stopped.
+	 */
+	struct perf_event **prof_ev;
+	unsigned int prof_nev;
+	u8 prof_clock;			/* enum fsload_profile_clock */
+	u64 prof_period;		/* ns or cycles per sample */
 };
 
 /* job.c */
@@ -353,6 +420,16 @@ int fsload_tree_remove(const struct path *dir, struct fsload_cleanup *st);
 int fsload_mkdir(const struct path *parent, const char *name, int len,
 		 struct path *res);
 int fsload_rmdir_pinned(const struct path *d);
+
+/* profile.c */
+int fsload_profile_alloc(struct fsload_job *job);
+void fsload_profile_free(struct fsload_job *job);
+int fsload_profile_start(struct fsload_job *job,
+			 struct netlink_ext_ack *extack);
+void fsload_profile_stop(struct fsload_job *job);
+void fsload_profile_merge(struct fsload_worker *w, struct fsload_result *res);
+int fsload_profile_frames(const struct fsload_worker *w,
+			  const struct fsload_pstack *s, char *buf, size_t size);
 
 /* program.c */
 struct genl_info;

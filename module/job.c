@@ -110,6 +110,7 @@ static void fsload_job_free(struct fsload_job *job)
 			kfree(job->workers[i].bios);
 		}
 	}
+	fsload_profile_free(job);
 	kfree(job->workers);
 	if (job->res) {
 		for (i = 0; i < job->prog.nphases; i++)
@@ -352,6 +353,7 @@ static void fsload_job_reap(struct work_struct *work)
 	job->reaping = true;
 	spin_unlock(&job->lock);
 	fsload_job_stop_workers(job);
+	fsload_profile_stop(job);
 	cancel_delayed_work_sync(&job->progress_work);
 	fsload_series_stop(job);
 	for (p = 0; p < job->prog.threads; p++)
@@ -548,6 +550,10 @@ int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 	err = fsload_job_alloc_workers(job);
 	if (!err)
 		err = fsload_series_alloc(job);
+	if (!err)
+		err = fsload_profile_alloc(job);
+	if (!err)
+		err = fsload_profile_start(job, extack);
 	if (err)
 		goto err_unpublish;
 	job->cred = get_current_cred();
@@ -619,6 +625,7 @@ err_stop:
 	job->dir.mnt = NULL;
 	job->dir.dentry = NULL;
 err_unpublish:
+	fsload_profile_stop(job);
 	mutex_lock(&fsload_mutex);
 	idr_remove(&fsload_jobs, id);
 	WRITE_ONCE(fsload_nr_running, fsload_nr_running - 1);

@@ -118,12 +118,13 @@ static size_t fsload_status_size(size_t dirlen, unsigned int ngroups)
 	/*
 	 * u32: ID, FLAGS, THREADS, FILES_PER_DIR, TREE_BRANCH, HELD,
 	 * PROGRESS_MS, PHASES, OWNER_PORTID, CPUS, IDLE_MS, SAMPLE_MS,
-	 * STALL_MS, PHASE_INDEX, ERRNO, LAT_SAMPLE; u8: STATE, PMU; u64: FILES, SEED,
-	 * ELAPSED_NS, OPS, BYTES, DEVICE_BYTES or DIR_INO, IDLE_NS,
-	 * IDLE_BUSY_NS, OVERHEAD_OPS, OVERHEAD_NS; strings: DIR or DEVICE,
-	 * PROFILE, ERROR_MSG.
+	 * STALL_MS, PHASE_INDEX, ERRNO, LAT_SAMPLE, CPU_PROFILE_HZ,
+	 * CPU_PROFILE_STACKS; u8: STATE, PMU, CPU_PROFILE_CLOCK; u64: FILES,
+	 * SEED, ELAPSED_NS, OPS, BYTES, DEVICE_BYTES or DIR_INO, IDLE_NS,
+	 * IDLE_BUSY_NS, OVERHEAD_OPS, OVERHEAD_NS, CPU_PROFILE_PERIOD;
+	 * strings: DIR or DEVICE, PROFILE, ERROR_MSG.
 	 */
-	n = 16 * u32s + 2 * u8s + 10 * u64s +
+	n = 18 * u32s + 3 * u8s + 11 * u64s +
 	    nla_total_size(min_t(size_t, dirlen, FSLOAD_STATUS_DIR_MAX)) +
 	    nla_total_size(FSLOAD_NAME_MAX) +
 	    nla_total_size(sizeof_field(struct fsload_job, errmsg)) +
@@ -215,6 +216,14 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	    fsload_fill_stalls(skb, job))
 		return -EMSGSIZE;
 	if (phase >= 0 && nla_put_u32(skb, FSLOAD_A_JOB_PHASE_INDEX, phase))
+		return -EMSGSIZE;
+	if (prog->profile_hz &&
+	    (nla_put_u32(skb, FSLOAD_A_JOB_CPU_PROFILE_HZ, prog->profile_hz) ||
+	     nla_put_u32(skb, FSLOAD_A_JOB_CPU_PROFILE_STACKS,
+			 prog->profile_stacks) ||
+	     nla_put_u8(skb, FSLOAD_A_JOB_CPU_PROFILE_CLOCK, job->prof_clock) ||
+	     fsload_put_u64(skb, FSLOAD_A_JOB_CPU_PROFILE_PERIOD,
+			    job->prof_period, FSLOAD_A_JOB_PAD)))
 		return -EMSGSIZE;
 	if (job->dir_ino &&
 	    fsload_put_u64(skb, FSLOAD_A_JOB_DIR_INO, job->dir_ino,
@@ -528,9 +537,9 @@ static int fsload_nl_get_dumpit(struct sk_buff *skb,
 }
 
 /*
- * The dumps of one job (WORKER_GET, RESULT_GET, SERIES_GET): their .start
- * looks the job up once and holds it in this, the first member of their
- * context, until .done.  When there is none, the first dumpit call says
+ * The dumps of one job (WORKER_GET, RESULT_GET, SERIES_GET, PROFILE_GET):
+ * their .start looks the job up once and holds it in this, the first
+ * member of their context, until .done.  When there is none, the first dumpit call says
  * why, as the dump's own error (in its NLMSG_DONE), as a dump whose every
  * call looked the job up did.
  */
@@ -759,6 +768,14 @@ static int fsload_fill_cpu(struct sk_buff *skb, const struct fsload_job *job,
 	    (fsload_put_u64(skb, FSLOAD_A_RES_INSTRUCTIONS, r->instructions,
 			    FSLOAD_A_RES_PAD) ||
 	     fsload_put_u64(skb, FSLOAD_A_RES_CYCLES, r->cycles,
+			    FSLOAD_A_RES_PAD)))
+		return -EMSGSIZE;
+	if (job->prog.profile_hz &&
+	    (fsload_put_u64(skb, FSLOAD_A_RES_PROFILE_SAMPLES, r->prof_samples,
+			    FSLOAD_A_RES_PAD) ||
+	     fsload_put_u64(skb, FSLOAD_A_RES_PROFILE_DROPPED, r->prof_dropped,
+			    FSLOAD_A_RES_PAD) ||
+	     fsload_put_u64(skb, FSLOAD_A_RES_PROFILE_NS, r->prof_ns,
 			    FSLOAD_A_RES_PAD)))
 		return -EMSGSIZE;
 	if (!r->measured)
@@ -1139,6 +1156,139 @@ static int fsload_nl_series_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+/* PROFILE_GET dump state: the job, then the next worker and slot. */
+struct fsload_profile_ctx {
+	struct fsload_job_dump d;
+	u32 worker;
+	u32 slot;
+};
+
+static int fsload_nl_profile_start(struct netlink_callback *cb)
+{
+	struct fsload_profile_ctx *ctx = (void *)cb->ctx;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+	BUILD_BUG_ON(offsetof(typeof(*ctx), d));	/* fsload_job_dump_done() */
+	fsload_job_dump_start(cb, &ctx->d);
+	return 0;
+}
+
+/*
+ * The next stack at or after ctx's position, its worker in *@wp, or NULL
+ * at the end.
+ */
+static const struct fsload_pstack *
+fsload_pstack_next(const struct fsload_job *job, struct fsload_profile_ctx *ctx,
+		   const struct fsload_worker **wp)
+{
+	const struct fsload_worker *w;
+
+	for (; ctx->worker < job->prog.threads; ctx->worker++, ctx->slot = 0) {
+		w = &job->workers[ctx->worker];
+		for (; ctx->slot < job->prog.profile_stacks; ctx->slot++) {
+			if (w->pstacks[ctx->slot].samples) {
+				*wp = w;
+				return &w->pstacks[ctx->slot];
+			}
+		}
+	}
+	return NULL;
+}
+
+static int fsload_fill_pstack(struct sk_buff *skb,
+			      const struct fsload_worker *w,
+			      const struct fsload_pstack *s, char *buf)
+{
+	struct nlattr *nest = nla_nest_start(skb, FSLOAD_A_JOB_PROFILE_STACK);
+	const struct fsload_ppath *p = &w->ppaths[s->path];
+
+	fsload_profile_frames(w, s, buf, FSLOAD_PROFILE_FRAMES_MAX);
+	if (!nest ||
+	    nla_put_u32(skb, FSLOAD_A_PROFILE_STACK_PHASE_INDEX, p->phase) ||
+	    nla_put_u8(skb, FSLOAD_A_PROFILE_STACK_OP, p->op) ||
+	    fsload_put_u64(skb, FSLOAD_A_PROFILE_STACK_SAMPLES, s->samples,
+			   FSLOAD_A_PROFILE_STACK_PAD) ||
+	    nla_put_string(skb, FSLOAD_A_PROFILE_STACK_FRAMES, buf)) {
+		if (nest)
+			nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* Why @job has no profile to dump yet, or 0. */
+static int fsload_profile_none(struct netlink_callback *cb,
+			       struct fsload_job *job)
+{
+	enum fsload_job_state state;
+
+	if (!job->prog.profile_hz) {
+		NL_SET_ERR_MSG(cb->extack, "id: the job has no CPU profile");
+		return -ENODATA;
+	}
+	spin_lock(&job->lock);
+	state = job->state;
+	spin_unlock(&job->lock);
+	/* The reaper released the events before it set the end state. */
+	if (state == FSLOAD_JOB_RUNNING || state == FSLOAD_JOB_STOPPING) {
+		NL_SET_ERR_MSG(cb->extack, "id: the job is still running");
+		return -EBUSY;
+	}
+	return 0;
+}
+
+static int fsload_nl_profile_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
+{
+	struct fsload_profile_ctx *ctx = (void *)cb->ctx;
+	struct fsload_job *job = ctx->d.job;
+	const struct fsload_worker *w;
+	const struct fsload_pstack *s;
+	unsigned int n;
+	char *buf;
+	void *hdr;
+	int err = 0;
+
+	if (!job)
+		return fsload_job_dump_none(cb);
+	err = fsload_profile_none(cb, job);
+	if (err)
+		return err;
+	buf = kmalloc(FSLOAD_PROFILE_FRAMES_MAX, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	/* One message per buffer, as many stacks as fit. */
+	while ((s = fsload_pstack_next(job, ctx, &w))) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &fsload_family,
+				  NLM_F_MULTI, FSLOAD_CMD_PROFILE_GET);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		n = 0;
+		if (!nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id)) {
+			while (s && !fsload_fill_pstack(skb, w, s, buf)) {
+				ctx->slot++;
+				n++;
+				s = fsload_pstack_next(job, ctx, &w);
+			}
+		}
+		if (!n) {
+			genlmsg_cancel(skb, hdr);
+			err = -EMSGSIZE;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	kfree(buf);
+	/* A stack too big for an empty buffer would loop forever. */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
 static const struct genl_ops fsload_ops[] = {
 	{
 		.cmd = FSLOAD_CMD_JOB_START,
@@ -1192,6 +1342,14 @@ static const struct genl_ops fsload_ops[] = {
 		.done = fsload_job_dump_done,
 		.policy = fsload_worker_get_nl_policy,
 		.maxattr = ARRAY_SIZE(fsload_worker_get_nl_policy) - 1,
+	},
+	{
+		.cmd = FSLOAD_CMD_PROFILE_GET,
+		.start = fsload_nl_profile_start,
+		.dumpit = fsload_nl_profile_dumpit,
+		.done = fsload_job_dump_done,
+		.policy = fsload_profile_get_nl_policy,
+		.maxattr = ARRAY_SIZE(fsload_profile_get_nl_policy) - 1,
 	},
 };
 

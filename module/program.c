@@ -454,6 +454,24 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 	/* The policy holds it in 1 .. FSLOAD_LAT_SAMPLE_MAX. */
 	prog->lat_sample = tb[FSLOAD_A_JOB_LAT_SAMPLE] ?
 			   nla_get_u32(tb[FSLOAD_A_JOB_LAT_SAMPLE]) : 1;
+	prog->profile_hz = tb[FSLOAD_A_JOB_CPU_PROFILE_HZ] ?
+			   nla_get_u32(tb[FSLOAD_A_JOB_CPU_PROFILE_HZ]) : 0;
+	prog->profile_stacks = FSLOAD_PROFILE_STACKS_DEFAULT;
+	/* By default, as many as fit many threads' tables in the bound. */
+	while (prog->profile_stacks > 1 &&
+	       prog->threads * fsload_profile_bytes(prog->profile_stacks) >
+	       FSLOAD_PROFILE_BYTES_MAX)
+		prog->profile_stacks /= 2;
+	if (tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS])
+		prog->profile_stacks =
+			nla_get_u32(tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS]);
+	if (prog->profile_hz &&
+	    prog->threads * fsload_profile_bytes(prog->profile_stacks) >
+	    FSLOAD_PROFILE_BYTES_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS],
+				    "cpu-profile-stacks: threads x stacks over the module's 64 MiB per job");
+		return -E2BIG;
+	}
 	prog->stall_ms = tb[FSLOAD_A_JOB_STALL_MS] ?
 			 nla_get_u32(tb[FSLOAD_A_JOB_STALL_MS]) : 0;
 	if (prog->stall_ms && prog->stall_ms < 100) {

@@ -250,6 +250,7 @@ static void fsload_merge(struct fsload_worker *w, unsigned int p,
 	res->worker_cpu_ns += c1->cpu_ns - c0->cpu_ns;
 	res->instructions += c1->instructions - c0->instructions;
 	res->cycles += c1->cycles - c0->cycles;
+	fsload_profile_merge(w, res);
 	spin_unlock(&job->lock);
 
 	mutex_lock(&job->hist_lock);
@@ -278,6 +279,8 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 	u64 end_ns;
 
 	fsload_counters_read(w, &c0);
+	/* Before its first op, a sample is of no op type (0). */
+	WRITE_ONCE(w->e.op_type, 0);
 	WRITE_ONCE(w->in_phase, p + 1);
 	end = fsload_engine_run(w, &w->e, ph, p, job->res[p].start_ns,
 				&end_ns);

@@ -26,7 +26,9 @@
 #include "nl/decode.h"
 #include "nl/job.h"
 #include "nl/results.h"
+#include "nl/profile.h"
 #include "nl/series.h"
+#include "report/profile.h"
 
 #include "kselftest_harness.h"
 
@@ -443,7 +445,7 @@ TEST(tables_match_spec)
 {
 	static const struct decoder *const messages[] = {
 		&job_status_decoder, &job_workers_decoder, &results_decoder,
-		&results_job_ref_decoder, &series_decoder,
+		&results_job_ref_decoder, &series_decoder, &profile_decoder,
 	};
 	struct table_check tc = { .nseen = 0 };
 	unsigned int i;
@@ -1150,6 +1152,116 @@ TEST(oom_each_allocation)
 	EXPECT_EQ(0, ret);
 	EXPECT_GT(fails, 2);
 	alloc_fail_in = -1;
+}
+
+/* PROFILE_GET: two workers' stacks, folded per phase and op type. */
+static void put_pstack(struct nlmsghdr *nlh, uint32_t phase, uint8_t op,
+		       uint64_t samples, const char *frames)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, FSLOAD_A_JOB_PROFILE_STACK);
+
+	mnl_attr_put_u32(nlh, FSLOAD_A_PROFILE_STACK_PHASE_INDEX, phase);
+	mnl_attr_put_u8(nlh, FSLOAD_A_PROFILE_STACK_OP, op);
+	mnl_attr_put_u64(nlh, FSLOAD_A_PROFILE_STACK_SAMPLES, samples);
+	mnl_attr_put_strz(nlh, FSLOAD_A_PROFILE_STACK_FRAMES, frames);
+	mnl_attr_nest_end(nlh, n);
+}
+
+TEST(profile_stacks_folded)
+{
+	struct cpu_profile p = { .period = 1000 };
+	struct fold_view *v;
+	struct nlmsghdr *nlh;
+	int n;
+
+	/* worker 0 */
+	nlh = msg_new(FSLOAD_CMD_PROFILE_GET);
+	mnl_attr_put_u32(nlh, FSLOAD_A_JOB_ID, 1);
+	put_pstack(nlh, 1, FSLOAD_OP_STAT, 2, "kthread;op_stat;getattr");
+	put_pstack(nlh, 0, FSLOAD_OP_CREATE, 5,
+		   "kthread;op_create;ext4_create [ext4];memset");
+	put_pstack(nlh, 0, FSLOAD_OP_CREATE, 3, "kthread;op_create;rec;rec");
+	ASSERT_EQ(0, decode_msg(&profile_decoder, nlh, &p));
+	/* worker 1: the same stack as worker 0's first create one */
+	nlh = msg_new(FSLOAD_CMD_PROFILE_GET);
+	mnl_attr_put_u32(nlh, FSLOAD_A_JOB_ID, 1);
+	put_pstack(nlh, 0, FSLOAD_OP_CREATE, 4,
+		   "kthread;op_create;ext4_create [ext4];memset");
+	put_pstack(nlh, 0, FSLOAD_OP_CREATE, 0, "kthread;never");
+	ASSERT_EQ(0, decode_msg(&profile_decoder, nlh, &p));
+	ASSERT_EQ(4U, p.nstacks);	/* the empty one left out */
+
+	n = profile_fold(&p, &v);
+	ASSERT_EQ(2, n);
+	/* by phase, then op; equal frames merged across workers */
+	EXPECT_EQ(0U, v[0].phase);
+	EXPECT_EQ(FSLOAD_OP_CREATE, v[0].op);
+	EXPECT_EQ(12U, v[0].samples);
+	ASSERT_EQ(2U, v[0].nstacks);
+	EXPECT_STREQ("kthread;op_create;ext4_create [ext4];memset",
+		     v[0].stacks[0].frames);
+	EXPECT_EQ(9U, v[0].stacks[0].samples);
+	/* most self first: memset 9, rec 3 (counted once per stack) */
+	ASSERT_EQ(5U, v[0].nfns);
+	EXPECT_STREQ("memset", v[0].fns[0].name);
+	EXPECT_EQ(9U, v[0].fns[0].self);
+	EXPECT_EQ(9U, v[0].fns[0].total);
+	EXPECT_STREQ("rec", v[0].fns[1].name);
+	EXPECT_EQ(3U, v[0].fns[1].self);
+	EXPECT_EQ(3U, v[0].fns[1].total);
+	/* no self: by total */
+	EXPECT_EQ(0U, v[0].fns[2].self);
+	EXPECT_EQ(12U, v[0].fns[2].total);
+	EXPECT_EQ(1U, v[1].phase);
+	EXPECT_EQ(FSLOAD_OP_STAT, v[1].op);
+	EXPECT_EQ(2U, v[1].samples);
+	EXPECT_STREQ("getattr", v[1].fns[0].name);
+	fold_free(v, (unsigned int)n);
+	profile_free(&p);
+}
+
+/* The same stacks as a flame graph: one box per function of a path. */
+TEST(profile_flame_graph)
+{
+	struct cpu_profile p = { .period = 1000 };
+	struct results r = { 0 };
+	char dir[] = "/tmp/fsload-flame-XXXXXX", path[64], *svg;
+	struct nlmsghdr *nlh;
+	unsigned int rects = 0;
+	const char *c;
+	FILE *f;
+	long len;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	nlh = msg_new(FSLOAD_CMD_PROFILE_GET);
+	put_pstack(nlh, 0, FSLOAD_OP_CREATE, 5, "k;c;<x> & y");
+	put_pstack(nlh, 0, FSLOAD_OP_CREATE, 3, "k;c;z");
+	put_pstack(nlh, 0, FSLOAD_OP_CREATE, 2, "k;d");
+	ASSERT_EQ(0, decode_msg(&profile_decoder, nlh, &p));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	ASSERT_EQ(0, profile_write(&p, &r, path, PROFILE_SVG));
+	snprintf(path, sizeof(path), "%s/f-0-phase-create.svg", dir);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	svg = calloc(1, (size_t)len + 1);
+	ASSERT_EQ((size_t)len, fread(svg, 1, (size_t)len, f));
+	fclose(f);
+	unlink(path);
+	rmdir(dir);
+	/* k, c, <x> & y, z, d, and the background */
+	for (c = svg; (c = strstr(c, "<rect")); c++)
+		rects++;
+	EXPECT_EQ(6U, rects);
+	/* k spans everything; names are escaped */
+	EXPECT_NE(NULL, strstr(svg, "<title>k (10 samples, 100.00%)"));
+	EXPECT_NE(NULL, strstr(svg, "<title>c (8 samples, 80.00%)"));
+	EXPECT_NE(NULL, strstr(svg, "&lt;x&gt; &amp; y (5 samples"));
+	EXPECT_NE(NULL, strstr(svg, "</svg>"));
+	free(svg);
+	profile_free(&p);
 }
 
 TEST_HARNESS_MAIN

@@ -44,6 +44,7 @@ suites=(
 	"matrix|--fs none --size 512|tests/guest/matrix.sh"
 	"stall|--fs none --size 256|tests/guest/series.sh stall"
 	"overhead|--icount --fs ext4 --dev ram --size 256 --env FSLOAD_ICOUNT=1|tests/guest/overhead.sh"
+	"profile|--icount --fs ext4 --dev ram --size 256 --env FSLOAD_ICOUNT=1|tests/guest/profile.sh"
 	"install|host|tests/install.sh"
 	"man|host|tests/man.sh"
 	"completion|host|tests/completion.sh"

@@ -38,6 +38,7 @@
 #include "engine/run.h"
 #include "engine/uengine.h"
 #include "engine/wait.h"
+#include "report/profile.h"
 #include "report/record.h"
 #include "report/engines.h"
 #include "report/runs.h"
@@ -156,6 +157,14 @@ static const struct arg_desc start_args[] = {
 	  "print the time series as a table per phase" },
 	{ "plot", ARG_STR, OPT(plot), "PREFIX",
 	  "write an SVG plot per phase to PREFIX-<index>-<phase>.svg" },
+	{ "cpu-profile", ARG_U32, OPT(cpu_profile), "HZ",
+	  "sample the workers' kernel stacks HZ times per CPU second; a profile per phase and op type (0: none)" },
+	{ "cpu-profile-stacks", ARG_U32, OPT(cpu_profile_stacks), "N",
+	  "--cpu-profile: distinct stacks each worker keeps (default 4096, fewer for many threads); more are counted as dropped" },
+	{ "folded", ARG_STR, OPT(folded), "PREFIX",
+	  "--cpu-profile: write folded stacks to PREFIX-<index>-<phase>-<op>.folded" },
+	{ "flamegraph", ARG_STR, OPT(flamegraph), "PREFIX",
+	  "--cpu-profile: write a flame graph to PREFIX-<index>-<phase>-<op>.svg" },
 	{ "stall-sec", ARG_SECONDS, OPT(stall_sec), "SEC",
 	  "report a worker without progress for SEC seconds, with its kernel stack (default 60; 0: never)" },
 	{ "stall-stop", ARG_FLAG, OPT(stall_stop), NULL,
@@ -377,6 +386,8 @@ static int run_age(struct nl_ctx *nl, const struct params *p,
 {
 	static struct program prog;
 	struct params ap = *p;
+
+	ap.cpu_profile = 0;	/* the fill is not what is profiled */
 	struct age_ctx ac = { .dir = p->dir, .target = target };
 	struct job_extra x = { 0 };
 	struct job_req req = { 0 };
@@ -757,6 +768,18 @@ static int start_params(struct start *st, int argc, char **argv)
 	return 0;
 }
 
+/* Whether one of the engines is the kernel's. */
+static bool start_has_kernel(const struct start *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->engines.n; i++) {
+		if (st->engines.e[i] == ENGINE_KERNEL)
+			return true;
+	}
+	return false;
+}
+
 /* --uring-*: for the uring engine, in their range. */
 static int start_check_uring(struct start *st)
 {
@@ -828,6 +851,10 @@ static int start_check(struct start *st)
 				st->cli.job ? &st->job_prog : NULL);
 	if (ret)
 		return ret;
+	if (st->p.cpu_profile && !start_has_kernel(st))
+		return usage_error("--cpu-profile: the kernel engine's workers only");
+	if ((st->p.folded || st->p.flamegraph) && !st->p.cpu_profile)
+		return usage_error("--folded, --flamegraph: need --cpu-profile");
 	/* Aging runs on the first engine; each job of a list in turn. */
 	st->job_engine = st->engines.e[0];
 	return 0;
@@ -850,14 +877,9 @@ static void start_record(struct start *st, int argc, char **argv,
 /* The user engines need neither the module nor netlink. */
 static int start_netlink(struct start *st)
 {
-	unsigned int i;
 	int ret;
 
-	for (i = 0; i < st->engines.n; i++) {
-		if (st->engines.e[i] == ENGINE_KERNEL)
-			break;
-	}
-	if (i == st->engines.n)
+	if (!start_has_kernel(st))
 		return 0;
 	ret = nl_open(&st->nl, true);
 	if (ret || st->p.detach)
@@ -993,6 +1015,16 @@ static int start_one(struct start *st, struct job_req *req, bool *stop)
 			return ret;
 		}
 		st->nruns++;
+		if (st->p.folded && run->r.profile &&
+		    profile_write(run->r.profile, &run->r, st->p.folded,
+				  PROFILE_FOLDED))
+			warnmsg("cannot write the folded stacks %s-*.folded",
+				st->p.folded);
+		if (st->p.flamegraph && run->r.profile &&
+		    profile_write(run->r.profile, &run->r, st->p.flamegraph,
+				  PROFILE_SVG))
+			warnmsg("cannot write the flame graphs %s-*.svg",
+				st->p.flamegraph);
 		if (st->extents)
 			count_extents(run, st->p.keep);
 		if (run->ret && !st->job_ret)

@@ -11,6 +11,7 @@
 
 #include "nl/job.h"
 #include "nl/results.h"
+#include "nl/profile.h"
 #include "nl/series.h"
 #include "workload/profile.h"
 
@@ -98,6 +99,7 @@ struct run {
 	enum engine engine;
 	char *job_dir;
 	struct series series;	/* time series, stall reports */
+	struct cpu_profile profile;	/* --cpu-profile's stacks */
 	bool stall_stop_wanted;	/* --stall-stop */
 	bool stall_stop;	/* a stall was reported: stop the job */
 	bool quiet;

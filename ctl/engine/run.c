@@ -25,6 +25,7 @@
 #include "lib/msg.h"
 #include "lib/clock.h"
 #include "nl/names.h"
+#include "nl/profile.h"
 #include "nl/request.h"
 #include "engine/plot.h"
 #include "engine/sampler.h"
@@ -120,6 +121,11 @@ void put_job_request(struct nl_ctx *nl, const struct job_req *req)
 	nl_put_u32(nl, FSLOAD_A_JOB_SAMPLE_MS, p->sample_ms);
 	nl_put_u32(nl, FSLOAD_A_JOB_STALL_MS,
 		   (uint32_t)(p->stall_sec * 1000));
+	if (p->cpu_profile)
+		nl_put_u32(nl, FSLOAD_A_JOB_CPU_PROFILE_HZ, p->cpu_profile);
+	if (p->cpu_profile && p->cpu_profile_stacks)
+		nl_put_u32(nl, FSLOAD_A_JOB_CPU_PROFILE_STACKS,
+			   p->cpu_profile_stacks);
 	put_program(nl, req->prog, p->no_sync_tail ? 0 : FSLOAD_PHASE_F_SYNC);
 	for (i = 0; i < req->prog->ngroups; i++) {
 		struct nlattr *g = nl_nest_start(nl, FSLOAD_A_JOB_GROUP);
@@ -259,6 +265,14 @@ static int run_collect(struct nl_ctx *nl, const struct job_req *req,
 		run->r.series = &run->series;
 		run->r.series_table = p->series_table;
 	}
+	if (JS_HAS(&run->js, FSLOAD_A_JOB_CPU_PROFILE_HZ)) {
+		profile_from_status(&run->profile, &run->js);
+		ret = profile_get(nl, w->id, &run->profile);
+		if (ret)
+			warnmsg("job %" PRIu32 ": no CPU profile", w->id);
+		else
+			run->r.profile = &run->profile;
+	}
 	if (p->plot && p->sample_ms) {
 		ret = series_plot(&run->series, &run->r, p->plot);
 		if (ret)
@@ -337,6 +351,7 @@ void run_free(struct run *run)
 	job_status_free(&run->js);
 	results_free(&run->r);
 	series_free(&run->series);
+	profile_free(&run->profile);
 	free(run->job_dir);
 	run->job_dir = NULL;
 	run->ok = false;

@@ -207,6 +207,9 @@ static const char *const res_attr_names[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_THREAD] = "thread",
 	[FSLOAD_A_RES_START_NS] = "start-ns",
 	[FSLOAD_A_RES_PROGRESS] = "progress",
+	[FSLOAD_A_RES_PROFILE_SAMPLES] = "profile-samples",
+	[FSLOAD_A_RES_PROFILE_DROPPED] = "profile-dropped",
+	[FSLOAD_A_RES_PROFILE_NS] = "profile-ns",
 };
 
 static const unsigned char res_attr_types[FSLOAD_A_RES_MAX + 1] = {
@@ -230,6 +233,9 @@ static const unsigned char res_attr_types[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_THREAD] = ATTR_NEST,
 	[FSLOAD_A_RES_START_NS] = ATTR_U64,
 	[FSLOAD_A_RES_PROGRESS] = ATTR_NEST,
+	[FSLOAD_A_RES_PROFILE_SAMPLES] = ATTR_U64,
+	[FSLOAD_A_RES_PROFILE_DROPPED] = ATTR_U64,
+	[FSLOAD_A_RES_PROFILE_NS] = ATTR_U64,
 };
 
 static const struct attr_set *const res_nested[FSLOAD_A_RES_MAX + 1] = {
@@ -371,6 +377,29 @@ const struct attr_set worker_attrs = {
 	.types = worker_attr_types,
 };
 
+static const char *const profile_stack_attr_names[FSLOAD_A_PROFILE_STACK_MAX + 1] = {
+	[FSLOAD_A_PROFILE_STACK_PHASE_INDEX] = "phase-index",
+	[FSLOAD_A_PROFILE_STACK_OP] = "op",
+	[FSLOAD_A_PROFILE_STACK_SAMPLES] = "samples",
+	[FSLOAD_A_PROFILE_STACK_FRAMES] = "frames",
+	[FSLOAD_A_PROFILE_STACK_PAD] = "pad",
+};
+
+static const unsigned char profile_stack_attr_types[FSLOAD_A_PROFILE_STACK_MAX + 1] = {
+	[FSLOAD_A_PROFILE_STACK_PHASE_INDEX] = ATTR_U32,
+	[FSLOAD_A_PROFILE_STACK_OP] = ATTR_U8,
+	[FSLOAD_A_PROFILE_STACK_SAMPLES] = ATTR_U64,
+	[FSLOAD_A_PROFILE_STACK_FRAMES] = ATTR_STRING,
+	[FSLOAD_A_PROFILE_STACK_PAD] = ATTR_PAD,
+};
+
+const struct attr_set profile_stack_attrs = {
+	.name = "profile-stack",
+	.max = FSLOAD_A_PROFILE_STACK_MAX,
+	.names = profile_stack_attr_names,
+	.types = profile_stack_attr_types,
+};
+
 static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_ID] = "id",
 	[FSLOAD_A_JOB_DIR] = "dir",
@@ -415,6 +444,11 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_WORKER] = "worker",
 	[FSLOAD_A_JOB_DIR_INO] = "dir-ino",
 	[FSLOAD_A_JOB_LAT_SAMPLE] = "lat-sample",
+	[FSLOAD_A_JOB_CPU_PROFILE_HZ] = "cpu-profile-hz",
+	[FSLOAD_A_JOB_CPU_PROFILE_STACKS] = "cpu-profile-stacks",
+	[FSLOAD_A_JOB_CPU_PROFILE_CLOCK] = "cpu-profile-clock",
+	[FSLOAD_A_JOB_CPU_PROFILE_PERIOD] = "cpu-profile-period",
+	[FSLOAD_A_JOB_PROFILE_STACK] = "profile-stack",
 };
 
 static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
@@ -461,6 +495,11 @@ static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_WORKER] = ATTR_NEST,
 	[FSLOAD_A_JOB_DIR_INO] = ATTR_U64,
 	[FSLOAD_A_JOB_LAT_SAMPLE] = ATTR_U32,
+	[FSLOAD_A_JOB_CPU_PROFILE_HZ] = ATTR_U32,
+	[FSLOAD_A_JOB_CPU_PROFILE_STACKS] = ATTR_U32,
+	[FSLOAD_A_JOB_CPU_PROFILE_CLOCK] = ATTR_U8,
+	[FSLOAD_A_JOB_CPU_PROFILE_PERIOD] = ATTR_U64,
+	[FSLOAD_A_JOB_PROFILE_STACK] = ATTR_NEST,
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {
@@ -470,6 +509,7 @@ static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_SAMPLE] = &sample_attrs,
 	[FSLOAD_A_JOB_GROUP] = &group_attrs,
 	[FSLOAD_A_JOB_WORKER] = &worker_attrs,
+	[FSLOAD_A_JOB_PROFILE_STACK] = &profile_stack_attrs,
 };
 
 const struct attr_set job_attrs = {

@@ -22,6 +22,7 @@ extern const struct attr_set sample_attrs;
 extern const struct attr_set sample_op_attrs;
 extern const struct attr_set stall_attrs;
 extern const struct attr_set worker_attrs;
+extern const struct attr_set profile_stack_attrs;
 
 /* Names of enum values, indexed by value (NULL: none). */
 extern const char *const fsload_job_state_names[FSLOAD_JOB_FAILED + 1];

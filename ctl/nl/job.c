@@ -107,6 +107,14 @@ static const struct decode_field status_fields[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_SAMPLE_MS] = DEC_INT_FIELD(struct job_status, sample_ms),
 	[FSLOAD_A_JOB_STALL_MS] = DEC_INT_FIELD(struct job_status, stall_ms),
 	[FSLOAD_A_JOB_STALL] = DEC_ARRAY_FIELD(&stall_array),
+	[FSLOAD_A_JOB_CPU_PROFILE_HZ] =
+		DEC_INT_FIELD(struct job_status, cpu_profile_hz),
+	[FSLOAD_A_JOB_CPU_PROFILE_STACKS] =
+		DEC_INT_FIELD(struct job_status, cpu_profile_stacks),
+	[FSLOAD_A_JOB_CPU_PROFILE_CLOCK] =
+		DEC_INT_FIELD(struct job_status, cpu_profile_clock),
+	[FSLOAD_A_JOB_CPU_PROFILE_PERIOD] =
+		DEC_INT_FIELD(struct job_status, cpu_profile_period),
 };
 
 const struct decoder job_status_decoder = {

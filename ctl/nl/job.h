@@ -84,6 +84,10 @@ struct job_status {
 	bool busy_ticks;	/* its busy time of all CPUs in ticks, not ns */
 	uint32_t sample_ms;
 	uint32_t stall_ms;
+	uint32_t cpu_profile_hz;	/* 0: not profiled */
+	uint32_t cpu_profile_stacks;
+	uint8_t cpu_profile_clock;	/* enum fsload_profile_clock */
+	uint64_t cpu_profile_period;	/* ns or cycles per sample */
 	struct job_stall *stalls;
 	unsigned int nstalls;
 };

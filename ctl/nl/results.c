@@ -161,6 +161,11 @@ static const struct decode_field res_fields[FSLOAD_A_RES_MAX + 1] = {
 		DEC_INT_FIELD(struct phase_result, tail_cpu_ns),
 	[FSLOAD_A_RES_THREAD] = DEC_ARRAY_FIELD(&thread_array),
 	[FSLOAD_A_RES_PROGRESS] = DEC_ARRAY_FIELD(&progress_array),
+	[FSLOAD_A_RES_PROFILE_SAMPLES] =
+		DEC_INT_FIELD(struct phase_result, prof_samples),
+	[FSLOAD_A_RES_PROFILE_DROPPED] =
+		DEC_INT_FIELD(struct phase_result, prof_dropped),
+	[FSLOAD_A_RES_PROFILE_NS] = DEC_INT_FIELD(struct phase_result, prof_ns),
 	[FSLOAD_A_RES_PHASE_INDEX] = DEC_INT_FIELD(struct phase_result, index),
 	[FSLOAD_A_RES_PHASE_NAME] = DEC_STR_FIELD(struct phase_result, name),
 	[FSLOAD_A_RES_THREADS] = DEC_INT_FIELD(struct phase_result, threads),
@@ -332,6 +337,18 @@ int results_get(struct nl_ctx *nl, uint32_t id, struct results *r)
 	}
 	qsort(r->phases, r->nphases, sizeof(*r->phases), phase_cmp);
 	return 0;
+}
+
+const struct phase_result *results_phase(const struct results *r,
+					 uint32_t index)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nphases; i++) {
+		if (r->phases[i].index == index)
+			return &r->phases[i];
+	}
+	return NULL;
 }
 
 void results_free(struct results *r)

@@ -87,18 +87,26 @@ struct phase_result {
 	unsigned int ntop;
 	struct progress_mark progress[FSLOAD_PROGRESS_MARKS];
 	unsigned int nprogress;	/* marks reached, in order */
+	/* A profiled job's (HAS(FSLOAD_A_RES_PROFILE_SAMPLES)). */
+	uint64_t prof_samples;	/* taken, dropped ones included */
+	uint64_t prof_dropped;
+	uint64_t prof_ns;	/* the sampling handler's own time */
 };
 
 /* A phase's "have" bit for attribute @attr. */
 #define RES_HAS(pr, attr)	(!!((pr)->have & (1ULL << (attr))))
 
 struct series;
+struct cpu_profile;
 
 struct results {
 	struct phase_result *phases;
 	unsigned int nphases;
 	const struct series *series;	/* time series, or NULL; not owned */
 	bool series_table;		/* print it as tables too */
+	const struct cpu_profile *profile;	/* CPU profile, or NULL; not
+						 * owned
+						 */
 };
 
 /*
@@ -112,5 +120,8 @@ extern const struct decoder results_job_ref_decoder;
 /* Dump the results of job @id, sorted by phase.  Returns an exit code. */
 int results_get(struct nl_ctx *nl, uint32_t id, struct results *r);
 void results_free(struct results *r);
+/* The result of the phase of index @index, or NULL. */
+const struct phase_result *results_phase(const struct results *r,
+					 uint32_t index);
 
 #endif /* FSLOADCTL_RESULTS_H */

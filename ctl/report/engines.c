@@ -31,24 +31,12 @@ struct engine_side {
 	double lat_avg;			/* mean latency, ns; NAN */
 };
 
-static const struct phase_result *find_phase(const struct results *r,
-					     uint32_t index)
-{
-	unsigned int i;
-
-	for (i = 0; i < r->nphases; i++) {
-		if (r->phases[i].index == index)
-			return &r->phases[i];
-	}
-	return NULL;
-}
-
 static void side_of(const struct results *r, uint32_t index, struct engine_side *s)
 {
 	uint64_t n = 0, lat_sum = 0;
 	unsigned int i;
 
-	s->pr = find_phase(r, index);
+	s->pr = results_phase(r, index);
 	s->cpu_per_op = NAN;
 	s->lat_avg = NAN;
 	if (!s->pr)

@@ -79,6 +79,19 @@ static void print_job_measurement(const struct job_status *js)
 		print_null(PRINT_ANY, "overhead_ns_per_op",
 			   ", engine overhead %s");
 	}
+	if (JS_HAS(js, FSLOAD_A_JOB_CPU_PROFILE_HZ)) {
+		open_json_object("cpu_profile");
+		print_uint(PRINT_ANY, "hz", ", CPU profile %" PRIu64 " Hz",
+			   js->cpu_profile_hz);
+		print_uint(PRINT_JSON, "stacks", NULL, js->cpu_profile_stacks);
+		print_string(PRINT_ANY, "clock", " (%s",
+			     js->cpu_profile_clock ==
+			     FSLOAD_PROFILE_CLOCK_CYCLES ? "cycles" :
+			     "cpu-clock");
+		print_uint(PRINT_ANY, "period", ", period %" PRIu64 ")",
+			   js->cpu_profile_period);
+		close_json_object();
+	}
 	print_fp("\n");
 }
 

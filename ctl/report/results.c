@@ -17,11 +17,13 @@
 #include "nl/names.h"
 #include "nl/nl.h"
 #include "nl/hist.h"
+#include "nl/profile.h"
 #include "nl/results.h"
 #include "nl/series.h"
 #include "nl/request.h"
 #include "engine/sampler.h"
 #include "report/job.h"
+#include "report/profile.h"
 #include "report/results.h"
 #include "report/series.h"
 
@@ -463,7 +465,7 @@ const char *phase_completion(const struct phase_result *pr)
 }
 
 static void print_phase(const struct phase_result *pr,
-			const struct job_status *js, const struct series *s,
+			const struct job_status *js, const struct results *r,
 			int name_w)
 {
 	uint64_t n = 0, lat_sum = 0, lat_min = UINT64_MAX, lat_max = 0;
@@ -499,6 +501,10 @@ static void print_phase(const struct phase_result *pr,
 	print_bool(PRINT_JSON, "stonewalled", NULL, pr->stonewalled);
 	print_string(PRINT_JSON, "completion", NULL, phase_completion(pr));
 	print_uint(PRINT_JSON, "elapsed_ns", NULL, pr->elapsed_ns);
+	if (HAS(pr, FSLOAD_A_RES_START_NS))
+		print_uint(PRINT_JSON, "start_ns", NULL, pr->start_ns);
+	else
+		print_null(PRINT_JSON, "start_ns", NULL);
 	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_OPS);
 	print_uint(PRINT_ANY, "ops", fmt, pr->ops);
 	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_ERRORS);
@@ -517,7 +523,8 @@ static void print_phase(const struct phase_result *pr,
 
 	print_cpu_json(pr, js);
 	print_progress_json(pr);
-	print_series_json(s, pr);
+	print_series_json(r->series, pr);
+	print_profile_json(r->profile, pr);
 	open_json_array("ops_by_type");
 	for (i = 0; i < pr->nopstats; i++)
 		print_opstat(&pr->opstats[i], pr->elapsed_ns, name_w,
@@ -556,12 +563,13 @@ void print_results(const struct results *r, const struct job_status *js)
 			 W_COMPLETE, "complete");
 	open_json_array("phases");
 	for (i = 0; i < r->nphases; i++)
-		print_phase(&r->phases[i], js, r->series, name_w);
+		print_phase(&r->phases[i], js, r, name_w);
 	close_json_array();
 	print_stall_reports(r->series);
 	print_latency_table(r, name_w);
 	print_progress_table(r, name_w);
 	print_cpu_table(r, js, name_w);
+	print_profile_tables(r);
 	if (r->series_table)
 		print_series_table(r->series, r);
 }
@@ -573,6 +581,7 @@ int show_job_results(struct nl_ctx *nl, uint32_t id,
 	struct job_status js = { 0 };
 	const struct job_status *use = &js;
 	struct series s = { 0 };
+	struct cpu_profile prof = { 0 };
 	struct results r;
 	int ret;
 
@@ -592,6 +601,12 @@ int show_job_results(struct nl_ctx *nl, uint32_t id,
 		if (!series_drain(nl, id, &s))
 			r.series = &s;
 	}
+	if (JS_HAS(use, FSLOAD_A_JOB_CPU_PROFILE_HZ) &&
+	    state_is_final(use->state)) {
+		profile_from_status(&prof, use);
+		if (!profile_get(nl, id, &prof))
+			r.profile = &prof;
+	}
 
 	print_begin(json);
 	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
@@ -600,6 +615,7 @@ int show_job_results(struct nl_ctx *nl, uint32_t id,
 	print_end();
 	results_free(&r);
 	series_free(&s);
+	profile_free(&prof);
 
 	ret = state_is_final(use->state) ? state_exit_code(use->state) :
 		EXIT_OK;

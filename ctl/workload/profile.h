@@ -119,6 +119,10 @@ struct params {
 	bool stall_stop;	/* and stop the job then */
 	bool series_table;	/* print the time series as tables */
 	const char *plot;	/* SVG plots to PREFIX-<phase>.svg */
+	uint32_t cpu_profile;	/* CPU profile's samples per second; 0 none */
+	uint32_t cpu_profile_stacks;	/* per worker; 0: the module's default */
+	const char *folded;	/* folded stacks to PREFIX-<phase>-<op>.folded */
+	const char *flamegraph;	/* flame graphs to PREFIX-<phase>-<op>.svg */
 	/* result files */
 	const char *output;	/* -o FILE: also write the JSON result there */
 	const char *rerun;	/* --rerun FILE (handled before parsing) */

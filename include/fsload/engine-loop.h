@@ -229,6 +229,7 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 		}
 		op = one ?: fsload_pick(e, ph);
 		e->iter = i;
+		WRITE_ONCE(e->op_type, op->type);
 		ret = fsload_do_op(w, op);
 		if (timed) {
 			t1 = fsload_now();

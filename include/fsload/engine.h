@@ -370,6 +370,10 @@ struct fsload_engine {
 	u64 ops_done;
 	u64 bytes_done;
 	bool uncounted;		/* ops not progress (the overhead runs) */
+	u8 op_type;		/* the op being done, or last done: what a
+				 * CPU profile's sample is booked to;
+				 * WRITE_ONCE
+				 */
 
 	/* The current phase's iteration, and its iterations per thread. */
 	u64 iter;
