@@ -494,8 +494,17 @@ s64 fsload_op_create(struct fsload_worker *w, const struct fsload_opdesc *op)
 	loff_t pos = 0;
 	int err = 0;
 
-	f = fsload_open(w, fsload_open_flags(op, O_CREAT | O_EXCL | O_WRONLY),
-			0644);
+	/*
+	 * fs_mark's open: an existing file is emptied; never through a
+	 * symlink planted in the tree (O_EXCL's guarantee otherwise).
+	 */
+	if (op->flags & FSLOAD_OP_F_TRUNC)
+		f = fsload_open(w, fsload_open_flags(op, O_CREAT | O_TRUNC |
+						     O_RDWR | O_NOFOLLOW),
+				0666);
+	else
+		f = fsload_open(w, fsload_open_flags(op, O_CREAT | O_EXCL |
+						     O_WRONLY), 0644);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	if ((op->flags & FSLOAD_OP_F_FALLOCATE) && op->size)
@@ -563,24 +572,25 @@ s64 fsload_op_read(struct fsload_worker *w, const struct fsload_opdesc *op)
 }
 
 /*
- * Rename the file within its directory to the op's new first letter, as
- * renameat2(): the LSM path hook, then the VFS; a delegation is broken and
- * the rename retried.
+ * Rename the file within its directory to its name of the op's new prefix
+ * (fsload_name_renamed()), as renameat2(): the LSM path hook, then the
+ * VFS; a delegation is broken and the rename retried.
  */
-static int fsload_rename_at(const struct path *parent, const char *name,
-			    int len, char prefix)
+static int fsload_rename_at(const struct path *parent,
+			    const struct fsload_engine *e, char prefix)
 {
 	struct inode *pdir = d_inode(parent->dentry);
+	const char *name = &e->name[e->last_off];
+	int len = e->name_len - e->last_off, nlen;
 	struct fsload_deleg deleg = {};
-	char nname[FSLOAD_NAME_LEN_MAX];
+	char nname[FSLOAD_NAME_FILE_MAX + 1];
 	struct dentry *old, *new;
 	bool retry;
 	int err, err2;
 
 	if (!d_can_lookup(parent->dentry))
 		return -ENOTDIR;
-	memcpy(nname, name, len);
-	nname[0] = prefix;
+	nlen = fsload_name_renamed(e, nname, prefix);
 	err = mnt_want_write(parent->mnt);
 	if (err)
 		return err;
@@ -591,7 +601,7 @@ again:
 		err = PTR_ERR(old);
 		goto out_unlock;
 	}
-	new = fsload_lookup_locked(parent, nname, len);
+	new = fsload_lookup_locked(parent, nname, nlen);
 	if (IS_ERR(new)) {
 		err = PTR_ERR(new);
 		goto out_old;
@@ -702,7 +712,7 @@ s64 fsload_op_dirent(struct fsload_worker *w, const struct fsload_opdesc *op)
 	if (op->type == FSLOAD_OP_MKDIR)
 		err = fsload_mkdir(&parent, last, len, NULL);
 	else if (op->type == FSLOAD_OP_RENAME)
-		err = fsload_rename_at(&parent, last, len, op->prefix);
+		err = fsload_rename_at(&parent, &w->e, op->prefix);
 	else
 		err = fsload_remove_at(&parent, last, len,
 				       op->type == FSLOAD_OP_RMDIR, NULL);

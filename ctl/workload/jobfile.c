@@ -9,6 +9,7 @@
  *	files = 1000			# per thread (a comment)
  *	files-per-dir = 100
  *	tree-branch = 0			# directory tree (mdtest -b); 0 flat
+ *	names = fsload			# or mdtest, fsmark (--names)
  *	seed = 42
  *	shared-dir = no
  *	keep = no
@@ -146,7 +147,7 @@ static int global_key(struct jf *jf, const char *key, char *val)
 	static const char *const keys[] = {
 		"dir", "threads", "files", "files-per-dir", "tree-branch",
 		"seed", "shared-dir", "keep", "progress-ms", "device",
-		"force",
+		"force", "names", "name-bytes", "name-random-bytes",
 	};
 	const struct arg_desc *a;
 	unsigned int i;
@@ -166,7 +167,7 @@ static int global_key(struct jf *jf, const char *key, char *val)
 		if (!strcmp(key, keys[i]))
 			break;
 	if (i == ARRAY_SIZE(keys))
-		return jf_error(jf, "unknown [global] key '%s' (one of: dir, threads, files, files-per-dir, tree-branch, seed, shared-dir, keep, progress-ms, device, force, name)",
+		return jf_error(jf, "unknown [global] key '%s' (one of: dir, threads, files, files-per-dir, tree-branch, seed, shared-dir, keep, progress-ms, device, force, names, name-bytes, name-random-bytes, name)",
 				key);
 	for (a = jf->args; a->name; a++)
 		if (!strcmp(a->name, key))

@@ -15,6 +15,9 @@
 
 #include "lib/fsloadctl.h"
 #include "lib/parse.h"
+#include "lib/kshim.h"
+#include <fsload/engine.h>
+#include "nl/fsload-nl-gen.h"
 #include "nl/results.h"
 #include "workload/profile.h"
 #include "workload/untar-sizes.h"
@@ -56,6 +59,38 @@ void params_init(struct params *p)
 	p->write_weight = 1;
 	p->scale = 1.0;
 	p->depth = 1;
+}
+
+int params_naming(struct params *p)
+{
+	unsigned int i;
+
+	p->scheme = FSLOAD_NAMES_FSLOAD;
+	if (p->names) {
+		for (i = 0; i < ARRAY_SIZE(fsload_names_names); i++)
+			if (fsload_names_names[i] &&
+			    !strcmp(p->names, fsload_names_names[i]))
+				break;
+		if (i == ARRAY_SIZE(fsload_names_names))
+			return usage_error("--names: '%s' is not fsload, mdtest or fsmark",
+					   p->names);
+		p->scheme = (uint8_t)i;
+	}
+	if (p->scheme != FSLOAD_NAMES_FSMARK &&
+	    (p->name_bytes || p->name_random_bytes))
+		return usage_error("--name-bytes, --name-random-bytes: only with --names fsmark");
+	if ((p->name_bytes && (p->name_bytes < FSLOAD_NAME_RANDOM_BYTES_MIN ||
+			       p->name_bytes > FSLOAD_NAME_BYTES_MAX)) ||
+	    (p->name_random_bytes &&
+	     (p->name_random_bytes < FSLOAD_NAME_RANDOM_BYTES_MIN ||
+	      p->name_random_bytes > FSLOAD_NAME_BYTES_MAX)))
+		return usage_error("--name-bytes, --name-random-bytes: %d to %d",
+				   FSLOAD_NAME_RANDOM_BYTES_MIN,
+				   FSLOAD_NAME_BYTES_MAX);
+	if ((p->name_random_bytes ?: FSLOAD_FSMARK_RANDOM_BYTES) >
+	    (p->name_bytes ?: FSLOAD_FSMARK_NAME_BYTES))
+		return usage_error("--name-random-bytes: more than --name-bytes");
+	return 0;
 }
 
 /* Program building helpers */
@@ -279,7 +314,9 @@ static void fixup_metadata(struct params *p,
 			return;
 		}
 		items = p->files;
-		if (p->shared_dir && p->threads && !strchr(p->threads, ','))
+		/* a shared tree holds every thread's items (mdtest: each's) */
+		if (p->shared_dir && p->threads && !strchr(p->threads, ',') &&
+		    p->scheme != FSLOAD_NAMES_MDTEST)
 			items *= strtoull(p->threads, NULL, 10) ?: 1;
 		p->files_per_dir = (uint32_t)((items + dirs - 1) / dirs);
 		return;
@@ -638,7 +675,7 @@ static const struct profile profiles[] = {
 		.name = "metadata",
 		.desc = "mdtest: directory create/stat/rename/remove, file create/stat/read/remove",
 		.tool = "mdtest -n ITEMS -u|(shared) -I ITEMS-PER-DIR -b BRANCH -z DEPTH -w SIZE -W STONEWALL -i ITERATIONS",
-		.defaults = "--files 1000 --size 0",
+		.defaults = "--files 1000 --size 0 --names mdtest",
 		.options = "--items N, --items-per-dir N (default: items), --tree-branch B --tree-depth Z, --shared-dir, --stonewall SEC, --iterations N, --size BYTES",
 		.phases = "tree-create, dir-create, dir-stat, dir-rename, dir-remove, file-create, file-stat, file-read, file-remove, tree-remove",
 		.build = build_metadata,

@@ -157,8 +157,7 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 		div_u64_rem(ph->first, files, &idx);
 	idx0 = idx;
 	e->prefix = ph->prefix;
-	if (e->name_dir_left)	/* a file's name: the next may not rebuild */
-		e->name[e->last_off] = ph->prefix;
+	fsload_name_reprefix(e);	/* the next name may not be rebuilt */
 	/* No phase lasts 2^64 ns: a deadline of U64_MAX never comes. */
 	deadline = ph->duration_ns ? start_ns + ph->duration_ns : U64_MAX;
 	/* A group without ops in this phase passes it idle. */
