@@ -88,7 +88,7 @@ static const struct arg_desc start_args[] = {
 	{ "fsync", ARG_FLAG, OPT(fsync), NULL,
 	  "fsync each file written before closing it" },
 	{ "sync", ARG_STR, OPT(sync), "MODE",
-	  "smallfiles: none, fsync (each file), batch (rounds), final (syncfs)" },
+	  "smallfiles: none, fsync (each file), batch (rounds), final (syncfs); fsmark: fs_mark's -S, 0 to 6" },
 	{ "files-per-round", ARG_U64, OPT(files_per_round), "N",
 	  "smallfiles --sync batch: files per round (default files-per-dir)" },
 	{ "shared-dir", ARG_FLAG, OPT(shared_dir), NULL,

@@ -269,6 +269,76 @@ static int build_smallfiles(const struct params *p, uint32_t threads,
 	return 0;
 }
 
+/* fsmark (fs_mark itself) */
+
+/*
+ * fs_mark -S: what follows its loop of creat(O_RDWR | O_CREAT | O_TRUNC),
+ * write()s, [fsync()], close(): sync(), an fsync of every file in order,
+ * of the first file only (fs_mark.h's FSYNC_* bits).
+ */
+static const struct {
+	bool fsync;		/* 1: fsync before close, in the loop */
+	bool sync;		/* sync() after the loop */
+	bool post;		/* then open, fsync, close each file in order */
+	bool reverse;		/* ... in reverse order: not supported */
+	bool first;		/* then the first file only */
+} fsmark_sync[] = {
+	[0] = { 0 },
+	[1] = { .fsync = true },
+	[2] = { .sync = true, .first = true },
+	[3] = { .reverse = true },
+	[4] = { .sync = true, .reverse = true },
+	[5] = { .post = true },
+	[6] = { .sync = true, .post = true },
+};
+
+/* fs_mark without -D: one directory holds every file of a thread. */
+static void fixup_fsmark(struct params *p,
+			 bool (*given)(const char *name, void *arg), void *arg)
+{
+	if (!given("files-per-dir", arg))
+		p->files_per_dir = p->files > UINT32_MAX ? UINT32_MAX :
+				   (uint32_t)p->files;
+}
+
+static int build_fsmark(const struct params *p, uint32_t threads,
+			struct program *prog)
+{
+	const char *s = p->sync ? p->sync : "1";
+	struct prog_phase *ph;
+	struct prog_op *op;
+	unsigned int m;
+
+	(void)threads;
+	if (s[0] < '0' || s[0] > '6' || s[1])
+		return usage_error("fsmark: --sync '%s' is not fs_mark's -S, 0 to 6",
+				   s);
+	m = s[0] - '0';
+	if (fsmark_sync[m].reverse)
+		return usage_error("fsmark: --sync %u: fs_mark's fsync of every file in reverse order is not supported (phases visit the files in index or random order); --sync 5 and 6 fsync them in order",
+				   m);
+	if (p->shared_dir)
+		prog->job_flags |= FSLOAD_JOB_F_SHARED_DIR;
+	add_phase1(prog, "create", FSLOAD_OP_CREATE, &op);
+	op->size = p->size;
+	op->block = p->block;
+	op->flags = FSLOAD_OP_F_TRUNC | write_flags(p) |
+		    (fsmark_sync[m].fsync ? FSLOAD_OP_F_FSYNC : 0);
+	if (fsmark_sync[m].sync) {
+		ph = add_phase1(prog, "sync", FSLOAD_OP_SYNCFS, NULL);
+		ph->iterations = 1;
+	}
+	if (fsmark_sync[m].post)
+		add_phase1(prog, "fsync", FSLOAD_OP_FSYNC, NULL);
+	if (fsmark_sync[m].first) {
+		ph = add_phase1(prog, "fsync-first", FSLOAD_OP_FSYNC, NULL);
+		ph->iterations = 1;
+	}
+	if (!p->keep)
+		add_phase1(prog, "unlink", FSLOAD_OP_UNLINK, NULL);
+	return 0;
+}
+
 /* null */
 
 static int build_null(const struct params *p, uint32_t threads,
@@ -662,14 +732,26 @@ static int build_block(const struct params *p, uint32_t threads,
 static const struct profile profiles[] = {
 	{
 		.name = "smallfiles",
-		.desc = "fs_mark: create, stat, read, unlink files (--keep: no unlink)",
-		.tool = "fs_mark -d DIR -t THREADS -n FILES -s SIZE -S 0|1",
+		.desc = "small files: create, stat, read, unlink (--keep: no unlink); fs_mark's own semantics: --profile fsmark",
+		.tool = "fs_mark-like, in fsload's layout (1000 files a directory, O_EXCL create, pwrite)",
 		.defaults = "",
 		.options = "--sync none|fsync|batch|final, --files-per-round N, --fsync, --direct, --threads LIST",
 		.phases = "create (batch: create-K, fsync-K per round; final: sync), stat, read, unlink",
 		.build = build_smallfiles,
 		.metric = { "files/s", "files_per_sec", FSLOAD_OP_CREATE, false,
 			    { "create", "fsync", "sync" } },
+	},
+	{
+		.name = "fsmark",
+		.desc = "fs_mark itself: its names, one directory, creat(O_TRUNC) + write() [+ fsync], its -S sync modes, unlink",
+		.tool = "fs_mark -d DIR -n FILES -s SIZE -w BLOCK -S 0|1|2|5|6 [-D DIRS -N FILES-PER-DIR] [-p BYTES -r RANDOM] [-t THREADS] [-k]",
+		.defaults = "--files 1000 --size 51200 --block 16384 --names fsmark",
+		.options = "--sync 0-6 (fs_mark -S; default 1; 3 and 4 are not supported), --files-per-dir N (fs_mark -D/-N; default: one directory), --name-bytes N, --name-random-bytes N, --shared-dir (-t N with one -d), --keep",
+		.phases = "create (fsync per file with --sync 1), sync (2, 6), fsync (5, 6), fsync-first (2), unlink",
+		.build = build_fsmark,
+		.fixup = fixup_fsmark,
+		.metric = { "files/s", "files_per_sec", FSLOAD_OP_CREATE, false,
+			    { "create", "sync", "fsync" } },
 	},
 	{
 		.name = "metadata",
