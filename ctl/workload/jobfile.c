@@ -28,7 +28,8 @@
  *
  * [global] keys are start options (--files-per-dir ...), with the same
  * values; the command line overrides them.  Ops take weight=, size=,
- * block=, prefix= (rename) and the flags fsync, direct, fallocate.
+ * block=, prefix= (rename) and the flags fsync, direct, fallocate, random
+ * (bio ops) and trunc (create as fs_mark: O_TRUNC, write()).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -192,7 +193,7 @@ static int global_key(struct jf *jf, const char *key, char *val)
 }
 
 /* op = TYPE [weight=W] [size=S] [block=B] [fsync] [direct] [fallocate]
- *	[prefix=c] [depth=N] [random] [group=NAME] */
+ *	[prefix=c] [depth=N] [random] [trunc] [group=NAME] */
 static int op_line(struct jf *jf, char *val)
 {
 	struct prog_op *op;
@@ -222,6 +223,8 @@ static int op_line(struct jf *jf, char *val)
 			op->flags |= FSLOAD_OP_F_FALLOCATE;
 		} else if (!strcmp(tok, "random") && !eq) {
 			op->flags |= FSLOAD_OP_F_RANDOM;
+		} else if (!strcmp(tok, "trunc") && !eq) {
+			op->flags |= FSLOAD_OP_F_TRUNC;
 		} else if (!strcmp(tok, "group") && eq) {
 			g = group_find(jf->prog, eq);
 			if (g < 0)
@@ -248,7 +251,7 @@ static int op_line(struct jf *jf, char *val)
 				return jf_error(jf, "op: prefix is one letter a..z");
 			op->prefix = *eq;
 		} else {
-			return jf_error(jf, "op: unknown parameter '%s%s%s' (weight=, size=, block=, prefix=, depth=, group=, fsync, direct, fallocate, random)",
+			return jf_error(jf, "op: unknown parameter '%s%s%s' (weight=, size=, block=, prefix=, depth=, group=, fsync, direct, fallocate, random, trunc)",
 					tok, eq ? "=" : "", eq ? eq : "");
 		}
 	}
