@@ -269,6 +269,13 @@ static int build_smallfiles(const struct params *p, uint32_t threads,
 	return 0;
 }
 
+/* mdtest's and fs_mark's default: all of a thread's files in one directory */
+static void one_directory(struct params *p)
+{
+	p->files_per_dir = p->files > UINT32_MAX ? UINT32_MAX :
+			   (uint32_t)p->files;
+}
+
 /* fsmark (fs_mark itself) */
 
 /*
@@ -297,8 +304,7 @@ static void fixup_fsmark(struct params *p,
 			 bool (*given)(const char *name, void *arg), void *arg)
 {
 	if (!given("files-per-dir", arg))
-		p->files_per_dir = p->files > UINT32_MAX ? UINT32_MAX :
-				   (uint32_t)p->files;
+		one_directory(p);
 }
 
 static int build_fsmark(const struct params *p, uint32_t threads,
@@ -393,8 +399,7 @@ static void fixup_metadata(struct params *p,
 	}
 	/* mdtest: all of a task's items in one directory by default */
 	if (!fpd)
-		p->files_per_dir = p->files > UINT32_MAX ? UINT32_MAX :
-				   (uint32_t)p->files;
+		one_directory(p);
 }
 
 static int build_metadata(const struct params *p, uint32_t threads,

@@ -359,7 +359,6 @@ struct fsload_engine {
 	bool in_root;		/* fsmark, one directory: the files in the root */
 	u8 root_len;		/* the tree root's bytes at the name's start */
 	u32 stamp;		/* fsmark: the names' time stamp, from the seed */
-	char name[FSLOAD_NAME_LEN_MAX + 1];
 
 	/*
 	 * Progress, all phases; read by others with READ_ONCE().  Beside the
@@ -373,6 +372,8 @@ struct fsload_engine {
 	/* The current phase's iteration, and its iterations per thread. */
 	u64 iter;
 	u64 iters;
+	/* last: the bytes a name uses are its first (fsload's: 77 at most) */
+	char name[FSLOAD_NAME_LEN_MAX + 1];
 	/* The phase's course: when iteration next_mark was done (marks). */
 	u64 mark_ns[FSLOAD_PROGRESS_MARKS];
 	unsigned int nmarks;
