@@ -301,7 +301,7 @@ static inline u32 fsload_perm_next(struct fsload_perm *pm)
 #define FSLOAD_NAME_FILE_LEN	9	/* "f00000000" */
 #define FSLOAD_NAME_ROOT_MAX	12	/* "test-dir.0-0" */
 #define FSLOAD_NAME_DCOMP_MAX	21	/* "mdtest_tree.998.99999" */
-/* A file's component: fsmark's at most ("file.mdtest.998.99999999" less) */
+/* A file's own component: fsmark's longest (mdtest's is 24 at most) */
 #define FSLOAD_NAME_FILE_MAX	FSLOAD_NAME_BYTES_MAX
 #define FSLOAD_NAME_LEN_MAX	(FSLOAD_NAME_ROOT_MAX + 1 + \
 				 (FSLOAD_TREE_DEPTH_MAX + 1) * \
@@ -372,7 +372,10 @@ struct fsload_engine {
 	/* The current phase's iteration, and its iterations per thread. */
 	u64 iter;
 	u64 iters;
-	/* last: the bytes a name uses are its first (fsload's: 77 at most) */
+	/*
+	 * After what every op writes: the bytes a name uses are its first
+	 * (fsload's: 77 at most).
+	 */
 	char name[FSLOAD_NAME_LEN_MAX + 1];
 	/* The phase's course: when iteration next_mark was done (marks). */
 	u64 mark_ns[FSLOAD_PROGRESS_MARKS];

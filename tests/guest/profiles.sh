@@ -230,7 +230,7 @@ t_metadata_tree() {
 	rm -rf "$dir"
 
 	run mdts --profile metadata --threads 3 --items 26 --tree-branch 3 \
-		--tree-depth 2 --shared-dir
+		--tree-depth 2 --shared-dir --names fsload
 	expect 'j["job"]["state"]' "$g" "done"
 	expect 'j["job"]["files_per_dir"]' "$g" 6
 	expect '[ph("tree-create")["ops"], ph("tree-remove")["ops"]]' "$g" "13 13"
@@ -268,7 +268,8 @@ for r in (0, 1):
 print("\n".join(sorted(out)))')
 	for eng in kernel user; do
 		top=$(start_kept mdn-$eng "$eng" --profile metadata --threads 2 \
-			--items-per-dir 3 --tree-branch 2 --tree-depth 1 --size 1)
+			--items-per-dir 3 --tree-branch 2 --tree-depth 1 --size 1 \
+			--idle-ms 0)
 		expect 'j["job"]["names"]' "$work/mdn-$eng.json" mdtest
 		# the tree and the files; the directory items apart
 		got=$(cd "$top" && find . -mindepth 1 \( -type f -o \
@@ -286,11 +287,27 @@ print("\n".join(sorted(out)))')
 	check
 }
 
-# fs_mark -n 40 -s 51200 -S 6 -k, through either engine: one directory
-# of fs_mark's 40-byte names, every file 51200 bytes; then the trunc
-# create over the same names: O_TRUNC (no EEXIST, the new size).
+# fs_mark -n 40 -s 51200 -S 6 -k: one directory of fs_mark's 40-byte
+# names, every file 51200 bytes, its phases.  Then through either engine a
+# job file's fs_mark names in one directory, and its trunc create over
+# them: O_TRUNC (no EEXIST, the new size).
 t_fsmark_profile() {
 	local eng top got jf=$work/trunc.ini
+
+	top=$(start_kept fsm kernel --profile fsmark --files 40 --sync 6 \
+		--idle-ms 0)
+	expect '[p["name"] for p in j["phases"]]' "$work/fsm.json" \
+		"create sync fsync"
+	expect '[p["ops"] for p in j["phases"]]' "$work/fsm.json" "40 1 40"
+	expect 'j["job"]["name_bytes"]' "$work/fsm.json" 40
+	[ "$(ls "$top")" = t000 ] || fail "$(ls "$top")"
+	got=$(find "$top/t000" -mindepth 1 -type f -size 51200c \
+		-regextype posix-extended \
+		-regex '.*/[0-9a-f]{8}~{8}[0-9A-Z]{24}' | wc -l)
+	[ "$got" -eq 40 ] || fail "$got fs_mark files of 51200 bytes"
+	got=$(find "$top/t000" -mindepth 1 | wc -l)
+	[ "$got" -eq 40 ] || fail "$got entries in the directory"
+	rm -rf "$FSLOAD_DIR/fsm"
 
 	cat >"$jf" <<-EOF
 		[global]
@@ -303,27 +320,15 @@ t_fsmark_profile() {
 		op = create size=1K block=512 trunc
 	EOF
 	for eng in kernel user; do
-		top=$(start_kept fsm-$eng "$eng" --profile fsmark --files 40 \
-			--sync 6)
-		expect '[p["name"] for p in j["phases"]]' "$work/fsm-$eng.json" \
-			"create sync fsync"
-		expect '[p["ops"] for p in j["phases"]]' "$work/fsm-$eng.json" \
-			"40 1 40"
-		expect 'j["job"]["name_bytes"]' "$work/fsm-$eng.json" 40
-		[ "$(ls "$top")" = t000 ] || fail "$eng: $(ls "$top")"
-		got=$(find "$top/t000" -mindepth 1 -type f -size 51200c \
-			-regextype posix-extended \
-			-regex '.*/[0-9a-f]{8}~{8}[0-9A-Z]{24}' | wc -l)
-		[ "$got" -eq 40 ] || fail "$eng: $got fs_mark files of 51200 bytes"
-		got=$(find "$top/t000" -mindepth 1 | wc -l)
-		[ "$got" -eq 40 ] || fail "$eng: $got entries in the directory"
-		rm -rf "$FSLOAD_DIR/fsm-$eng"
-
-		top=$(start_kept trunc-$eng "$eng" --job "$jf")
+		top=$(start_kept trunc-$eng "$eng" --job "$jf" --idle-ms 0)
 		expect 'sum(p["errors"] for p in j["phases"])' \
 			"$work/trunc-$eng.json" 0
-		got=$(find "$top/t000" -type f -size 1024c | wc -l)
-		[ "$got" -eq 40 ] || fail "$eng: $got files emptied to 1 KiB"
+		got=$(find "$top/t000" -mindepth 1 -maxdepth 1 -type f \
+			-size 1024c -regextype posix-extended \
+			-regex '.*/[0-9a-f]{8}~{8}[0-9A-Z]{24}' | wc -l)
+		[ "$got" -eq 40 ] || fail "$eng: $got fs_mark files emptied to 1 KiB"
+		got=$(find "$top/t000" -mindepth 1 | wc -l)
+		[ "$got" -eq 40 ] || fail "$eng: $got entries in the directory"
 		rm -rf "$FSLOAD_DIR/trunc-$eng"
 	done
 	check
