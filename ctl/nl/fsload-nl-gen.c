@@ -410,6 +410,9 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_HELD] = "held",
 	[FSLOAD_A_JOB_WORKER] = "worker",
 	[FSLOAD_A_JOB_DIR_INO] = "dir-ino",
+	[FSLOAD_A_JOB_NAMES] = "names",
+	[FSLOAD_A_JOB_NAME_BYTES] = "name-bytes",
+	[FSLOAD_A_JOB_NAME_RANDOM_BYTES] = "name-random-bytes",
 };
 
 static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
@@ -455,6 +458,9 @@ static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_HELD] = ATTR_U32,
 	[FSLOAD_A_JOB_WORKER] = ATTR_NEST,
 	[FSLOAD_A_JOB_DIR_INO] = ATTR_U64,
+	[FSLOAD_A_JOB_NAMES] = ATTR_U8,
+	[FSLOAD_A_JOB_NAME_BYTES] = ATTR_U32,
+	[FSLOAD_A_JOB_NAME_RANDOM_BYTES] = ATTR_U32,
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {
@@ -480,4 +486,10 @@ const char *const fsload_job_state_names[FSLOAD_JOB_FAILED + 1] = {
 	[FSLOAD_JOB_DONE] = "done",
 	[FSLOAD_JOB_STOPPED] = "stopped",
 	[FSLOAD_JOB_FAILED] = "failed",
+};
+
+const char *const fsload_names_names[FSLOAD_NAMES_FSMARK + 1] = {
+	[FSLOAD_NAMES_FSLOAD] = "fsload",
+	[FSLOAD_NAMES_MDTEST] = "mdtest",
+	[FSLOAD_NAMES_FSMARK] = "fsmark",
 };

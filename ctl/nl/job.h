@@ -50,6 +50,9 @@ struct job_status {
 	uint64_t files;
 	uint32_t files_per_dir;
 	uint32_t tree_branch;
+	uint8_t names;		/* enum fsload_names */
+	uint32_t name_bytes;	/* fsmark names */
+	uint32_t name_random_bytes;
 	uint32_t held;		/* the phase a held job holds before */
 	uint64_t seed;
 	char profile[FSLOAD_NAME_MAX];
