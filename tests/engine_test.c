@@ -712,4 +712,123 @@ TEST(names_fsmark)
 	EXPECT_GE(FSLOAD_NAME_LEN_MAX, e.name_len);
 }
 
+/*
+ * A stride with each scheme: thread 1 of 4 on thread 3's items has thread
+ * 3's names exactly (mdtest: the rank in the directory and file names;
+ * fsload, fs_mark: the tree root; a shared tree: mdtest's rank, fsload's
+ * file numbers), and its own again after.
+ */
+TEST(stride_names)
+{
+	static struct fsload_slots slots;
+	struct fsload_engine e = { 0 }, o = { 0 };
+
+	fsload_engine_init(&e, 1, 4, 10, 5, 0, 1, false, &mdtest_names,
+			   &slots);
+	fsload_engine_owner(&e, 3);
+	fsload_name_set(&e, 7);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.3.1/file.mdtest.3.7", e.name);
+	fsload_name_set(&e, 8);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.3.1/file.mdtest.3.8", e.name);
+	fsload_name_set_dir(&e, 1);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.3.1", e.name);
+	fsload_engine_owner(&e, 1);
+	fsload_name_set(&e, 7);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1.1/file.mdtest.1.7", e.name);
+	/* a shared tree: every thread's items in mdtest_tree.<k>, from 0 */
+	fsload_engine_init(&e, 1, 4, 10, 5, 0, 1, true, &mdtest_names,
+			   &slots);
+	fsload_engine_owner(&e, 3);
+	EXPECT_EQ(0, e.file_base);
+	fsload_name_set(&e, e.file_base + 7);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1/file.mdtest.3.7", e.name);
+	/* fsload's: the other thread's tree root; shared: its numbers */
+	fsload_engine_init(&e, 1, 4, 10, 5, 0, 1, false, &fsload_names,
+			   &slots);
+	fsload_engine_owner(&e, 3);
+	fsload_name_set(&e, 7);
+	EXPECT_STREQ("t003/d00001/f00000007", e.name);
+	fsload_engine_init(&e, 1, 4, 10, 5, 0, 1, true, &fsload_names,
+			   &slots);
+	fsload_engine_owner(&e, 3);
+	fsload_name_set(&e, e.file_base + 7);
+	EXPECT_STREQ("t000/d00007/f00000037", e.name);
+	/* fs_mark's: the names thread 3 makes, in its directory */
+	fsload_engine_init(&e, 1, 4, 10, 10, 0, 42, false, &fsmark_names,
+			   &slots);
+	fsload_engine_init(&o, 3, 4, 10, 10, 0, 42, false, &fsmark_names,
+			   &slots);
+	fsload_engine_owner(&e, 3);
+	fsload_name_set(&e, 7);
+	fsload_name_set(&o, 7);
+	EXPECT_STREQ(o.name, e.name);
+	EXPECT_EQ(0, strncmp("t003/", e.name, 5));
+	EXPECT_EQ(45, e.name_len);
+}
+
+/*
+ * Rotate 12 items with mdtest's names in directories of @fpd: item i goes
+ * from dir.mdtest.0.<want[i][1]> to dir.mdtest.0.<want[i][2]> in
+ * mdtest_tree.0.<want[i][0]>.
+ */
+static void rotate_mdtest(struct __test_metadata *_metadata,
+			  struct fsload_engine *e, u32 fpd,
+			  const char *const want[12][3])
+{
+	static struct fsload_slots slots;
+	struct fsload_opdesc op = { .type = FSLOAD_OP_RENAME,
+				    .flags = FSLOAD_OP_F_ROTATE };
+	char name[FSLOAD_RENAME_LEN_MAX + 1];
+	u32 i;
+
+	fsload_engine_init(e, 0, 1, 12, fpd, 0, 1, false, &mdtest_names,
+			   &slots);
+	e->prefix = 'x';
+	fsload_name_reprefix(e);
+	e->iters = 12;
+	for (i = 0; i < 12; i++) {
+		fsload_name_set(e, i);
+		e->iter = i;
+		fsload_rename_names(e, &op);
+		snprintf(name, sizeof(name),
+			 "test-dir.0-0/mdtest_tree.0.%s/dir.mdtest.0.%s",
+			 want[i][0], want[i][1]);
+		ASSERT_STREQ(name, e->ren_from);
+		snprintf(name, sizeof(name),
+			 "test-dir.0-0/mdtest_tree.0.%s/dir.mdtest.0.%s",
+			 want[i][0], want[i][2]);
+		ASSERT_STREQ(name, e->ren_to);
+	}
+}
+
+/*
+ * mdtest's rotation of mdtest's directory names, exactly: 12 items in one
+ * directory (the names grow a digit at 10), then in directories of 5 (runs
+ * of 5, 5 and 2); a prefix rename gives the builder's "y.mdtest" name.
+ */
+TEST(rename_rotation_mdtest)
+{
+	static const char *const one[12][3] = {
+		{ "0", "0", "0-XX" }, { "0", "1", "0" }, { "0", "2", "1" },
+		{ "0", "3", "2" }, { "0", "4", "3" }, { "0", "5", "4" },
+		{ "0", "6", "5" }, { "0", "7", "6" }, { "0", "8", "7" },
+		{ "0", "9", "8" }, { "0", "10", "9" }, { "0", "0-XX", "10" },
+	};
+	static const char *const runs[12][3] = {
+		{ "0", "0", "0-XX" }, { "0", "1", "0" }, { "0", "2", "1" },
+		{ "0", "3", "2" }, { "0", "0-XX", "3" },
+		{ "1", "5", "5-XX" }, { "1", "6", "5" }, { "1", "7", "6" },
+		{ "1", "8", "7" }, { "1", "5-XX", "8" },
+		{ "2", "10", "10-XX" }, { "2", "10-XX", "10" },
+	};
+	struct fsload_opdesc op = { .type = FSLOAD_OP_RENAME, .prefix = 'y' };
+	struct fsload_engine e = { 0 };
+
+	rotate_mdtest(_metadata, &e, 12, one);
+	rotate_mdtest(_metadata, &e, 5, runs);
+	fsload_rename_names(&e, &op);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.0.2/dir.mdtest.0.11", e.ren_from);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.0.2/y.mdtest.0.11", e.ren_to);
+}
+
 TEST_HARNESS_MAIN
