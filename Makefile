@@ -13,6 +13,8 @@
 #   make check-bisect    scripts/bisect on a 6.1 tree: injected regressions,
 #                        a decoy, a range without one, a typo (icount)
 #   make bench           per-op cost, kernel vs user engine, instruction clock
+#   make fidelity        fs_mark beside fsload's fsmark profile, both engines,
+#                        ext4 and xfs, instruction clock (FIDELITY_ARGS)
 #   make matrix          a profile over filesystems x mkfs x mount options,
 #                        one table (MATRIX_ARGS: scripts/matrix.py vm ...)
 #   make install         module (updates/), fsloadctl, man page, completion,
@@ -80,7 +82,7 @@ tests: ctl
 # its own, so that its recipe, and the environment make gives it, comes
 # after the packages are there).  KERNEL=... adds the root's tools.
 DEPS_GOALS := demo lint check check-all kernels check-debug check-bisect \
-	bench matrix install check-dkms gen
+	bench matrix install check-dkms gen fidelity
 .PHONY: $(DEPS_GOALS:%=deps-%)
 deps:
 	$(DEPS) all
@@ -141,6 +143,13 @@ check-bisect: deps-check-bisect
 bench: deps-bench
 	$(MAKE) all
 	scripts/bench.sh $(BENCH_ARGS)
+
+# fs_mark beside fsload's fsmark profile, both engines, in one guest per
+# filesystem under the instruction clock (scripts/fidelity.sh).
+.PHONY: fidelity
+fidelity: deps-fidelity
+	$(MAKE) all
+	scripts/fidelity.sh $(FIDELITY_ARGS)
 
 # The option matrix (scripts/matrix.py): one profile over filesystems,
 # mkfs and mount options, each cell on a fresh filesystem in one guest;

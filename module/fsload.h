@@ -36,6 +36,7 @@ struct fsload_program {
 	u64 files;		/* per thread */
 	u32 files_per_dir;
 	u32 branch;		/* directory tree's branching; 0 flat */
+	struct fsload_naming naming;	/* the name scheme */
 	u64 seed;
 	u32 progress_ms;
 	u32 idle_ms;		/* idle baseline before the first phase */
@@ -309,7 +310,7 @@ struct fsload_job {
 					 * counters are being zeroed
 					 */
 	int err;			/* negative errno of the first failure */
-	char errmsg[160];
+	char errmsg[FSLOAD_ERRMSG_MAX];
 	struct fsload_result *res;	/* prog.nphases entries */
 	struct mutex hist_lock;		/* res[].hist: the workers' merges,
 					 * the result dump's reads

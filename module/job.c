@@ -478,7 +478,7 @@ static int fsload_job_alloc_workers(struct fsload_job *job)
 				   prog->files_per_dir, prog->branch,
 				   prog->seed,
 				   prog->flags & FSLOAD_JOB_F_SHARED_DIR,
-				   &job->slots);
+				   &prog->naming, &job->slots);
 		w->e.group = g;
 		w->e.lat_sample = prog->lat_sample;
 		w->e.hist = fsload_hist_alloc(job);

@@ -119,12 +119,13 @@ static size_t fsload_status_size(size_t dirlen, unsigned int ngroups)
 	 * u32: ID, FLAGS, THREADS, FILES_PER_DIR, TREE_BRANCH, HELD,
 	 * PROGRESS_MS, PHASES, OWNER_PORTID, CPUS, IDLE_MS, SAMPLE_MS,
 	 * STALL_MS, PHASE_INDEX, ERRNO, LAT_SAMPLE, CPU_PROFILE_HZ,
-	 * CPU_PROFILE_STACKS; u8: STATE, PMU, CPU_PROFILE_CLOCK; u64: FILES,
-	 * SEED, ELAPSED_NS, OPS, BYTES, DEVICE_BYTES or DIR_INO, IDLE_NS,
-	 * IDLE_BUSY_NS, OVERHEAD_OPS, OVERHEAD_NS, CPU_PROFILE_PERIOD;
-	 * strings: DIR or DEVICE, PROFILE, ERROR_MSG.
+	 * CPU_PROFILE_STACKS, NAME_BYTES, NAME_RANDOM_BYTES; u8: STATE, PMU,
+	 * CPU_PROFILE_CLOCK, NAMES; u64: FILES, SEED, ELAPSED_NS, OPS, BYTES,
+	 * DEVICE_BYTES or DIR_INO, IDLE_NS, IDLE_BUSY_NS, OVERHEAD_OPS,
+	 * OVERHEAD_NS, CPU_PROFILE_PERIOD; strings: DIR or DEVICE, PROFILE,
+	 * ERROR_MSG.
 	 */
-	n = 18 * u32s + 3 * u8s + 11 * u64s +
+	n = 20 * u32s + 4 * u8s + 11 * u64s +
 	    nla_total_size(min_t(size_t, dirlen, FSLOAD_STATUS_DIR_MAX)) +
 	    nla_total_size(FSLOAD_NAME_MAX) +
 	    nla_total_size(sizeof_field(struct fsload_job, errmsg)) +
@@ -175,6 +176,11 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	     nla_put_u32(skb, FSLOAD_A_JOB_TREE_BRANCH, prog->branch)) ||
 	    (held && nla_put_u32(skb, FSLOAD_A_JOB_HELD, held - 1)) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_LAT_SAMPLE, prog->lat_sample) ||
+	    nla_put_u8(skb, FSLOAD_A_JOB_NAMES, prog->naming.scheme) ||
+	    (prog->naming.scheme == FSLOAD_NAMES_FSMARK &&
+	     (nla_put_u32(skb, FSLOAD_A_JOB_NAME_BYTES, prog->naming.bytes) ||
+	      nla_put_u32(skb, FSLOAD_A_JOB_NAME_RANDOM_BYTES,
+			  prog->naming.random))) ||
 	    fsload_put_u64(skb, FSLOAD_A_JOB_SEED, prog->seed,
 			   FSLOAD_A_JOB_PAD) ||
 	    nla_put_string(skb, FSLOAD_A_JOB_PROFILE, prog->profile) ||

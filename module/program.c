@@ -314,6 +314,40 @@ static int fsload_parse_groups(struct fsload_program *prog,
 	return 0;
 }
 
+/*
+ * NAMES, NAME_BYTES, NAME_RANDOM_BYTES: the name scheme (the policy
+ * bounds each value).
+ */
+static int fsload_parse_naming(struct fsload_program *prog,
+			       struct nlattr **tb,
+			       struct netlink_ext_ack *extack)
+{
+	struct fsload_naming *nm = &prog->naming;
+
+	nm->scheme = tb[FSLOAD_A_JOB_NAMES] ?
+		     nla_get_u8(tb[FSLOAD_A_JOB_NAMES]) : FSLOAD_NAMES_FSLOAD;
+	nm->bytes = tb[FSLOAD_A_JOB_NAME_BYTES] ?
+		    nla_get_u32(tb[FSLOAD_A_JOB_NAME_BYTES]) :
+		    FSLOAD_FSMARK_NAME_BYTES;
+	nm->random = tb[FSLOAD_A_JOB_NAME_RANDOM_BYTES] ?
+		     nla_get_u32(tb[FSLOAD_A_JOB_NAME_RANDOM_BYTES]) :
+		     FSLOAD_FSMARK_RANDOM_BYTES;
+	if (nm->scheme != FSLOAD_NAMES_FSMARK &&
+	    (tb[FSLOAD_A_JOB_NAME_BYTES] || tb[FSLOAD_A_JOB_NAME_RANDOM_BYTES])) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_NAME_BYTES] ?:
+				    tb[FSLOAD_A_JOB_NAME_RANDOM_BYTES],
+				    "name_bytes, name_random_bytes: only with names fsmark");
+		return -EINVAL;
+	}
+	if (nm->random > nm->bytes) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_NAME_RANDOM_BYTES] ?:
+				    tb[FSLOAD_A_JOB_NAME_BYTES],
+				    "name_random_bytes: more than name_bytes");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* WORKER_CPU: the CPUs to bind the workers to, each online. */
 static int fsload_parse_cpus(struct fsload_program *prog,
 			     struct genl_info *info)
@@ -402,9 +436,16 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 				    "flags: shared_dir needs a dir, not a device");
 		return -EINVAL;
 	}
-	/* A shared tree numbers every thread's files in one range. */
+	err = fsload_parse_naming(prog, tb, extack);
+	if (err)
+		return err;
+	/*
+	 * A shared tree numbers every thread's files in one range, but with
+	 * mdtest's names, each thread's from 0 (its own names).
+	 */
 	tree_files = prog->files;
-	if (prog->flags & FSLOAD_JOB_F_SHARED_DIR)
+	if ((prog->flags & FSLOAD_JOB_F_SHARED_DIR) &&
+	    prog->naming.scheme != FSLOAD_NAMES_MDTEST)
 		tree_files *= prog->threads;
 	if (tree_files > FSLOAD_FILES_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES],

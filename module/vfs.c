@@ -491,13 +491,12 @@ static int fsload_write_all(struct fsload_worker *w, struct file *f,
 s64 fsload_op_create(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	struct file *f;
+	unsigned int mode;
 	loff_t pos = 0;
-	int err = 0;
+	int err = 0, flags;
 
-	f = fsload_open(w, fsload_open_flags(op, op->flags & FSLOAD_OP_F_RDWR ?
-						O_CREAT | O_RDWR :
-						O_CREAT | O_EXCL | O_WRONLY),
-			0644);
+	flags = fsload_create_flags(op, &mode);
+	f = fsload_open(w, fsload_open_flags(op, flags), mode);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	if ((op->flags & FSLOAD_OP_F_FALLOCATE) && op->size)

@@ -312,10 +312,10 @@ static int fsload_mkdir_name(struct fsload_worker *w, bool ok)
 	return err == -EEXIST && ok ? 0 : err;
 }
 
-/* mkdir the worker's tree root, t<index> (t000 when shared). */
+/* mkdir the worker's tree root, t<index> (t000 when shared; test-dir.0-0). */
 static int fsload_mkdir_root(struct fsload_worker *w)
 {
-	return fsload_mkdir(&w->job->dir, w->e.name, FSLOAD_NAME_TDIR_LEN, NULL);
+	return fsload_mkdir(&w->job->dir, w->e.name, w->e.root_len, NULL);
 }
 
 /* The job around the phase loop, shared with fsloadctl's user engine. */

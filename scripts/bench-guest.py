@@ -15,6 +15,8 @@ import os
 import subprocess
 import sys
 
+from vmguest import fresh_filesystem
+
 # profile, fsloadctl options: small enough for the instruction clock.
 PROFILES = [
     ("null", ["--files", "20000"]),
@@ -24,16 +26,6 @@ PROFILES = [
     ("randrw", ["--files", "4", "--size", "4M", "--ops", "2000"]),
 ]
 ENGINES = ["kernel", "user"]
-
-
-def fresh_filesystem():
-    """Make the scratch filesystem anew, as vm-run made it."""
-    mnt = os.environ["FSLOAD_DIR"]
-    subprocess.run(["sync"], check=True)
-    subprocess.run(["umount", mnt], check=True)
-    subprocess.run(os.environ["FSLOAD_MKFS"].split(), check=True,
-                   stdout=subprocess.DEVNULL)
-    subprocess.run(os.environ["FSLOAD_MOUNT"].split(), check=True)
 
 
 def run(profile, opts, engine):

@@ -50,6 +50,8 @@ declare -A GROUP=(
 	[git]="git"
 	# make check-dkms
 	[dkms]="dkms"
+	# make fidelity: fs_mark, the peer fsload is measured beside
+	[fidelity]="fsmark"
 )
 
 # The groups of each target; the Makefile passes its target's name.
@@ -67,6 +69,7 @@ declare -A TARGET=(
 	[check-debug]="build source lint vm suite kbuild"
 	[check-bisect]="build source vm kbuild git"
 	[check-dkms]="build dkms"
+	[fidelity]="build vm fidelity"
 )
 
 usage() { sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; }

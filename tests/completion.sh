@@ -94,6 +94,7 @@ t_values() {
 	[ -n "$profiles" ] || fail "no profiles in fsloadctl help"
 	expect "$profiles" start --profile ""
 	expect "smallfiles" start --threads 2 --profile sm
+	expect "mdtest" start --names md
 	expect "dir1 dir2" start --profile null --dir ""
 	expect "dir1 dir2 file1" start --job ""
 	expect "" start --threads ""

@@ -5,6 +5,7 @@
  * histograms (ctl/nl/hist.c), against known inputs and against the kernel's
  * interval percentiles.  Runs on the host.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -390,6 +391,18 @@ TEST(random_offset_large_region)
 	}
 }
 
+static const struct fsload_naming fsload_names = {
+	.scheme = FSLOAD_NAMES_FSLOAD,
+};
+static const struct fsload_naming mdtest_names = {
+	.scheme = FSLOAD_NAMES_MDTEST,
+};
+static const struct fsload_naming fsmark_names = {
+	.scheme = FSLOAD_NAMES_FSMARK,
+	.bytes = FSLOAD_FSMARK_NAME_BYTES,
+	.random = FSLOAD_FSMARK_RANDOM_BYTES,
+};
+
 /* Names advance incrementally and agree with a full formatting. */
 TEST(names_incremental)
 {
@@ -398,7 +411,8 @@ TEST(names_incremental)
 	char want[32];
 	u32 i;
 
-	fsload_engine_init(&e, 7, 8, 2500, 1000, 0, 1, false, &slots);
+	fsload_engine_init(&e, 7, 8, 2500, 1000, 0, 1, false, &fsload_names,
+			   &slots);
 	for (i = 0; i < 2500; i++) {
 		fsload_name_set(&e, i);
 		snprintf(want, sizeof(want), "t007/d%05u/f%08u", i / 1000, i);
@@ -437,7 +451,8 @@ TEST(names_tree)
 	char want[300], path[256];
 	u32 i, k;
 
-	fsload_engine_init(&e, 2, 4, 13 * 5, 5, 3, 1, false, &slots);
+	fsload_engine_init(&e, 2, 4, 13 * 5, 5, 3, 1, false, &fsload_names,
+			   &slots);
 	EXPECT_EQ(13, e.ndirs);
 	for (i = 0; i < 13 * 5; i++) {
 		fsload_name_set(&e, i);
@@ -466,11 +481,13 @@ TEST(names_tree)
 	fsload_name_set_dir(&e, 0);
 	e.branch = 1;
 	fsload_name_set(&e, 5 * FSLOAD_TREE_DEPTH_MAX);
-	EXPECT_EQ(FSLOAD_NAME_LEN_MAX, e.name_len);
+	EXPECT_EQ(FSLOAD_NAME_TDIR_LEN + 1 + (FSLOAD_TREE_DEPTH_MAX + 1) *
+		  (FSLOAD_NAME_DCOMP_LEN + 1) + FSLOAD_NAME_FILE_LEN,
+		  e.name_len);
 	/* a shared tree's directories are all thread 0's */
-	fsload_engine_init(&e, 0, 4, 10, 5, 3, 1, true, &slots);
+	fsload_engine_init(&e, 0, 4, 10, 5, 3, 1, true, &fsload_names, &slots);
 	EXPECT_EQ(8, e.ndirs);
-	fsload_engine_init(&e, 1, 4, 10, 5, 3, 1, true, &slots);
+	fsload_engine_init(&e, 1, 4, 10, 5, 3, 1, true, &fsload_names, &slots);
 	EXPECT_EQ(0, e.ndirs);
 	EXPECT_EQ(10, e.file_base);
 }
@@ -492,7 +509,7 @@ TEST(rename_rotation)
 	u32 held[13], i, j, n = 0, r, first, last, want;
 	struct fsload_engine e = { 0 };
 
-	fsload_engine_init(&e, 0, 1, 12, 5, 0, 1, false, &slots);
+	fsload_engine_init(&e, 0, 1, 12, 5, 0, 1, false, &fsload_names, &slots);
 	e.iters = 12;
 	for (i = 0; i < 12; i++) {
 		fsload_name_set(&e, i);
@@ -531,6 +548,287 @@ TEST(rename_rotation)
 	fsload_engine_owner(&e, 3);
 	fsload_name_set(&e, e.file_base + 1);
 	EXPECT_STREQ("t000/d00007/f00000037", e.name);
+}
+
+/* mdtest's directory k below the test directory, as mdtest_stat() walks it. */
+static void mdtest_path(char *buf, size_t len, const char *base, u32 branch,
+			u32 k)
+{
+	u32 chain[FSLOAD_TREE_DEPTH_MAX + 1];
+	unsigned int n = 0;
+	size_t off = 0;
+
+	chain[n++] = k;
+	while (k) {
+		k = (k - 1) / branch;
+		chain[n++] = k;
+	}
+	buf[0] = '\0';
+	while (n--)
+		off += snprintf(buf + off, len - off, "%s%s.%u",
+				off ? "/" : "", base, chain[n]);
+}
+
+/*
+ * mdtest's names and tree (mdtest -u -b 2 -z 2 -I 4, rank 3): items
+ * file.mdtest.3.<n> in directory n / 4 of mdtest_tree.3.<k>, below
+ * test-dir.0-0; incremental past powers of ten; dir.mdtest.* for 'x'.
+ */
+TEST(names_mdtest)
+{
+	static struct fsload_slots slots;
+	struct fsload_engine e = { 0 };
+	char want[1200], path[1024], comp[FSLOAD_NAME_FILE_MAX + 1];
+	u32 i;
+
+	fsload_engine_init(&e, 3, 4, 28, 4, 2, 1, false, &mdtest_names,
+			   &slots);
+	EXPECT_EQ(7, e.ndirs);
+	EXPECT_EQ(0, e.file_base);
+	EXPECT_EQ(12, e.root_len);
+	for (i = 0; i < 28; i++) {
+		fsload_name_set(&e, i);
+		mdtest_path(path, sizeof(path), "mdtest_tree.3", 2, i / 4);
+		snprintf(want, sizeof(want), "test-dir.0-0/%s/file.mdtest.3.%u",
+			 path, i);
+		ASSERT_STREQ(want, e.name);
+		ASSERT_EQ(strlen(want), e.name_len);
+		ASSERT_EQ('/', e.name[e.last_off - 1]);
+	}
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.3.0/mdtest_tree.3.2/mdtest_tree.3.6/file.mdtest.3.27",
+		     e.name);
+	fsload_name_set_dir(&e, 5);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.3.0/mdtest_tree.3.2/mdtest_tree.3.5",
+		     e.name);
+	EXPECT_STREQ("mdtest_tree.3.5", &e.name[e.last_off]);
+	/* one directory of 1000 items: counting carries past 9 and 99 */
+	fsload_engine_init(&e, 0, 1, 1000, 1000, 0, 1, false, &mdtest_names,
+			   &slots);
+	for (i = 0; i < 1000; i++) {
+		fsload_name_set(&e, i);
+		snprintf(want, sizeof(want),
+			 "test-dir.0-0/mdtest_tree.0.0/file.mdtest.0.%u", i);
+		ASSERT_STREQ(want, e.name);
+		ASSERT_EQ(strlen(want), e.name_len);
+	}
+	/* another phase's prefix: mdtest's directories, and any letter */
+	e.prefix = 'x';
+	fsload_name_reprefix(&e);
+	fsload_name_set(&e, 1000 - 1);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.0.0/dir.mdtest.0.999", e.name);
+	EXPECT_EQ(14, fsload_name_renamed(&e, comp, 'y'));
+	EXPECT_STREQ("y.mdtest.0.999", comp);
+	/* a shared tree: mdtest_tree.<k>, each thread's items from 0 */
+	fsload_engine_init(&e, 1, 4, 10, 5, 0, 1, true, &mdtest_names,
+			   &slots);
+	EXPECT_EQ(0, e.ndirs);
+	EXPECT_EQ(0, e.file_base);
+	fsload_name_set(&e, 7);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1/file.mdtest.1.7", e.name);
+	fsload_engine_init(&e, 0, 4, 10, 5, 0, 1, true, &mdtest_names,
+			   &slots);
+	EXPECT_EQ(2, e.ndirs);
+	/* the longest: every level at the most threads and directories */
+	fsload_engine_init(&e, FSLOAD_THREADS_MAX - 1, FSLOAD_THREADS_MAX,
+			   FSLOAD_FILES_MAX, 1, 1, 1, false, &mdtest_names,
+			   &slots);
+	fsload_name_set(&e, FSLOAD_DIRS_MAX - 1);
+	EXPECT_GE(FSLOAD_NAME_LEN_MAX, e.name_len);
+	EXPECT_GE(FSLOAD_NAME_DCOMP_MAX, strlen("mdtest_tree.998.99999"));
+}
+
+/*
+ * fs_mark's names (fs_mark -n 10 with one directory, then -D): 40 bytes,
+ * an 8-digit hex time stamp padded with '~' to 16, 24 of [0-9A-Z]; the
+ * same for a seed, thread and index whatever the order, other for others.
+ */
+TEST(names_fsmark)
+{
+	static struct fsload_slots slots;
+	struct fsload_engine e = { 0 };
+	struct fsload_naming nm = fsmark_names;
+	char first[FSLOAD_NAME_LEN_MAX + 1], comp[FSLOAD_NAME_FILE_MAX + 1];
+	const char *n;
+	u32 i, j;
+
+	fsload_engine_init(&e, 0, 1, 10, 10, 0, 42, false, &fsmark_names,
+			   &slots);
+	EXPECT_TRUE(e.in_root);
+	EXPECT_EQ(0, e.ndirs);
+	/* pinned: the names of seed 42 do not change between versions */
+	EXPECT_STREQ("t000/6f519f86~~~~~~~~12SX8EG4WV40SL6TYQXC8V59", e.name);
+	snprintf(first, sizeof(first), "%s", e.name);
+	for (i = 0; i < 10; i++) {
+		fsload_name_set(&e, i);
+		n = &e.name[e.last_off];
+		ASSERT_EQ(5, e.last_off);
+		ASSERT_EQ(40, strlen(n));
+		for (j = 0; j < 8; j++)
+			ASSERT_TRUE(isxdigit((unsigned char)n[j]) &&
+				    !isupper((unsigned char)n[j]));
+		for (; j < 16; j++)
+			ASSERT_EQ('~', n[j]);
+		for (; j < 40; j++)
+			ASSERT_TRUE(isdigit((unsigned char)n[j]) ||
+				    isupper((unsigned char)n[j]));
+		ASSERT_EQ(0, memcmp(n, &first[5], 16));
+		if (i)
+			ASSERT_STRNE(&first[5], n);
+	}
+	fsload_name_set(&e, 0);
+	EXPECT_STREQ(first, e.name);
+	/* another seed, another stamp and other names */
+	fsload_engine_init(&e, 0, 1, 10, 10, 43, 43, false, &fsmark_names,
+			   &slots);
+	EXPECT_STRNE(first, e.name);
+	/* -D: directories 00, 01, 02 of 4 files each */
+	fsload_engine_init(&e, 1, 1, 10, 4, 0, 42, false, &fsmark_names,
+			   &slots);
+	EXPECT_FALSE(e.in_root);
+	EXPECT_EQ(3, e.ndirs);
+	fsload_name_set(&e, 9);
+	EXPECT_EQ(0, strncmp("t001/02/6f519f86~~~~~~~~", e.name, 24));
+	EXPECT_EQ(48, e.name_len);
+	fsload_name_set_dir(&e, 1);
+	EXPECT_STREQ("t001/01", e.name);
+	/* -p 16 -r 12: the stamp's last 4 digits; -p 20: all 8 */
+	nm.bytes = 16;
+	nm.random = 12;
+	fsload_engine_init(&e, 0, 1, 10, 10, 0, 42, false, &nm, &slots);
+	EXPECT_EQ(0, strncmp("t000/9f86", e.name, 9));
+	EXPECT_EQ(5 + 16, e.name_len);
+	nm.bytes = 20;
+	fsload_engine_init(&e, 0, 1, 10, 10, 0, 42, false, &nm, &slots);
+	EXPECT_EQ(0, strncmp("t000/6f519f86", e.name, 13));
+	/* a prefix other than 'f' is the first character */
+	EXPECT_EQ(20, fsload_name_renamed(&e, comp, 'y'));
+	EXPECT_EQ('y', comp[0]);
+	EXPECT_EQ(0, strcmp(&comp[1], &e.name[e.last_off + 1]));
+	/* the longest name fits */
+	nm.bytes = FSLOAD_NAME_BYTES_MAX;
+	fsload_engine_init(&e, 0, 1, FSLOAD_FILES_MAX, 1, 1, 42, false, &nm,
+			   &slots);
+	fsload_name_set(&e, FSLOAD_DIRS_MAX - 1);
+	EXPECT_GE(FSLOAD_NAME_LEN_MAX, e.name_len);
+}
+
+/*
+ * A stride with each scheme: thread 1 of 4 on thread 3's items has thread
+ * 3's names exactly (mdtest: the rank in the directory and file names;
+ * fsload, fs_mark: the tree root; a shared tree: mdtest's rank, fsload's
+ * file numbers), and its own again after.
+ */
+TEST(stride_names)
+{
+	static struct fsload_slots slots;
+	struct fsload_engine e = { 0 }, o = { 0 };
+
+	fsload_engine_init(&e, 1, 4, 10, 5, 0, 1, false, &mdtest_names,
+			   &slots);
+	fsload_engine_owner(&e, 3);
+	fsload_name_set(&e, 7);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.3.1/file.mdtest.3.7", e.name);
+	fsload_name_set(&e, 8);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.3.1/file.mdtest.3.8", e.name);
+	fsload_name_set_dir(&e, 1);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.3.1", e.name);
+	fsload_engine_owner(&e, 1);
+	fsload_name_set(&e, 7);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1.1/file.mdtest.1.7", e.name);
+	/* a shared tree: every thread's items in mdtest_tree.<k>, from 0 */
+	fsload_engine_init(&e, 1, 4, 10, 5, 0, 1, true, &mdtest_names,
+			   &slots);
+	fsload_engine_owner(&e, 3);
+	EXPECT_EQ(0, e.file_base);
+	fsload_name_set(&e, e.file_base + 7);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1/file.mdtest.3.7", e.name);
+	/* fsload's: the other thread's tree root; shared: its numbers */
+	fsload_engine_init(&e, 1, 4, 10, 5, 0, 1, false, &fsload_names,
+			   &slots);
+	fsload_engine_owner(&e, 3);
+	fsload_name_set(&e, 7);
+	EXPECT_STREQ("t003/d00001/f00000007", e.name);
+	fsload_engine_init(&e, 1, 4, 10, 5, 0, 1, true, &fsload_names,
+			   &slots);
+	fsload_engine_owner(&e, 3);
+	fsload_name_set(&e, e.file_base + 7);
+	EXPECT_STREQ("t000/d00007/f00000037", e.name);
+	/* fs_mark's: the names thread 3 makes, in its directory */
+	fsload_engine_init(&e, 1, 4, 10, 10, 0, 42, false, &fsmark_names,
+			   &slots);
+	fsload_engine_init(&o, 3, 4, 10, 10, 0, 42, false, &fsmark_names,
+			   &slots);
+	fsload_engine_owner(&e, 3);
+	fsload_name_set(&e, 7);
+	fsload_name_set(&o, 7);
+	EXPECT_STREQ(o.name, e.name);
+	EXPECT_EQ(0, strncmp("t003/", e.name, 5));
+	EXPECT_EQ(45, e.name_len);
+}
+
+/*
+ * Rotate 12 items with mdtest's names in directories of @fpd: item i goes
+ * from dir.mdtest.0.<want[i][1]> to dir.mdtest.0.<want[i][2]> in
+ * mdtest_tree.0.<want[i][0]>.
+ */
+static void rotate_mdtest(struct __test_metadata *_metadata,
+			  struct fsload_engine *e, u32 fpd,
+			  const char *const want[12][3])
+{
+	static struct fsload_slots slots;
+	struct fsload_opdesc op = { .type = FSLOAD_OP_RENAME,
+				    .flags = FSLOAD_OP_F_ROTATE };
+	char name[FSLOAD_RENAME_LEN_MAX + 1];
+	u32 i;
+
+	fsload_engine_init(e, 0, 1, 12, fpd, 0, 1, false, &mdtest_names,
+			   &slots);
+	e->prefix = 'x';
+	fsload_name_reprefix(e);
+	e->iters = 12;
+	for (i = 0; i < 12; i++) {
+		fsload_name_set(e, i);
+		e->iter = i;
+		fsload_rename_names(e, &op);
+		snprintf(name, sizeof(name),
+			 "test-dir.0-0/mdtest_tree.0.%s/dir.mdtest.0.%s",
+			 want[i][0], want[i][1]);
+		ASSERT_STREQ(name, e->ren_from);
+		snprintf(name, sizeof(name),
+			 "test-dir.0-0/mdtest_tree.0.%s/dir.mdtest.0.%s",
+			 want[i][0], want[i][2]);
+		ASSERT_STREQ(name, e->ren_to);
+	}
+}
+
+/*
+ * mdtest's rotation of mdtest's directory names, exactly: 12 items in one
+ * directory (the names grow a digit at 10), then in directories of 5 (runs
+ * of 5, 5 and 2); a prefix rename gives the builder's "y.mdtest" name.
+ */
+TEST(rename_rotation_mdtest)
+{
+	static const char *const one[12][3] = {
+		{ "0", "0", "0-XX" }, { "0", "1", "0" }, { "0", "2", "1" },
+		{ "0", "3", "2" }, { "0", "4", "3" }, { "0", "5", "4" },
+		{ "0", "6", "5" }, { "0", "7", "6" }, { "0", "8", "7" },
+		{ "0", "9", "8" }, { "0", "10", "9" }, { "0", "0-XX", "10" },
+	};
+	static const char *const runs[12][3] = {
+		{ "0", "0", "0-XX" }, { "0", "1", "0" }, { "0", "2", "1" },
+		{ "0", "3", "2" }, { "0", "0-XX", "3" },
+		{ "1", "5", "5-XX" }, { "1", "6", "5" }, { "1", "7", "6" },
+		{ "1", "8", "7" }, { "1", "5-XX", "8" },
+		{ "2", "10", "10-XX" }, { "2", "10-XX", "10" },
+	};
+	struct fsload_opdesc op = { .type = FSLOAD_OP_RENAME, .prefix = 'y' };
+	struct fsload_engine e = { 0 };
+
+	rotate_mdtest(_metadata, &e, 12, one);
+	rotate_mdtest(_metadata, &e, 5, runs);
+	fsload_rename_names(&e, &op);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.0.2/dir.mdtest.0.11", e.ren_from);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.0.2/y.mdtest.0.11", e.ren_to);
 }
 
 /*
@@ -636,7 +934,8 @@ static enum fsload_run_end loop_run(struct fsload_engine *e, u32 n,
 	fsload_phase_groups(&ph, 1);
 	memset(e, 0, sizeof(*e));
 	e->hist = hist;
-	fsload_engine_init(e, 0, 1, 1000, 1000, 0, 42, false, &slots);
+	fsload_engine_init(e, 0, 1, 1000, 1000, 0, 42, false, &fsload_names,
+			   &slots);
 	e->lat_sample = n;
 	clock_reads = 0;
 	end = fsload_engine_run(&w, e, &ph, 0, clock_ns, &end_ns);

@@ -1951,6 +1951,13 @@ BAD_START(too_many_dirs, ERANGE);
 BAD_START(tree_too_deep, ERANGE);
 BAD_SCALAR(tree_branch_max, 0, FSLOAD_A_JOB_TREE_BRANCH, 4,
 	   FSLOAD_DIRS_MAX + 1, ERANGE);
+BAD_SCALAR(names_0, 0, FSLOAD_A_JOB_NAMES, 1, 0, ERANGE);
+BAD_SCALAR(names_max, 0, FSLOAD_A_JOB_NAMES, 1, FSLOAD_NAMES_FSMARK + 1,
+	   ERANGE);
+/* fs_mark's name length and randomness: only with its names */
+BAD_SCALAR(name_bytes_fsload, 0, FSLOAD_A_JOB_NAME_BYTES, 4, 40, EINVAL);
+BAD_SCALAR(name_random_min, 0, FSLOAD_A_JOB_NAME_RANDOM_BYTES, 4,
+	   FSLOAD_NAME_RANDOM_BYTES_MIN - 1, ERANGE);
 BAD_START(dirs_phase_create, EINVAL);
 BAD_START(hold_detach, EINVAL);
 BAD_START(no_phase, EINVAL);

@@ -32,7 +32,7 @@ fi
 # and fault cases (tests/guest/faults.sh; xfs shutdown runs in the xfs
 # guest).
 suites=(
-	"ext4|--fs ext4 --size 512|tests/guest/module.sh; r1=\$?; tests/guest/smallfiles.sh; r2=\$?; tests/build/fsload_nl_test; r3=\$?; tests/guest/profiles.sh; r4=\$?; tests/guest/engines.sh; r5=\$?; tests/guest/measure.sh; r6=\$?; tests/guest/series.sh series; r7=\$?; [ \$r1\$r2\$r3\$r4\$r5\$r6\$r7 = 0000000 ]"
+	"ext4|--fs ext4 --size 512 --timeout 1200|tests/guest/module.sh; r1=\$?; tests/guest/smallfiles.sh; r2=\$?; tests/build/fsload_nl_test; r3=\$?; tests/guest/profiles.sh; r4=\$?; tests/guest/engines.sh; r5=\$?; tests/guest/measure.sh; r6=\$?; tests/guest/series.sh series; r7=\$?; [ \$r1\$r2\$r3\$r4\$r5\$r6\$r7 = 0000000 ]"
 	"xfs|--fs xfs --size 512|tests/guest/smallfiles.sh; r1=\$?; tests/guest/profiles.sh; r2=\$?; tests/guest/faults.sh shutdown; r3=\$?; [ \$r1\$r2\$r3 = 000 ]"
 	"enospc|--fs ext4 --size 16|tests/guest/enospc.sh"
 	"block|--fs none --dev ram --size 256|tests/guest/block.sh; r1=\$?; tests/guest/cpus.sh; r2=\$?; [ \$r1\$r2 = 00 ]"

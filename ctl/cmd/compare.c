@@ -439,6 +439,28 @@ static bool param_not_workload(const char *key)
 }
 
 /*
+ * The name scheme each run used (run.names), given or a profile's default
+ * (which metadata's changed): the names change the filesystem's work.
+ * Older result files do not say.
+ */
+static void names_diff(const struct jval *a, const struct jval *b,
+		       bool as_error, unsigned int *ndiff)
+{
+	const char *na = json_str(json_path(a, "run"), "names");
+	const char *nb = json_str(json_path(b, "run"), "names");
+
+	if (!na || !nb || !strcmp(na, nb))
+		return;
+	if (!as_error) {
+		env_diff_one("name scheme", json_path(a, "run.names"),
+			     json_path(b, "run.names"), ndiff);
+		return;
+	}
+	errmsg("the workloads differ: name scheme: %s -> %s", na, nb);
+	(*ndiff)++;
+}
+
+/*
  * The workload: every parameter but the seed and where the output went
  * (profile, its arguments, --iterations: the first iteration of a boot
  * runs a few % off).  As errors on stderr (@as_error), else as warnings
@@ -486,6 +508,7 @@ static void workload_diff(const struct jval *a, const struct jval *b,
 			free(tb);
 		}
 	}
+	names_diff(a, b, as_error, ndiff);
 }
 
 /* Objects are compared member by member (geometry: which line differs). */

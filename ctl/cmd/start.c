@@ -80,10 +80,16 @@ static const struct arg_desc start_args[] = {
 	  "directories form a tree of branching factor N (mdtest -b); default flat" },
 	{ "tree-depth", ARG_U32, OPT(tree_depth), "N",
 	  "metadata: with --tree-branch, a tree N levels deep holds the items (mdtest -z)" },
+	{ "names", ARG_STR, OPT(names), "SCHEME",
+	  "file and directory names: fsload (t000/d00000/f00000000), mdtest (metadata's default), fsmark (the fsmark profile's)" },
+	{ "name-bytes", ARG_U32, OPT(name_bytes), "N",
+	  "--names fsmark: a file name's length (fs_mark -p; default 40)" },
+	{ "name-random-bytes", ARG_U32, OPT(name_random_bytes), "N",
+	  "--names fsmark: its random characters, at the end (fs_mark -r; default 24)" },
 	{ "fsync", ARG_FLAG, OPT(fsync), NULL,
 	  "fsync each file written before closing it" },
 	{ "sync", ARG_STR, OPT(sync), "MODE",
-	  "smallfiles: none, fsync (each file), batch (rounds), final (syncfs)" },
+	  "smallfiles: none, fsync (each file), batch (rounds), final (syncfs); fsmark: fs_mark's -S, 0 to 6" },
 	{ "files-per-round", ARG_U64, OPT(files_per_round), "N",
 	  "smallfiles --sync batch: files per round (default files-per-dir)" },
 	{ "shared-dir", ARG_FLAG, OPT(shared_dir), NULL,
@@ -749,6 +755,9 @@ static int start_params(struct start *st, int argc, char **argv)
 		st->report_pf = profile_find(st->job_prog.profile);
 	}
 	copy_given(p, &st->cli, st->seen);
+	ret = params_naming(p);
+	if (ret)
+		return ret;
 	if (st->cli.job && st->job_prog.ngroups) {
 		/* the groups' threads are the job's */
 		static char threads[16];

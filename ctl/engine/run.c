@@ -114,6 +114,12 @@ void put_job_request(struct nl_ctx *nl, const struct job_req *req)
 		nl_put_u32(nl, FSLOAD_A_JOB_TREE_BRANCH, p->tree_branch);
 	if (p->lat_sample != 1)
 		nl_put_u32(nl, FSLOAD_A_JOB_LAT_SAMPLE, p->lat_sample);
+	nl_put_u8(nl, FSLOAD_A_JOB_NAMES, p->scheme);
+	if (p->name_bytes)
+		nl_put_u32(nl, FSLOAD_A_JOB_NAME_BYTES, p->name_bytes);
+	if (p->name_random_bytes)
+		nl_put_u32(nl, FSLOAD_A_JOB_NAME_RANDOM_BYTES,
+			   p->name_random_bytes);
 	nl_put_u64(nl, FSLOAD_A_JOB_SEED, p->seed);
 	nl_put_strz(nl, FSLOAD_A_JOB_PROFILE, req->prog->profile);
 	nl_put_u32(nl, FSLOAD_A_JOB_PROGRESS_MS, p->progress_ms);

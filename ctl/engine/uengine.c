@@ -147,6 +147,7 @@ struct ujob {
 	u32 files_per_dir;
 	u32 branch;		/* directory tree; 0 flat */
 	u32 lat_sample;		/* time 1 op in lat_sample */
+	struct fsload_naming naming;
 	u64 seed;
 	u32 flags;
 	u32 idle_ms;
@@ -171,7 +172,7 @@ struct ujob {
 	unsigned int running;
 	int cur_phase;
 	int err;
-	char errmsg[160];
+	char errmsg[FSLOAD_ERRMSG_MAX];
 	unsigned int holds;	/* caches dropped before a phase */
 	u64 hold_ns;
 	struct ures *res;
@@ -225,17 +226,20 @@ static s64 uop_close(int fd, s64 ret)
 	return ret;
 }
 
-/* Write @bytes from @pos in blocks; fsync if asked. */
+/*
+ * Write @bytes from @pos in blocks, or with @at_pos at the file position
+ * (write(), append and fs_mark's create); fsync if asked.
+ */
 static s64 uop_write_all(struct fsload_worker *w, int fd,
 			 const struct fsload_opdesc *op, u64 bytes, u64 pos,
-			 bool append)
+			 bool at_pos)
 {
 	ssize_t n;
 	size_t len;
 
 	while (bytes) {
 		len = min(bytes, (u64)op->block);
-		n = append ? write(fd, w->buf, len) :
+		n = at_pos ? write(fd, w->buf, len) :
 			     pwrite(fd, w->buf, len, (off_t)pos);
 		if (n <= 0)
 			return n ? neg_errno() : -EIO;
@@ -249,22 +253,22 @@ static s64 uop_write_all(struct fsload_worker *w, int fd,
 
 static s64 fsload_op_create(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
+	bool trunc = op->flags & FSLOAD_OP_F_TRUNC;
+	unsigned int mode;
 	s64 err = 0;
-	int fd;
+	int fd, flags;
 
 	if (w->ring)
 		return uring_op(w->ring, &w->e, op);
-	fd = openat(w->job->dir_fd, w->e.name,
-		    uop_open_flags(op, op->flags & FSLOAD_OP_F_RDWR ?
-				       O_CREAT | O_RDWR :
-				       O_CREAT | O_EXCL | O_WRONLY), 0644);
+	flags = uop_open_flags(op, fsload_create_flags(op, &mode));
+	fd = openat(w->job->dir_fd, w->e.name, flags, mode);
 	if (fd < 0)
 		return neg_errno();
 	if ((op->flags & FSLOAD_OP_F_FALLOCATE) && op->size &&
 	    fallocate(fd, 0, 0, (off_t)op->size))
 		err = neg_errno();
 	if (!err)
-		err = uop_write_all(w, fd, op, op->size, 0, false);
+		err = uop_write_all(w, fd, op, op->size, 0, trunc);
 	err = uop_close(fd, err);
 	return err ? err : (s64)op->size;
 }
@@ -1016,15 +1020,15 @@ static int fsload_mkdir_name(struct fsload_worker *w, bool ok)
 	return neg_errno();
 }
 
-/* mkdir the thread's tree root, t<index> (t000 when shared). */
+/* mkdir the thread's tree root, t<index> (t000 when shared; test-dir.0-0). */
 static int fsload_mkdir_root(struct fsload_worker *w)
 {
 	int err = 0;
 
-	w->e.name[FSLOAD_NAME_TDIR_LEN] = '\0';
+	w->e.name[w->e.root_len] = '\0';
 	if (mkdirat(w->job->dir_fd, w->e.name, 0755))
 		err = neg_errno();
-	w->e.name[FSLOAD_NAME_TDIR_LEN] = '/';
+	w->e.name[w->e.root_len] = '/';
 	return err;
 }
 
@@ -1223,7 +1227,7 @@ static int uprog_convert(const struct program *prog, u64 files,
 
 int uengine_check(const struct program *prog, uint32_t threads,
 		  uint64_t files, uint32_t files_per_dir, uint32_t branch,
-		  uint32_t flags)
+		  uint32_t flags, uint8_t scheme)
 {
 	static struct fsload_phase phases[FSLOAD_PHASES_MAX];
 	u64 tree_files = files;
@@ -1237,7 +1241,8 @@ int uengine_check(const struct program *prog, uint32_t threads,
 		errmsg("user engine: files: 1 to 100000000 per thread");
 		return EXIT_USAGE;
 	}
-	if (flags & FSLOAD_JOB_F_SHARED_DIR)
+	/* mdtest's names: each thread's items from 0, as the kernel's */
+	if ((flags & FSLOAD_JOB_F_SHARED_DIR) && scheme != FSLOAD_NAMES_MDTEST)
 		tree_files *= threads;
 	if (!files_per_dir || tree_files > FSLOAD_FILES_MAX ||
 	    (tree_files + files_per_dir - 1) / files_per_dir > FSLOAD_DIRS_MAX) {
@@ -1358,6 +1363,14 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	if (job->branch) {
 		js->tree_branch = job->branch;
 		JS_SET(js, FSLOAD_A_JOB_TREE_BRANCH);
+	}
+	js->names = job->naming.scheme;
+	JS_SET(js, FSLOAD_A_JOB_NAMES);
+	if (job->naming.scheme == FSLOAD_NAMES_FSMARK) {
+		js->name_bytes = job->naming.bytes;
+		JS_SET(js, FSLOAD_A_JOB_NAME_BYTES);
+		js->name_random_bytes = job->naming.random;
+		JS_SET(js, FSLOAD_A_JOB_NAME_RANDOM_BYTES);
 	}
 	js->seed = job->seed;
 	JS_SET(js, FSLOAD_A_JOB_SEED);
@@ -1634,7 +1647,7 @@ static int ujob_alloc(struct ujob *job)
 		fsload_engine_init(&w->e, i, job->threads, job->files,
 				   job->files_per_dir, job->branch, job->seed,
 				   job->flags & FSLOAD_JOB_F_SHARED_DIR,
-				   &job->slots);
+				   &job->naming, &job->slots);
 		/* the workers, group by group, as the kernel numbers them */
 		while (i >= gend && g + 1 < job->ngroups)
 			gend += job->group_threads[++g];
@@ -1680,6 +1693,9 @@ static int ujob_setup(struct ujob *job, const struct job_req *req)
 	job->files_per_dir = p->files_per_dir;
 	job->branch = p->tree_branch;
 	job->lat_sample = p->lat_sample;
+	job->naming.scheme = p->scheme;
+	job->naming.bytes = p->name_bytes ?: FSLOAD_FSMARK_NAME_BYTES;
+	job->naming.random = p->name_random_bytes ?: FSLOAD_FSMARK_RANDOM_BYTES;
 	job->seed = p->seed;
 	job->flags = req->flags;
 	job->idle_ms = p->idle_ms;
@@ -1900,7 +1916,8 @@ int uengine_run(const struct job_req *req, struct run *run)
 	memset(run, 0, sizeof(*run));
 	run->threads = req->threads;
 	ret = uengine_check(req->prog, req->threads, req->files,
-			    p->files_per_dir, p->tree_branch, req->flags);
+			    p->files_per_dir, p->tree_branch, req->flags,
+			    p->scheme);
 	if (!ret && req->engine == ENGINE_URING)
 		ret = uengine_check_uring(p);
 	if (ret)

@@ -7,7 +7,9 @@
  * system calls the user engine makes (uengine.c), on the same names
  * relative to the same O_PATH job directory:
  *	create		openat(O_CREAT|O_EXCL|O_WRONLY, or with the rdwr flag
- *			O_CREAT|O_RDWR) [fallocate] write... [fsync] close
+ *			O_CREAT|O_RDWR, the trunc flag O_CREAT|O_TRUNC|O_RDWR|
+ *			O_NOFOLLOW: fsload_create_flags()) [fallocate] write...
+ *			[fsync] close
  *	append		openat(O_WRONLY|O_APPEND) write... [fsync] close
  *	read		openat(O_RDONLY) read... (to EOF, or with the sized
  *			flag op->size bytes: none, open and close) close
@@ -251,16 +253,18 @@ static void uring_fixed(struct io_uring_sqe *sqe)
 	sqe->flags |= IOSQE_FIXED_FILE;
 }
 
-static int uring_open_flags(const struct fsload_opdesc *op)
+static int uring_open_flags(const struct fsload_opdesc *op,
+			    unsigned int *mode)
 {
 	int flags = O_LARGEFILE;
+
+	*mode = 0;
 
 	if (op->flags & FSLOAD_OP_F_DIRECT)
 		flags |= O_DIRECT;
 	switch (op->type) {
 	case FSLOAD_OP_CREATE:
-		return flags | (op->flags & FSLOAD_OP_F_RDWR ?
-				O_CREAT | O_RDWR : O_CREAT | O_EXCL | O_WRONLY);
+		return flags | fsload_create_flags(op, mode);
 	case FSLOAD_OP_APPEND:
 		return flags | O_WRONLY | O_APPEND;
 	case FSLOAD_OP_WRITE_RANDOM:
@@ -298,7 +302,9 @@ static void uring_prep_writes(struct uring *u, u32 i)
 {
 	struct uring_slot *s = &u->slot[i];
 	const struct fsload_opdesc *op = s->op;
-	bool append = op->type == FSLOAD_OP_APPEND;
+	/* append's O_APPEND, fs_mark's create: as write(2), at the position */
+	bool at_pos = op->type == FSLOAD_OP_APPEND ||
+		      (op->flags & FSLOAD_OP_F_TRUNC);
 	struct io_uring_sqe *sqe = NULL;
 	unsigned int n;
 	u32 len;
@@ -306,9 +312,9 @@ static void uring_prep_writes(struct uring *u, u32 i)
 	for (n = 0; n < URING_CHAIN_WRITES && s->left; n++) {
 		len = (u32)min(s->left, (u64)op->block);
 		sqe = uring_sqe(u, i, UREQ_WRITE);
-		/* O_APPEND: at the file's position (-1), as write(2) */
+		/* at the file's position: offset -1 */
 		io_uring_prep_write(sqe, (int)i, u->buf, len,
-				    append ? (u64)-1 : s->pos);
+				    at_pos ? (u64)-1 : s->pos);
 		uring_fixed(sqe);
 		uring_link(sqe);
 		s->left -= len;
@@ -346,6 +352,8 @@ static void uring_prep_op(struct uring *u, u32 i)
 	struct uring_slot *s = &u->slot[i];
 	const struct fsload_opdesc *op = s->op;
 	struct io_uring_sqe *sqe;
+	unsigned int mode;
+	int flags;
 
 	switch (op->type) {
 	case FSLOAD_OP_STAT:
@@ -376,10 +384,9 @@ static void uring_prep_op(struct uring *u, u32 i)
 	default:
 		break;
 	}
+	flags = uring_open_flags(op, &mode);
 	sqe = uring_sqe(u, i, UREQ_OPEN);
-	io_uring_prep_openat_direct(sqe, u->dir_fd, s->name,
-				    uring_open_flags(op),
-				    op->type == FSLOAD_OP_CREATE ? 0644 : 0, i);
+	io_uring_prep_openat_direct(sqe, u->dir_fd, s->name, flags, mode, i);
 	uring_link(sqe);
 	switch (op->type) {
 	case FSLOAD_OP_CREATE:

@@ -12,6 +12,7 @@
 #define FSLOADCTL_KSHIM_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -81,6 +82,8 @@ static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
 	__typeof__(y) _min2 = (y);		\
 	(void)(&_min1 == &_min2);		\
 	_min1 < _min2 ? _min1 : _min2; })
+
+#define min_t(type, x, y) min((type)(x), (type)(y))
 
 #define max(x, y) ({				\
 	__typeof__(x) _max1 = (x);		\

@@ -449,6 +449,9 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_CPU_PROFILE_CLOCK] = "cpu-profile-clock",
 	[FSLOAD_A_JOB_CPU_PROFILE_PERIOD] = "cpu-profile-period",
 	[FSLOAD_A_JOB_PROFILE_STACK] = "profile-stack",
+	[FSLOAD_A_JOB_NAMES] = "names",
+	[FSLOAD_A_JOB_NAME_BYTES] = "name-bytes",
+	[FSLOAD_A_JOB_NAME_RANDOM_BYTES] = "name-random-bytes",
 };
 
 static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
@@ -500,6 +503,9 @@ static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_CPU_PROFILE_CLOCK] = ATTR_U8,
 	[FSLOAD_A_JOB_CPU_PROFILE_PERIOD] = ATTR_U64,
 	[FSLOAD_A_JOB_PROFILE_STACK] = ATTR_NEST,
+	[FSLOAD_A_JOB_NAMES] = ATTR_U8,
+	[FSLOAD_A_JOB_NAME_BYTES] = ATTR_U32,
+	[FSLOAD_A_JOB_NAME_RANDOM_BYTES] = ATTR_U32,
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {
@@ -526,4 +532,10 @@ const char *const fsload_job_state_names[FSLOAD_JOB_FAILED + 1] = {
 	[FSLOAD_JOB_DONE] = "done",
 	[FSLOAD_JOB_STOPPED] = "stopped",
 	[FSLOAD_JOB_FAILED] = "failed",
+};
+
+const char *const fsload_names_names[FSLOAD_NAMES_FSMARK + 1] = {
+	[FSLOAD_NAMES_FSLOAD] = "fsload",
+	[FSLOAD_NAMES_MDTEST] = "mdtest",
+	[FSLOAD_NAMES_FSMARK] = "fsmark",
 };

@@ -51,6 +51,9 @@ struct job_status {
 	uint32_t files_per_dir;
 	uint32_t tree_branch;
 	uint32_t lat_sample;	/* 1 op timed in lat_sample */
+	uint8_t names;		/* enum fsload_names */
+	uint32_t name_bytes;	/* fsmark names */
+	uint32_t name_random_bytes;
 	uint32_t held;		/* the phase a held job holds before */
 	uint64_t seed;
 	char profile[FSLOAD_NAME_MAX];

@@ -35,6 +35,14 @@ int state_exit_code(unsigned int state)
 	return state == FSLOAD_JOB_DONE ? EXIT_OK : EXIT_JOB;
 }
 
+const char *names_name(unsigned int scheme)
+{
+	if (scheme < ARRAY_SIZE(fsload_names_names) &&
+	    fsload_names_names[scheme])
+		return fsload_names_names[scheme];
+	return "unknown";
+}
+
 const char *op_name(unsigned int op)
 {
 	return fsload_op_name(op);

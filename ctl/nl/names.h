@@ -10,6 +10,8 @@
 
 const char *state_name(unsigned int state);
 bool state_is_final(unsigned int state);
+/* The name of name scheme @scheme (enum fsload_names), as --names spells it. */
+const char *names_name(unsigned int scheme);
 const char *op_name(unsigned int op);
 const char *errno_name(int err, char *buf, size_t len);
 

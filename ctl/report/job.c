@@ -176,6 +176,18 @@ static void print_job_params(const struct job_status *js,
 		       VIEW(" tree branch %" PRIu64 ",",
 			    " tree branch %" PRIu64 ",", NULL),
 		       js->tree_branch);
+	print_string(PRINT_ANY, "names",
+		     VIEW(" names %s,", " names %s,", NULL),
+		     JS_HAS(js, FSLOAD_A_JOB_NAMES) ? names_name(js->names) :
+		     NULL);
+	/* fsmark names only */
+	print_attr_uint(js, FSLOAD_A_JOB_NAME_BYTES, "name_bytes",
+			VIEW(" name bytes %" PRIu64 ",",
+			     " name bytes %" PRIu64 ",", NULL),
+			js->name_bytes);
+	print_attr_uint(js, FSLOAD_A_JOB_NAME_RANDOM_BYTES, "name_random_bytes",
+			VIEW(" random %" PRIu64 ",", " random %" PRIu64 ",",
+			     NULL), js->name_random_bytes);
 	if (x && x->has_size && view != JOB_VIEW_ROW) {
 		print_uint(PRINT_FP, NULL, " size %" PRIu64 ",", x->size);
 		print_string(PRINT_FP, NULL, " fsync %s,",

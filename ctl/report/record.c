@@ -188,6 +188,7 @@ void record_trailer(void)
 	close_json_array();
 	print_uint(PRINT_JSON, "seed", NULL, rec->p->seed);
 	print_string(PRINT_JSON, "engine", NULL, rec->engine);
+	print_string(PRINT_JSON, "names", NULL, names_name(rec->p->scheme));
 	print_string(PRINT_JSON, "rerun_of", NULL, rec->rerun_of);
 	{
 		char cwd[4096];

@@ -9,6 +9,7 @@
  *	files = 1000			# per thread (a comment)
  *	files-per-dir = 100
  *	tree-branch = 0			# directory tree (mdtest -b); 0 flat
+ *	names = fsload			# or mdtest, fsmark (--names)
  *	seed = 42
  *	shared-dir = no
  *	keep = no
@@ -30,7 +31,8 @@
  * [global] keys are start options (--files-per-dir ...), with the same
  * values; the command line overrides them.  Ops take weight=, size=,
  * block=, prefix= (rename) and the flags fsync, direct, fallocate, random,
- * sized (read: size= bytes), rotate (rename: mdtest's) and rdwr (create).
+ * sized (read: size= bytes), rotate (rename: mdtest's), rdwr (create) and
+ * trunc (create as fs_mark: O_TRUNC, write()).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -149,7 +151,7 @@ static int global_key(struct jf *jf, const char *key, char *val)
 	static const char *const keys[] = {
 		"dir", "threads", "files", "files-per-dir", "tree-branch",
 		"seed", "shared-dir", "keep", "progress-ms", "device",
-		"force",
+		"force", "names", "name-bytes", "name-random-bytes",
 	};
 	const struct arg_desc *a;
 	unsigned int i;
@@ -169,7 +171,7 @@ static int global_key(struct jf *jf, const char *key, char *val)
 		if (!strcmp(key, keys[i]))
 			break;
 	if (i == ARRAY_SIZE(keys))
-		return jf_error(jf, "unknown [global] key '%s' (one of: dir, threads, files, files-per-dir, tree-branch, seed, shared-dir, keep, progress-ms, device, force, name)",
+		return jf_error(jf, "unknown [global] key '%s' (one of: dir, threads, files, files-per-dir, tree-branch, seed, shared-dir, keep, progress-ms, device, force, names, name-bytes, name-random-bytes, name)",
 				key);
 	for (a = jf->args; a->name; a++)
 		if (!strcmp(a->name, key))
@@ -207,6 +209,7 @@ static uint32_t op_flag(const char *tok)
 		{ "sized", FSLOAD_OP_F_SIZED },
 		{ "rotate", FSLOAD_OP_F_ROTATE },
 		{ "rdwr", FSLOAD_OP_F_RDWR },
+		{ "trunc", FSLOAD_OP_F_TRUNC },
 	};
 	unsigned int i;
 
@@ -217,7 +220,8 @@ static uint32_t op_flag(const char *tok)
 }
 
 /* op = TYPE [weight=W] [size=S] [block=B] [fsync] [direct] [fallocate]
- *	[prefix=c] [depth=N] [random] [sized] [rotate] [rdwr] [group=NAME] */
+ *	[prefix=c] [depth=N] [random] [sized] [rotate] [rdwr] [trunc]
+ *	[group=NAME] */
 static int op_line(struct jf *jf, char *val)
 {
 	struct prog_op *op;
@@ -269,7 +273,7 @@ static int op_line(struct jf *jf, char *val)
 				return jf_error(jf, "op: prefix is one letter a..z");
 			op->prefix = *eq;
 		} else {
-			return jf_error(jf, "op: unknown parameter '%s%s%s' (weight=, size=, block=, prefix=, depth=, group=, fsync, direct, fallocate, random, sized, rotate, rdwr)",
+			return jf_error(jf, "op: unknown parameter '%s%s%s' (weight=, size=, block=, prefix=, depth=, group=, fsync, direct, fallocate, random, sized, rotate, rdwr, trunc)",
 					tok, eq ? "=" : "", eq ? eq : "");
 		}
 	}

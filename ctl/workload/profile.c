@@ -15,6 +15,9 @@
 
 #include "lib/fsloadctl.h"
 #include "lib/parse.h"
+#include "lib/kshim.h"
+#include <fsload/engine.h>
+#include "nl/fsload-nl-gen.h"
 #include "nl/results.h"
 #include "workload/profile.h"
 #include "workload/untar-sizes.h"
@@ -58,6 +61,38 @@ void params_init(struct params *p)
 	p->scale = 1.0;
 	p->depth = 1;
 	p->uring_batch = URING_BATCH_DEFAULT;
+}
+
+int params_naming(struct params *p)
+{
+	unsigned int i;
+
+	p->scheme = FSLOAD_NAMES_FSLOAD;
+	if (p->names) {
+		for (i = 0; i < ARRAY_SIZE(fsload_names_names); i++)
+			if (fsload_names_names[i] &&
+			    !strcmp(p->names, fsload_names_names[i]))
+				break;
+		if (i == ARRAY_SIZE(fsload_names_names))
+			return usage_error("--names: '%s' is not fsload, mdtest or fsmark",
+					   p->names);
+		p->scheme = (uint8_t)i;
+	}
+	if (p->scheme != FSLOAD_NAMES_FSMARK &&
+	    (p->name_bytes || p->name_random_bytes))
+		return usage_error("--name-bytes, --name-random-bytes: only with --names fsmark");
+	if ((p->name_bytes && (p->name_bytes < FSLOAD_NAME_RANDOM_BYTES_MIN ||
+			       p->name_bytes > FSLOAD_NAME_BYTES_MAX)) ||
+	    (p->name_random_bytes &&
+	     (p->name_random_bytes < FSLOAD_NAME_RANDOM_BYTES_MIN ||
+	      p->name_random_bytes > FSLOAD_NAME_BYTES_MAX)))
+		return usage_error("--name-bytes, --name-random-bytes: %d to %d",
+				   FSLOAD_NAME_RANDOM_BYTES_MIN,
+				   FSLOAD_NAME_BYTES_MAX);
+	if ((p->name_random_bytes ?: FSLOAD_FSMARK_RANDOM_BYTES) >
+	    (p->name_bytes ?: FSLOAD_FSMARK_NAME_BYTES))
+		return usage_error("--name-random-bytes: more than --name-bytes");
+	return 0;
 }
 
 /* Program building helpers */
@@ -236,6 +271,82 @@ static int build_smallfiles(const struct params *p, uint32_t threads,
 	return 0;
 }
 
+/* mdtest's and fs_mark's default: all of a thread's files in one directory */
+static void one_directory(struct params *p)
+{
+	p->files_per_dir = p->files > UINT32_MAX ? UINT32_MAX :
+			   (uint32_t)p->files;
+}
+
+/* fsmark (fs_mark itself) */
+
+/*
+ * fs_mark -S: what follows its loop of creat(O_RDWR | O_CREAT | O_TRUNC),
+ * write()s, [fsync()], close(): sync(), an fsync of every file in order,
+ * of the first file only (fs_mark.h's FSYNC_* bits).
+ */
+static const struct {
+	bool fsync;		/* 1: fsync before close, in the loop */
+	bool sync;		/* sync() after the loop */
+	bool post;		/* then open, fsync, close each file in order */
+	bool reverse;		/* ... in reverse order: not supported */
+	bool first;		/* then the first file only */
+} fsmark_sync[] = {
+	[0] = { 0 },
+	[1] = { .fsync = true },
+	[2] = { .sync = true, .first = true },
+	[3] = { .reverse = true },
+	[4] = { .sync = true, .reverse = true },
+	[5] = { .post = true },
+	[6] = { .sync = true, .post = true },
+};
+
+/* fs_mark without -D: one directory holds every file of a thread. */
+static void fixup_fsmark(struct params *p,
+			 bool (*given)(const char *name, void *arg), void *arg)
+{
+	if (!given("files-per-dir", arg))
+		one_directory(p);
+}
+
+static int build_fsmark(const struct params *p, uint32_t threads,
+			struct program *prog)
+{
+	const char *s = p->sync ? p->sync : "1";
+	struct prog_phase *ph;
+	struct prog_op *op;
+	unsigned int m;
+
+	(void)threads;
+	if (s[0] < '0' || s[0] > '6' || s[1])
+		return usage_error("fsmark: --sync '%s' is not fs_mark's -S, 0 to 6",
+				   s);
+	m = s[0] - '0';
+	if (fsmark_sync[m].reverse)
+		return usage_error("fsmark: --sync %u: fs_mark's fsync of every file in reverse order is not supported (phases visit the files in index or random order); --sync 5 and 6 fsync them in order",
+				   m);
+	if (p->shared_dir)
+		prog->job_flags |= FSLOAD_JOB_F_SHARED_DIR;
+	add_phase1(prog, "create", FSLOAD_OP_CREATE, &op);
+	op->size = p->size;
+	op->block = p->block;
+	op->flags = FSLOAD_OP_F_TRUNC | write_flags(p) |
+		    (fsmark_sync[m].fsync ? FSLOAD_OP_F_FSYNC : 0);
+	if (fsmark_sync[m].sync) {
+		ph = add_phase1(prog, "sync", FSLOAD_OP_SYNCFS, NULL);
+		ph->iterations = 1;
+	}
+	if (fsmark_sync[m].post)
+		add_phase1(prog, "fsync", FSLOAD_OP_FSYNC, NULL);
+	if (fsmark_sync[m].first) {
+		ph = add_phase1(prog, "fsync-first", FSLOAD_OP_FSYNC, NULL);
+		ph->iterations = 1;
+	}
+	if (!p->keep)
+		add_phase1(prog, "unlink", FSLOAD_OP_UNLINK, NULL);
+	return 0;
+}
+
 /* null */
 
 static int build_null(const struct params *p, uint32_t threads,
@@ -281,15 +392,16 @@ static void fixup_metadata(struct params *p,
 			return;
 		}
 		items = p->files;
-		if (p->shared_dir && p->threads && !strchr(p->threads, ','))
+		/* a shared tree holds every thread's items (mdtest: each's) */
+		if (p->shared_dir && p->threads && !strchr(p->threads, ',') &&
+		    p->scheme != FSLOAD_NAMES_MDTEST)
 			items *= strtoull(p->threads, NULL, 10) ?: 1;
 		p->files_per_dir = (uint32_t)((items + dirs - 1) / dirs);
 		return;
 	}
 	/* mdtest: all of a task's items in one directory by default */
 	if (!fpd)
-		p->files_per_dir = p->files > UINT32_MAX ? UINT32_MAX :
-				   (uint32_t)p->files;
+		one_directory(p);
 }
 
 /* mdtest's item phases, as --phases names them (mdtest -C -T -E -U -r) */
@@ -691,8 +803,8 @@ static int build_block(const struct params *p, uint32_t threads,
 static const struct profile profiles[] = {
 	{
 		.name = "smallfiles",
-		.desc = "fs_mark: create, stat, read, unlink files (--keep: no unlink)",
-		.tool = "fs_mark -d DIR -t THREADS -n FILES -s SIZE -S 0|1",
+		.desc = "small files: create, stat, read, unlink (--keep: no unlink); fs_mark's own semantics: --profile fsmark",
+		.tool = "fs_mark-like, in fsload's layout (1000 files a directory, O_EXCL create, pwrite)",
 		.defaults = "",
 		.options = "--sync none|fsync|batch|final, --files-per-round N, --fsync, --direct, --threads LIST",
 		.phases = "create (batch: create-K, fsync-K per round; final: sync), stat, read, unlink",
@@ -701,10 +813,22 @@ static const struct profile profiles[] = {
 			    { "create", "fsync", "sync" } },
 	},
 	{
+		.name = "fsmark",
+		.desc = "fs_mark itself: its names, one directory, creat(O_TRUNC) + write() [+ fsync], its -S sync modes, unlink",
+		.tool = "fs_mark -d DIR -n FILES -s SIZE -w BLOCK -S 0|1|2|5|6 [-D DIRS -N FILES-PER-DIR] [-p BYTES -r RANDOM] [-t THREADS] [-k]",
+		.defaults = "--files 1000 --size 51200 --block 16384 --names fsmark",
+		.options = "--sync 0-6 (fs_mark -S; default 1; 3 and 4 are not supported), --files-per-dir N (fs_mark -D/-N; default: one directory), --name-bytes N, --name-random-bytes N, --shared-dir (-t N with one -d), --keep",
+		.phases = "create (fsync per file with --sync 1), sync (2, 6), fsync (5, 6), fsync-first (2), unlink",
+		.build = build_fsmark,
+		.fixup = fixup_fsmark,
+		.metric = { "files/s", "files_per_sec", FSLOAD_OP_CREATE, false,
+			    { "create", "sync", "fsync" } },
+	},
+	{
 		.name = "metadata",
 		.desc = "mdtest: directory create/stat/rename/remove, file create/stat/read/remove",
 		.tool = "mdtest -n ITEMS -u|(shared) -I ITEMS-PER-DIR -b BRANCH -z DEPTH -w SIZE -e BYTES -W STONEWALL -i ITERATIONS -U [-R] [-Y] [-N STRIDE] [-y]",
-		.defaults = "--files 1000 --size 0",
+		.defaults = "--files 1000 --size 0 --names mdtest",
 		.options = "--items N, --items-per-dir N (default: items), --tree-branch B --tree-depth Z, --shared-dir, --stonewall SEC, --iterations N, --size BYTES, --read-bytes BYTES, --random, --phases LIST, --phase-sync, --stride N, --fsync",
 		.phases = "tree-create, dir-create, dir-stat, dir-rename, dir-remove, file-create, file-stat, file-read, file-remove, tree-remove",
 		.build = build_metadata,

@@ -74,6 +74,10 @@ struct params {
 	uint32_t files_per_dir;
 	uint32_t tree_branch;	/* directory tree's branching; 0: flat */
 	uint32_t tree_depth;	/* metadata: its depth (items spread over it) */
+	const char *names;	/* --names fsload|mdtest|fsmark */
+	uint8_t scheme;		/* enum fsload_names of names (params_naming()) */
+	uint32_t name_bytes;	/* fsmark names: length; 0: fs_mark's 40 */
+	uint32_t name_random_bytes;	/* fsmark names: random; 0: 24 */
 	bool fsync;
 	bool keep;
 	bool detach;
@@ -130,6 +134,11 @@ struct params {
 
 /* The built-in defaults, before a profile's. */
 void params_init(struct params *p);
+/*
+ * Settle p->scheme from p->names, and check the name options.  Returns 0,
+ * or EXIT_USAGE after printing why.
+ */
+int params_naming(struct params *p);
 
 struct profile;
 

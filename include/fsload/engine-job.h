@@ -33,7 +33,7 @@
  *				iteration was done or its time limit reached
  *	int fsload_mkdir_root(w)
  *				mkdir the thread's tree root, e->name's first
- *				FSLOAD_NAME_TDIR_LEN bytes
+ *				e->root_len bytes
  *	int fsload_mkdir_name(w, ok)
  *				mkdir e->name; -EEXIST is 0 when @ok
  *	void fsload_fail(w, phase, what, err)
@@ -88,10 +88,10 @@ static int fsload_make_dir(struct fsload_worker *w, struct fsload_engine *e,
 }
 
 /*
- * Make the thread's tree root, t<index> (t000 when @shared), and unless a
- * phase of @ph makes them, the directories that will hold its files,
- * parents first.  In a shared tree another thread may have made one
- * first.  On failure e->name is where.
+ * Make the thread's tree root, t<index> (t000 when @shared; mdtest's
+ * test-dir.0-0), and unless a phase of @ph makes them, the directories
+ * that will hold its files, parents first.  In a shared tree another
+ * thread may have made one first.  On failure e->name is where.
  */
 static int fsload_engine_prepare(struct fsload_worker *w,
 				 struct fsload_engine *e,
@@ -104,14 +104,14 @@ static int fsload_engine_prepare(struct fsload_worker *w,
 	int err;
 
 	err = fsload_mkdir_root(w);
-	if (err == -EEXIST && shared)
+	if (err == -EEXIST && fsload_root_shared(e))
 		err = 0;
 	if (err) {
-		e->name_len = FSLOAD_NAME_TDIR_LEN;
-		e->name[FSLOAD_NAME_TDIR_LEN] = '\0';
+		e->name_len = e->root_len;
+		e->name[e->root_len] = '\0';
 		return err;
 	}
-	if (fsload_phases_make_dirs(ph, nphases))
+	if (fsload_phases_make_dirs(ph, nphases) || e->in_root)
 		return 0;
 	for (; d <= dend && !err; d++) {
 		if (fsload_stopping(w))

@@ -140,6 +140,7 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 {
 	enum fsload_run_end end = FSLOAD_RUN_DONE;
 	u32 files = e->files, idx, idx0, gap = 1;
+	unsigned int owner;
 	const struct fsload_opdesc *op, *one;
 	struct fsload_perm perm;
 	bool dirs = ph->flags & FSLOAD_PHASE_F_DIRS, rmdir, makes, renames;
@@ -168,8 +169,10 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 	idx0 = idx;
 	e->prefix = ph->prefix;
 	/* the tree phases' directories are the thread's own */
-	fsload_engine_owner(e, dirs ? e->index :
-			       (e->index + ph->stride) % e->threads);
+	owner = dirs ? e->index : (e->index + ph->stride) % e->threads;
+	if (owner != e->owner)
+		fsload_engine_owner(e, owner);
+	fsload_name_reprefix(e);	/* the next name may not be rebuilt */
 	/* No phase lasts 2^64 ns: a deadline of U64_MAX never comes. */
 	deadline = ph->duration_ns ? start_ns + ph->duration_ns : U64_MAX;
 	/* A group without ops in this phase passes it idle. */

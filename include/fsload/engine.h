@@ -18,6 +18,7 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/bitops.h>
+#include <linux/fcntl.h>
 #include <linux/math64.h>
 #include <linux/string.h>
 #include <uapi/linux/fsload.h>
@@ -294,18 +295,44 @@ static inline u32 fsload_perm_next(struct fsload_perm *pm)
 }
 
 /*
- * A file's name: "t000/d00000/f00000000", its tree root (thread 0), its
- * directory (0) and the file (0).  In a directory tree (TREE_BRANCH) the
- * directory is a path of up to FSLOAD_TREE_DEPTH_MAX + 1 components,
- * "d00000/d00001/d00004", so names vary in length.
+ * A file's name, in the job's name scheme (enum fsload_names):
+ *	fsload	"t000/d00000/f00000000": its tree root (thread 0), its
+ *		directory (0) and the file (0)
+ *	mdtest	"test-dir.0-0/mdtest_tree.0.0/file.mdtest.0.0", mdtest's
+ *	fsmark	"t000/6a3f09c1~~~~~~~~K2Q...": fs_mark's, the files in the
+ *		root while there is one directory, else in "t000/00/..."
+ * In a directory tree (TREE_BRANCH) the directory is a path of up to
+ * FSLOAD_TREE_DEPTH_MAX + 1 components, "d00000/d00001/d00004", so names
+ * vary in length.
  */
 #define FSLOAD_NAME_TDIR_LEN	4	/* "t000" */
 #define FSLOAD_NAME_DCOMP_LEN	6	/* "d00000" */
 #define FSLOAD_NAME_FILE_LEN	9	/* "f00000000" */
-#define FSLOAD_NAME_LEN_MAX	(FSLOAD_NAME_TDIR_LEN + 1 + \
+#define FSLOAD_NAME_ROOT_MAX	12	/* "test-dir.0-0" */
+#define FSLOAD_NAME_DCOMP_MAX	21	/* "mdtest_tree.998.99999" */
+/* A file's own component: fsmark's longest (mdtest's is 24 at most) */
+#define FSLOAD_NAME_FILE_MAX	FSLOAD_NAME_BYTES_MAX
+#define FSLOAD_NAME_LEN_MAX	(FSLOAD_NAME_ROOT_MAX + 1 + \
 				 (FSLOAD_TREE_DEPTH_MAX + 1) * \
-				 (FSLOAD_NAME_DCOMP_LEN + 1) + \
-				 FSLOAD_NAME_FILE_LEN)
+				 (FSLOAD_NAME_DCOMP_MAX + 1) + \
+				 FSLOAD_NAME_FILE_MAX)
+
+/*
+ * A job's failure message, "phase NAME, thread N: OP NAME: error E", with
+ * the longest name, at most.
+ */
+#define FSLOAD_ERRMSG_MAX	(FSLOAD_NAME_MAX + FSLOAD_NAME_LEN_MAX + 64)
+
+/* fs_mark's default name: 40 bytes, the last 24 random. */
+#define FSLOAD_FSMARK_NAME_BYTES	40
+#define FSLOAD_FSMARK_RANDOM_BYTES	24
+
+/* A job's name scheme, as requested. */
+struct fsload_naming {
+	u8 scheme;		/* enum fsload_names */
+	u8 bytes;		/* fsmark: a file name's length */
+	u8 random;		/* fsmark: its random characters, the last */
+};
 
 /* mdtest's suffix for the first item of a rename rotation, moved aside. */
 #define FSLOAD_ROTATE_SUFFIX	"-XX"
@@ -323,6 +350,8 @@ struct fsload_engine {
 	u64 seed;
 	unsigned int index;	/* thread index */
 	unsigned int threads;
+	/* the thread whose items the names are (a stride's; else index) */
+	unsigned int owner;
 	bool shared;		/* one tree for all threads */
 	u8 group;		/* thread group */
 	u32 file_base;		/* first file index (shared tree) */
@@ -345,11 +374,15 @@ struct fsload_engine {
 	 * file name_idx, or a directory after fsload_name_set_dir().
 	 */
 	u64 name_idx;
-	u32 name_dir_left;	/* files left in name's subdirectory */
-	u8 name_len;
-	u8 last_off;
+	/* files from name_idx on that fsload_name_set() reaches by counting */
+	u32 name_dir_left;
+	u16 name_len;
+	u16 last_off;
 	char prefix;		/* the phase's first letter of file names */
-	char name[FSLOAD_NAME_LEN_MAX + 1];
+	struct fsload_naming naming;
+	bool in_root;		/* fsmark, one directory: the files in the root */
+	u8 root_len;		/* the tree root's bytes at the name's start */
+	u32 stamp;		/* fsmark: the names' time stamp, from the seed */
 
 	/*
 	 * A rename's source and target (fsload_rename_names()): ren_from is
@@ -360,7 +393,8 @@ struct fsload_engine {
 	char ren_to[FSLOAD_RENAME_LEN_MAX + 1];
 	char rot_first[FSLOAD_RENAME_LEN_MAX + 1];
 	char rot_prev[FSLOAD_NAME_LEN_MAX + 1];
-	u8 rot_prev_off;	/* rot_prev's last_off */
+	u16 rot_prev_len;	/* rot_prev's name_len */
+	u16 rot_prev_off;	/* rot_prev's last_off */
 
 	/*
 	 * Progress, all phases; read by others with READ_ONCE().  Beside the
@@ -378,6 +412,11 @@ struct fsload_engine {
 	/* The current phase's iteration, and its iterations per thread. */
 	u64 iter;
 	u64 iters;
+	/*
+	 * After what every op writes: the bytes a name uses are its first
+	 * (fsload's: 77 at most).
+	 */
+	char name[FSLOAD_NAME_LEN_MAX + 1];
 	/* The phase's course: when iteration next_mark was done (marks). */
 	u64 mark_ns[FSLOAD_PROGRESS_MARKS];
 	unsigned int nmarks;
@@ -413,25 +452,77 @@ static inline void fsload_put_dec(char *p, unsigned int width, u32 v)
 	}
 }
 
+/* Write @v in decimal at @p, without padding; returns its digits. */
+static inline unsigned int fsload_put_udec(char *p, u32 v)
+{
+	unsigned int n = 1, i;
+	u32 t;
+
+	for (t = v; t >= 10; t /= 10)
+		n++;
+	for (i = n; i--; v /= 10)
+		p[i] = '0' + v % 10;
+	return n;
+}
+
+/* Write @v in lower-case hex, at least 2 digits (fs_mark's "%02x"). */
+static inline unsigned int fsload_put_hex2(char *p, u32 v)
+{
+	unsigned int n = 2, i;
+	u32 t;
+
+	for (t = v >> 8; t; t >>= 4)
+		n++;
+	for (i = n; i--; v >>= 4)
+		p[i] = "0123456789abcdef"[v & 15];
+	return n;
+}
+
+/* Write directory @k's own component at @p; returns its length. */
+static inline unsigned int fsload_dir_comp(const struct fsload_engine *e,
+					   char *p, u32 k)
+{
+	unsigned int len;
+
+	switch (e->naming.scheme) {
+	case FSLOAD_NAMES_MDTEST:
+		/* mdtest -u: mdtest_tree.<rank>.<k>; shared: mdtest_tree.<k> */
+		memcpy(p, "mdtest_tree.", 12);
+		len = 12;
+		if (!e->shared) {
+			len += fsload_put_udec(&p[len], e->owner);
+			p[len++] = '.';
+		}
+		return len + fsload_put_udec(&p[len], k);
+	case FSLOAD_NAMES_FSMARK:
+		return fsload_put_hex2(p, k);
+	default:
+		p[0] = 'd';
+		fsload_put_dec(&p[1], 5, k);
+		return FSLOAD_NAME_DCOMP_LEN;
+	}
+}
+
 /*
  * Write directory @k's path below the tree root at @p, "d00000" when flat,
- * "d00000/d00001/d00004" in a tree of branching factor @branch (directory
- * k's parent is (k - 1) / branch); returns its length.
+ * "d00000/d00001/d00004" in a tree of branching factor e->branch
+ * (directory k's parent is (k - 1) / branch); returns its length, and
+ * where its last component starts in *@last.
  */
-static inline unsigned int fsload_dir_path(char *p, u32 branch, u32 k)
+static inline unsigned int fsload_dir_path(const struct fsload_engine *e,
+					   char *p, u32 k, unsigned int *last)
 {
 	u32 chain[FSLOAD_TREE_DEPTH_MAX + 1];
 	unsigned int n = 0, len = 0;
 
 	chain[n++] = k;
-	while (branch && k && n < ARRAY_SIZE(chain)) {
-		k = (k - 1) / branch;
+	while (e->branch && k && n < ARRAY_SIZE(chain)) {
+		k = (k - 1) / e->branch;
 		chain[n++] = k;
 	}
 	while (n--) {
-		p[len] = 'd';
-		fsload_put_dec(&p[len + 1], 5, chain[n]);
-		len += FSLOAD_NAME_DCOMP_LEN;
+		*last = len;
+		len += fsload_dir_comp(e, &p[len], chain[n]);
 		if (n)
 			p[len++] = '/';
 	}
@@ -450,17 +541,105 @@ static inline unsigned int fsload_dir_depth(u32 branch, u32 k)
 	return depth;
 }
 
+/*
+ * fs_mark's name of file @idx at @p, e->naming.bytes long: the time
+ * stamp's last hex digits, or all 8 padded with '~', then the random
+ * characters, [0-9A-Z] as fs_mark draws them, here from the seed, the
+ * thread and the index (so that every phase finds the name again); a
+ * prefix other than 'f' replaces the first character.
+ */
+static inline unsigned int fsload_fsmark_name(const struct fsload_engine *e,
+					      char *p, char prefix, u32 idx)
+{
+	static const char chars[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	unsigned int seq = e->naming.bytes - e->naming.random, i, d;
+	struct fsload_rng r;
+
+	d = seq < 8 ? 8 - seq : 0;
+	for (i = 0; i < seq; i++, d++)
+		p[i] = d < 8 ? "0123456789abcdef"[(e->stamp >> (28 - 4 * d)) &
+						  15] : '~';
+	fsload_rng_seed(&r, e->seed * 0x9e3779b97f4a7c15ULL +
+			    ((u64)e->owner << 32 | idx));
+	for (; i < e->naming.bytes; i++)
+		p[i] = chars[((u64)fsload_rng_u32(&r) * 36) >> 32];
+	if (prefix != 'f')
+		p[0] = prefix;
+	return e->naming.bytes;
+}
+
+/* Write file @idx's own component, of prefix @prefix, at @p: its length. */
+static inline unsigned int fsload_file_comp(const struct fsload_engine *e,
+					    char *p, char prefix, u32 idx)
+{
+	unsigned int len = 1;
+
+	switch (e->naming.scheme) {
+	case FSLOAD_NAMES_MDTEST:
+		/* file.mdtest.<rank>.<n>, dir.mdtest... (mdtest's items) */
+		if (prefix == 'f') {
+			memcpy(p, "file", 4);
+			len = 4;
+		} else if (prefix == 'x') {
+			memcpy(p, "dir", 3);
+			len = 3;
+		} else {
+			p[0] = prefix;
+		}
+		memcpy(&p[len], ".mdtest.", 8);
+		len += 8;
+		len += fsload_put_udec(&p[len], e->owner);
+		p[len++] = '.';
+		return len + fsload_put_udec(&p[len], idx);
+	case FSLOAD_NAMES_FSMARK:
+		return fsload_fsmark_name(e, p, prefix, idx);
+	default:
+		p[0] = prefix;
+		fsload_put_dec(&p[1], 8, idx);
+		return FSLOAD_NAME_FILE_LEN;
+	}
+}
+
 /* Point e->name at directory @k; the next fsload_name_set() rebuilds. */
 static noinline __maybe_unused void
 fsload_name_set_dir(struct fsload_engine *e, u32 k)
 {
-	unsigned int off = FSLOAD_NAME_TDIR_LEN + 1, len;
+	unsigned int off = e->root_len + 1, len, last = 0;
 
-	len = fsload_dir_path(&e->name[off], e->branch, k);
+	e->name_dir_left = 0;
+	if (e->in_root) {
+		/* the one directory is the root, whose parent is the job's */
+		e->name_len = e->root_len;
+		e->name[e->name_len] = '\0';
+		e->last_off = 0;
+		return;
+	}
+	len = fsload_dir_path(e, &e->name[off], k, &last);
 	e->name_len = off + len;
 	e->name[e->name_len] = '\0';
-	e->last_off = e->name_len - FSLOAD_NAME_DCOMP_LEN;
-	e->name_dir_left = 0;
+	e->last_off = off + last;
+}
+
+/*
+ * Files from @idx on whose names differ from the one before only by a
+ * count in their last digits: all of the directory's for fsload's
+ * fixed-width counters, up to the next power of ten for mdtest's, none
+ * for fs_mark's random names.
+ */
+static inline u32 fsload_name_run(const struct fsload_engine *e, u32 idx)
+{
+	u32 left = e->files_per_dir - idx % e->files_per_dir, p10 = 10;
+
+	switch (e->naming.scheme) {
+	case FSLOAD_NAMES_MDTEST:
+		while (p10 <= idx && p10 <= U32_MAX / 10)
+			p10 *= 10;
+		return p10 > idx ? min(left, p10 - idx) : 0;
+	case FSLOAD_NAMES_FSMARK:
+		return 0;
+	default:
+		return left;
+	}
 }
 
 /*
@@ -470,18 +649,15 @@ fsload_name_set_dir(struct fsload_engine *e, u32 k)
 static noinline __maybe_unused void
 fsload_name_build(struct fsload_engine *e, u32 idx)
 {
-	u32 fpd = e->files_per_dir;
 	unsigned int off;
 
-	fsload_name_set_dir(e, idx / fpd);
+	fsload_name_set_dir(e, idx / e->files_per_dir);
 	off = e->name_len;
 	e->name[off++] = '/';
 	e->last_off = off;
-	e->name[off] = e->prefix;
-	fsload_put_dec(&e->name[off + 1], 8, idx);
-	e->name_len = off + FSLOAD_NAME_FILE_LEN;
+	e->name_len = off + fsload_file_comp(e, &e->name[off], e->prefix, idx);
 	e->name[e->name_len] = '\0';
-	e->name_dir_left = fpd - idx % fpd;
+	e->name_dir_left = fsload_name_run(e, idx);
 }
 
 /*
@@ -506,26 +682,95 @@ static __always_inline void fsload_name_set(struct fsload_engine *e, u32 idx)
 }
 
 /*
+ * A phase of prefix e->prefix begins: the current file's name takes it
+ * (fsload's names: its first letter; the others are rebuilt).
+ */
+static inline void fsload_name_reprefix(struct fsload_engine *e)
+{
+	if (!e->name_dir_left)
+		return;
+	if (e->naming.scheme == FSLOAD_NAMES_FSLOAD)
+		e->name[e->last_off] = e->prefix;
+	else
+		e->name_dir_left = 0;
+}
+
+/*
+ * Write at @p the last component e->name's file would have with prefix
+ * @c (a rename's new name), NUL-terminated; returns its length.
+ */
+static inline unsigned int fsload_name_renamed(const struct fsload_engine *e,
+					       char *p, char c)
+{
+	unsigned int len = e->name_len - e->last_off;
+
+	if (e->naming.scheme == FSLOAD_NAMES_FSLOAD) {
+		memcpy(p, &e->name[e->last_off], len);
+		p[0] = c;
+	} else {
+		len = fsload_file_comp(e, p, c, e->name_idx);
+	}
+	p[len] = '\0';
+	return len;
+}
+
+/* The tree root at e->name's start, as the scheme names it. */
+static inline void fsload_name_root(struct fsload_engine *e)
+{
+	if (e->naming.scheme == FSLOAD_NAMES_MDTEST) {
+		/* mdtest's test directory, of iteration 0: every rank's */
+		memcpy(e->name, "test-dir.0-0/", FSLOAD_NAME_ROOT_MAX + 1);
+		e->root_len = FSLOAD_NAME_ROOT_MAX;
+		return;
+	}
+	memcpy(e->name, "t000/", FSLOAD_NAME_TDIR_LEN + 1);
+	fsload_put_dec(&e->name[1], 3, e->shared ? 0 : e->owner);
+	e->root_len = FSLOAD_NAME_TDIR_LEN;
+}
+
+/*
+ * Whether every thread's tree root is one directory (the first to make it
+ * makes it): a shared tree's, and mdtest's test directory.
+ */
+static inline bool fsload_root_shared(const struct fsload_engine *e)
+{
+	return e->shared || e->naming.scheme == FSLOAD_NAMES_MDTEST;
+}
+
+/*
  * Make the items of thread @owner (of e->threads) the ones e->name points
- * at: its tree root, or in a shared tree its file numbers (a phase's
- * stride).  The next fsload_name_set() rebuilds the name.
+ * at (a phase's stride): the tree root and mdtest's rank in the names, or
+ * in a shared tree fsload's and fs_mark's file numbers.  The next
+ * fsload_name_set() rebuilds the name.
  */
 static inline void fsload_engine_owner(struct fsload_engine *e,
 				       unsigned int owner)
 {
-	e->file_base = e->shared ? owner * (u32)e->files : 0;
-	fsload_put_dec(&e->name[1], 3, e->shared ? 0 : owner);
+	e->owner = owner;
+	e->file_base = e->shared && e->naming.scheme != FSLOAD_NAMES_MDTEST ?
+		       owner * (u32)e->files : 0;
+	fsload_name_root(e);
 	e->name_dir_left = 0;
 }
 
-/* Set up @e for thread @index of a job; the caller sets e->hist. */
+/*
+ * Set up @e for thread @index of a job named as @nm says; the caller sets
+ * e->hist.  mdtest's names carry the thread, so that in a shared tree
+ * each thread numbers its items from 0 and puts its share of them in
+ * every directory, as mdtest's ranks do; fsload's and fs_mark's number
+ * every thread's files in one range there.
+ */
 static inline void fsload_engine_init(struct fsload_engine *e,
 				      unsigned int index, unsigned int threads,
 				      u64 files, u32 files_per_dir, u32 branch,
 				      u64 seed, bool shared,
+				      const struct fsload_naming *nm,
 				      const struct fsload_slots *slots)
 {
-	u64 tree_files = shared ? (u64)threads * files : files;
+	bool ranked = nm->scheme == FSLOAD_NAMES_MDTEST;
+	u64 tree_files = shared && !ranked ? (u64)threads * files : files;
+	u32 dirs = (u32)div_u64(tree_files + files_per_dir - 1,
+				files_per_dir);
 
 	e->index = index;
 	e->threads = threads;
@@ -535,13 +780,16 @@ static inline void fsload_engine_init(struct fsload_engine *e,
 	e->branch = branch;
 	e->seed = seed;
 	e->slots = slots;
+	e->naming = *nm;
+	/* fs_mark without -D: the files are in the thread's directory */
+	e->in_root = nm->scheme == FSLOAD_NAMES_FSMARK && dirs <= 1;
 	/* A shared tree's directories are thread 0's to make and remove. */
-	e->ndirs = shared && index ? 0 :
-		   (u32)div_u64(tree_files + files_per_dir - 1, files_per_dir);
+	e->ndirs = (shared && index) || e->in_root ? 0 : dirs;
+	/* fs_mark's clock in hex, 8 digits: a time of 2021 to 2029 */
+	e->stamp = 0x60000000U | (u32)(seed * 0x9e3779b97f4a7c15ULL >> 36);
 	fsload_rng_seed(&e->rnd, seed + index);
 	e->lat_sample = 1;
 	fsload_rng_seed(&e->lat_rnd, ~(seed + index));
-	memcpy(e->name, "t000/", FSLOAD_NAME_TDIR_LEN + 1);
 	fsload_engine_owner(e, index);
 	e->prefix = 'f';
 	e->reached = U64_MAX;
@@ -577,37 +825,48 @@ static inline bool fsload_phase_rotate_ok(const struct fsload_phase *ph)
 
 /*
  * Set e->ren_from and e->ren_to for a rename of the current item, e->iter
- * of e->iters: the prefix's name, or mdtest's rotation (the rotate flag's
- * doc in the protocol spec) within each directory's run of items.  All
- * are in the item's directory: the kernel's rename locks one.
+ * of e->iters: its name of the op's prefix (fsload_name_renamed()), or
+ * mdtest's rotation (the rotate flag's doc in the protocol spec) within
+ * each directory's run of items.  All are in the item's directory: the
+ * kernel's rename locks one.  Names differ in length (mdtest's grow a
+ * digit at 10, 100...): each is copied with its NUL.
  */
 static inline void fsload_rename_names(struct fsload_engine *e,
 				       const struct fsload_opdesc *op)
 {
-	unsigned int off = e->last_off, len = e->name_len;
+	/* bounds the compiler sees (fortify): a name is never longer */
+	unsigned int len = min_t(unsigned int, e->name_len, FSLOAD_NAME_LEN_MAX);
+	unsigned int off = min_t(unsigned int, e->last_off, len);
 	bool first, last;
+	u32 rem;
 
-	/* whole buffers: a fixed size the compiler sees in bounds */
 	e->ren_from = e->name;
-	memcpy(e->ren_to, e->name, sizeof(e->name));
+	memcpy(e->ren_to, e->name, off);
 	if (!(op->flags & FSLOAD_OP_F_ROTATE)) {
-		e->ren_to[off] = op->prefix;
+		fsload_name_renamed(e, &e->ren_to[off], op->prefix);
 		return;
 	}
+	memcpy(&e->ren_to[off], &e->name[off], len - off + 1);
 	first = !e->iter || e->rot_prev_off != off ||
 		memcmp(e->rot_prev, e->name, off);
-	last = e->iter + 1 == e->iters || e->name_dir_left == 1;
+	/* the last item of its directory: directory k holds k's indexes */
+	div_u64_rem(e->name_idx + 1, e->files_per_dir, &rem);
+	last = e->iter + 1 == e->iters || !rem;
 	if (first && !last) {
 		memcpy(&e->ren_to[len], FSLOAD_ROTATE_SUFFIX,
 		       FSLOAD_ROTATE_SUFFIX_LEN + 1);
-		memcpy(e->rot_first, e->ren_to, sizeof(e->rot_first));
+		memcpy(e->rot_first, e->ren_to,
+		       len + FSLOAD_ROTATE_SUFFIX_LEN + 1);
 	} else if (!first) {
 		/* into the name the item before vacated */
-		memcpy(e->ren_to, e->rot_prev, sizeof(e->rot_prev));
+		memcpy(e->ren_to, e->rot_prev,
+		       min_t(unsigned int, e->rot_prev_len,
+			     FSLOAD_NAME_LEN_MAX) + 1);
 		if (last)
 			e->ren_from = e->rot_first;
 	}
-	memcpy(e->rot_prev, e->name, sizeof(e->rot_prev));
+	memcpy(e->rot_prev, e->name, len + 1);
+	e->rot_prev_len = len;
 	e->rot_prev_off = off;
 }
 
@@ -883,7 +1142,8 @@ static inline const struct fsload_op_type *fsload_op_type(unsigned int type)
 			.name = "create",
 			.params = FSLOAD_OPP_SIZE | FSLOAD_OPP_BLOCK,
 			.flags = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_FALLOCATE |
-				 FSLOAD_OP_F_DIRECT | FSLOAD_OP_F_RDWR,
+				 FSLOAD_OP_F_DIRECT | FSLOAD_OP_F_RDWR |
+				 FSLOAD_OP_F_TRUNC,
 		},
 		[FSLOAD_OP_STAT] = { .name = "stat" },
 		[FSLOAD_OP_READ] = {
@@ -938,6 +1198,26 @@ static inline const struct fsload_op_type *fsload_op_type(unsigned int type)
 
 	return type <= FSLOAD_OP_MAX && types[type].name ? &types[type] :
 	       &unknown;
+}
+
+/*
+ * The create op's open flags (O_DIRECT and O_LARGEFILE apart) and its mode
+ * in *@mode, in every engine: O_CREAT|O_EXCL|O_WRONLY by default; with the
+ * rdwr flag mdtest's O_CREAT|O_RDWR; with trunc fs_mark's
+ * O_CREAT|O_TRUNC|O_RDWR, an existing file emptied, never through a symlink
+ * planted in the tree (O_NOFOLLOW: O_EXCL's guarantee otherwise).
+ */
+static inline int fsload_create_flags(const struct fsload_opdesc *op,
+				      unsigned int *mode)
+{
+	*mode = 0644;
+	if (op->flags & FSLOAD_OP_F_TRUNC) {
+		*mode = 0666;
+		return O_CREAT | O_TRUNC | O_RDWR | O_NOFOLLOW;
+	}
+	if (op->flags & FSLOAD_OP_F_RDWR)
+		return O_CREAT | O_RDWR;
+	return O_CREAT | O_EXCL | O_WRONLY;
 }
 
 /* The op type's name, as fsloadctl and the kernel's messages spell it. */

@@ -143,7 +143,7 @@ t_metadata_shared_keep() {
 	local f=$work/mdk.json id dir n
 
 	run mdk --profile metadata --threads 3 --items 40 --items-per-dir 10 \
-		--shared-dir --keep --size 100
+		--shared-dir --keep --size 100 --names fsload
 	expect '[p["name"] for p in j["phases"]]' "$f" \
 		"tree-create dir-create dir-stat dir-rename file-create file-stat file-read"
 	expect 'ph("tree-create")["ops"]' "$f" 12
@@ -235,7 +235,7 @@ t_metadata_tree() {
 	local f=$work/mdt.json g=$work/mdts.json id dir n d
 
 	run mdt --profile metadata --threads 2 --items-per-dir 3 \
-		--tree-branch 2 --tree-depth 3 --size 10 --keep
+		--tree-branch 2 --tree-depth 3 --size 10 --keep --names fsload
 	expect 'j["job"]["files_per_thread"]' "$f" 45
 	expect 'j["job"]["tree_branch"]' "$f" 2
 	expect 'ph("tree-create")["ops"]' "$f" 30
@@ -259,7 +259,7 @@ t_metadata_tree() {
 	rm -rf "$dir"
 
 	run mdts --profile metadata --threads 3 --items 26 --tree-branch 3 \
-		--tree-depth 2 --shared-dir
+		--tree-depth 2 --shared-dir --names fsload
 	expect 'j["job"]["state"]' "$g" "done"
 	expect 'j["job"]["files_per_dir"]' "$g" 6
 	expect '[ph("tree-create")["ops"], ph("tree-remove")["ops"]]' "$g" "13 13"
@@ -267,6 +267,100 @@ t_metadata_tree() {
 	expect 'sum(p["errors"] for p in j["phases"])' "$g" 0
 	check
 	no_job_dirs
+}
+
+# start_kept NAME ENGINE ARGS...: a kept job of ENGINE in a directory of its
+# own, $work/NAME.json; prints that directory's job directory.
+start_kept() {
+	local name=$1 eng=$2 d=$FSLOAD_DIR/$1
+
+	shift 2
+	mkdir -p "$d" || fail "mkdir $d"
+	fsloadctl start --dir "$d" --engine "$eng" --quiet --json --keep "$@" \
+		>"$work/$name.json" || fail "fsloadctl start $* ($eng) exited $?"
+	find "$d" -mindepth 1 -maxdepth 1 -name 'fsload-*'
+}
+
+# mdtest -u -b 2 -z 1 -I 3, two ranks, through either engine: exactly
+# mdtest's test directory, tree and file names, each item where mdtest
+# puts it (directory n / 3, mdtest_tree.<rank>.<k> below its parent).
+t_names_mdtest() {
+	local eng top want got
+
+	want=$(python3 -c '
+out = ["test-dir.0-0"]
+for r in (0, 1):
+    t = "test-dir.0-0/mdtest_tree.%d.0" % r
+    dirs = [t, t + "/mdtest_tree.%d.1" % r, t + "/mdtest_tree.%d.2" % r]
+    out += dirs
+    out += ["%s/file.mdtest.%d.%d" % (dirs[n // 3], r, n) for n in range(9)]
+print("\n".join(sorted(out)))')
+	for eng in kernel user; do
+		top=$(start_kept mdn-$eng "$eng" --profile metadata --threads 2 \
+			--items-per-dir 3 --tree-branch 2 --tree-depth 1 --size 1 \
+			--idle-ms 0)
+		expect 'j["job"]["names"]' "$work/mdn-$eng.json" mdtest
+		# the tree and the files; the directory items apart
+		got=$(cd "$top" && find . -mindepth 1 \( -type f -o \
+			-name 'mdtest_tree.*' -o -name 'test-dir.*' \) |
+			sed 's|^\./||' | LC_ALL=C sort)
+		[ "$got" = "$(echo "$want" | LC_ALL=C sort)" ] ||
+			fail "$eng: the tree is not mdtest's: $(echo "$got" | head -5)"
+		# every directory item is a mdtest item of its rank
+		got=$(cd "$top" && find . -mindepth 1 -type d \
+			! -name 'mdtest_tree.*' ! -name 'test-dir.*' \
+			! -regex '.*/[a-z]+\.mdtest\.[01]\.[0-8]' | head -3)
+		[ -z "$got" ] || fail "$eng: directory items not mdtest's: $got"
+		rm -rf "$FSLOAD_DIR/mdn-$eng"
+	done
+	check
+}
+
+# fs_mark -n 40 -s 51200 -S 6 -k: one directory of fs_mark's 40-byte
+# names, every file 51200 bytes, its phases.  Then through either engine a
+# job file's fs_mark names in one directory, and its trunc create over
+# them: O_TRUNC (no EEXIST, the new size).
+t_fsmark_profile() {
+	local eng top got jf=$work/trunc.ini
+
+	top=$(start_kept fsm kernel --profile fsmark --files 40 --sync 6 \
+		--idle-ms 0)
+	expect '[p["name"] for p in j["phases"]]' "$work/fsm.json" \
+		"create sync fsync"
+	expect '[p["ops"] for p in j["phases"]]' "$work/fsm.json" "40 1 40"
+	expect 'j["job"]["name_bytes"]' "$work/fsm.json" 40
+	[ "$(ls "$top")" = t000 ] || fail "$(ls "$top")"
+	got=$(find "$top/t000" -mindepth 1 -type f -size 51200c \
+		-regextype posix-extended \
+		-regex '.*/[0-9a-f]{8}~{8}[0-9A-Z]{24}' | wc -l)
+	[ "$got" -eq 40 ] || fail "$got fs_mark files of 51200 bytes"
+	got=$(find "$top/t000" -mindepth 1 | wc -l)
+	[ "$got" -eq 40 ] || fail "$got entries in the directory"
+	rm -rf "$FSLOAD_DIR/fsm"
+
+	cat >"$jf" <<-EOF
+		[global]
+		files = 40
+		names = fsmark
+		files-per-dir = 40
+		[phase big]
+		op = create size=8K trunc
+		[phase small]
+		op = create size=1K block=512 trunc
+	EOF
+	for eng in kernel user; do
+		top=$(start_kept trunc-$eng "$eng" --job "$jf" --idle-ms 0)
+		expect 'sum(p["errors"] for p in j["phases"])' \
+			"$work/trunc-$eng.json" 0
+		got=$(find "$top/t000" -mindepth 1 -maxdepth 1 -type f \
+			-size 1024c -regextype posix-extended \
+			-regex '.*/[0-9a-f]{8}~{8}[0-9A-Z]{24}' | wc -l)
+		[ "$got" -eq 40 ] || fail "$eng: $got fs_mark files emptied to 1 KiB"
+		got=$(find "$top/t000" -mindepth 1 | wc -l)
+		[ "$got" -eq 40 ] || fail "$eng: $got entries in the directory"
+		rm -rf "$FSLOAD_DIR/trunc-$eng"
+	done
+	check
 }
 
 t_largefile_keep() {
@@ -581,7 +675,7 @@ timed() {
 	return $rc
 }
 
-ktap_plan 25
+ktap_plan 27
 ktap_run smallfiles_sync_batch timed t_smallfiles_batch
 ktap_run smallfiles_sync_modes timed t_smallfiles_sync_modes
 ktap_run smallfiles_thread_sweep timed t_smallfiles_sweep
@@ -591,6 +685,8 @@ ktap_run metadata_iterations timed t_metadata_iterations
 ktap_run metadata_stonewall timed t_metadata_stonewall
 ktap_run metadata_tree timed t_metadata_tree
 ktap_run metadata_mdtest_semantics timed t_metadata_mdtest
+ktap_run names_mdtest timed t_names_mdtest
+ktap_run fsmark_profile timed t_fsmark_profile
 ktap_run largefile_keep_extents timed t_largefile_keep
 ktap_run largefile_direct_fallocate timed t_largefile_direct
 ktap_run randrw_counts timed t_randrw_counts

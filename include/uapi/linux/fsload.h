@@ -9,22 +9,24 @@
 #define FSLOAD_FAMILY_NAME	"fsload"
 #define FSLOAD_FAMILY_VERSION	1
 
-#define FSLOAD_NAME_MAX		32
-#define FSLOAD_THREADS_MAX	999
-#define FSLOAD_FILES_MAX	100000000
-#define FSLOAD_DIRS_MAX		100000
-#define FSLOAD_TREE_DEPTH_MAX	8
-#define FSLOAD_PHASES_MAX	32
-#define FSLOAD_PHASE_OPS_MAX	16
-#define FSLOAD_BLOCK_MAX	16777216
-#define FSLOAD_BIO_BLOCK_MAX	1048576
-#define FSLOAD_BIO_DEPTH_MAX	128
-#define FSLOAD_PROGRESS_MARKS	10
-#define FSLOAD_GROUPS_MAX	8
-#define FSLOAD_GROUP_ALL	255
-#define FSLOAD_STATUS_DIR_MAX	1024
-#define FSLOAD_STATUS_MSG_MAX	3584
-#define FSLOAD_LAT_SAMPLE_MAX	65536
+#define FSLOAD_NAME_MAX			32
+#define FSLOAD_THREADS_MAX		999
+#define FSLOAD_FILES_MAX		100000000
+#define FSLOAD_DIRS_MAX			100000
+#define FSLOAD_TREE_DEPTH_MAX		8
+#define FSLOAD_PHASES_MAX		32
+#define FSLOAD_PHASE_OPS_MAX		16
+#define FSLOAD_BLOCK_MAX		16777216
+#define FSLOAD_BIO_BLOCK_MAX		1048576
+#define FSLOAD_BIO_DEPTH_MAX		128
+#define FSLOAD_PROGRESS_MARKS		10
+#define FSLOAD_GROUPS_MAX		8
+#define FSLOAD_GROUP_ALL		255
+#define FSLOAD_STATUS_DIR_MAX		1024
+#define FSLOAD_STATUS_MSG_MAX		3584
+#define FSLOAD_LAT_SAMPLE_MAX		65536
+#define FSLOAD_NAME_BYTES_MAX		128
+#define FSLOAD_NAME_RANDOM_BYTES_MIN	12
 
 /**
  * enum fsload_job_state - Life of a job.
@@ -154,6 +156,10 @@ enum fsload_op {
  * @FSLOAD_OP_F_RDWR: create: open(O_CREAT|O_RDWR), as mdtest's file creation,
  *   instead of O_CREAT|O_EXCL|O_WRONLY (an existing file is opened, not an
  *   error).
+ * @FSLOAD_OP_F_TRUNC: create: open as fs_mark does, O_RDWR | O_CREAT | O_TRUNC
+ *   (an existing file is emptied, not an error; with O_NOFOLLOW, so never
+ *   through a symlink), and write() at the file position, rather than O_WRONLY
+ *   | O_CREAT | O_EXCL and pwrite().
  */
 enum fsload_op_flags {
 	FSLOAD_OP_F_FSYNC = 1,
@@ -163,9 +169,10 @@ enum fsload_op_flags {
 	FSLOAD_OP_F_SIZED = 16,
 	FSLOAD_OP_F_ROTATE = 32,
 	FSLOAD_OP_F_RDWR = 64,
+	FSLOAD_OP_F_TRUNC = 128,
 
 	/* private: */
-	FSLOAD_OP_F_MASK = 127,
+	FSLOAD_OP_F_MASK = 255,
 };
 
 /**
@@ -215,6 +222,30 @@ enum fsload_phase_flags {
 enum fsload_phase_order {
 	FSLOAD_ORDER_SEQUENTIAL = 1,
 	FSLOAD_ORDER_RANDOM,
+};
+
+/**
+ * enum fsload_names - How a job names its tree root, directories and files.
+ * @FSLOAD_NAMES_FSLOAD: fsload's counters (the default): t<thread, 3 digits> /
+ *   d<directory, 5 digits> / <phase prefix><file index, 8 digits>.
+ * @FSLOAD_NAMES_MDTEST: mdtest's (hpc/ior): test-dir.0-0 /
+ *   mdtest_tree.<thread>.<k> (a shared tree: mdtest_tree.<k>) /
+ *   file.mdtest.<thread>.<n> for the prefix 'f', dir.mdtest.<thread>.<n> for
+ *   'x', <prefix>.mdtest. <thread>.<n> for any other; n is the item's index in
+ *   the thread's set (mdtest -u, -b, -z, -I). In a shared tree every thread
+ *   puts its own items in every directory, as mdtest's ranks do.
+ * @FSLOAD_NAMES_FSMARK: fs_mark's, in t<thread, 3 digits> (fs_mark's -d): the
+ *   files, or with more than one directory, directory k as k in 2 or more hex
+ *   digits (fs_mark's -D) holding them. A file name is name-bytes long: a time
+ *   stamp of 8 hex digits (derived from the seed, not the clock), cut to its
+ *   last digits or padded with '~', then name-random-bytes characters of
+ *   [0-9A-Z] drawn from the seed, the thread and the file index; the prefix,
+ *   when not 'f', replaces its first character.
+ */
+enum fsload_names {
+	FSLOAD_NAMES_FSLOAD = 1,
+	FSLOAD_NAMES_MDTEST,
+	FSLOAD_NAMES_FSMARK,
 };
 
 #define FSLOAD_PROFILE_HZ_MAX		100000
@@ -283,6 +314,9 @@ enum {
 	FSLOAD_A_JOB_CPU_PROFILE_CLOCK,
 	FSLOAD_A_JOB_CPU_PROFILE_PERIOD,
 	FSLOAD_A_JOB_PROFILE_STACK,
+	FSLOAD_A_JOB_NAMES,
+	FSLOAD_A_JOB_NAME_BYTES,
+	FSLOAD_A_JOB_NAME_RANDOM_BYTES,
 
 	__FSLOAD_A_JOB_MAX,
 	FSLOAD_A_JOB_MAX = (__FSLOAD_A_JOB_MAX - 1)
