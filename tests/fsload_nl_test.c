@@ -1504,9 +1504,10 @@ static void b_weight_0(struct nl_msg *m, struct bctx *c)
 	op_u32(m, c, FSLOAD_OP_NULL, FSLOAD_A_OP_WEIGHT, 0);
 }
 
+/* A bit no flag will have: the spec's flags grow from bit 0. */
 static void b_op_flags(struct nl_msg *m, struct bctx *c)
 {
-	op_u32(m, c, FSLOAD_OP_CREATE, FSLOAD_A_OP_FLAGS, 1U << 7);
+	op_u32(m, c, FSLOAD_OP_CREATE, FSLOAD_A_OP_FLAGS, 1U << 31);
 }
 
 static void b_op_flags_stat(struct nl_msg *m, struct bctx *c)
