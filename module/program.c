@@ -118,6 +118,11 @@ static int fsload_parse_op(const struct fsload_program *prog,
 				    "flags: not valid for this op type");
 		return -EINVAL;
 	}
+	if ((od->flags & FSLOAD_OP_F_RDWR) && (od->flags & FSLOAD_OP_F_TRUNC)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_FLAGS],
+				    "flags: rdwr (mdtest's open) and trunc (fs_mark's) exclude each other");
+		return -EINVAL;
+	}
 	if (od->type == FSLOAD_OP_READ && od->size &&
 	    !(od->flags & FSLOAD_OP_F_SIZED)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],

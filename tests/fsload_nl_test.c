@@ -1510,6 +1510,13 @@ static void b_op_flags(struct nl_msg *m, struct bctx *c)
 	op_u32(m, c, FSLOAD_OP_CREATE, FSLOAD_A_OP_FLAGS, 1U << 31);
 }
 
+/* mdtest's open and fs_mark's: one create cannot be both. */
+static void b_op_flags_rdwr_trunc(struct nl_msg *m, struct bctx *c)
+{
+	op_u32(m, c, FSLOAD_OP_CREATE, FSLOAD_A_OP_FLAGS,
+	       FSLOAD_OP_F_RDWR | FSLOAD_OP_F_TRUNC);
+}
+
 static void b_op_flags_stat(struct nl_msg *m, struct bctx *c)
 {
 	uint32_t v = FSLOAD_OP_F_FSYNC;
@@ -1979,6 +1986,7 @@ BAD_START(order_3, ERANGE);
 BAD_START(name_too_long, EINVAL);
 BAD_SCALAR(job_flags, 0, FSLOAD_A_JOB_FLAGS, 4, 1U << 7, EINVAL);
 BAD_START(op_flags, EINVAL);
+BAD_START(op_flags_rdwr_trunc, EINVAL);
 BAD_START(op_flags_stat, EINVAL);
 BAD_START(size_read, EINVAL);
 BAD_SCALAR(unknown_attr, 0, 200, 4, 1, EINVAL);

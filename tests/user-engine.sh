@@ -454,6 +454,12 @@ t_mdtest() {
 	"$ctl" start --engine user --profile metadata --phases create,list \
 		--dir "$d" >/dev/null 2>&1
 	[ $? -eq 2 ] || fail "--phases list: not a usage error"
+	# mdtest's open and fs_mark's: one create cannot be both
+	printf '[phase c]\nop = create size=1 rdwr trunc\n' >"$tmp/rt.ini"
+	"$ctl" start --engine user --job "$tmp/rt.ini" --dir "$d" \
+		>/dev/null 2>"$tmp/rt.err"
+	[ $? -eq 2 ] && grep -q "rdwr and trunc" "$tmp/rt.err" ||
+		fail "rdwr and trunc together: $(cat "$tmp/rt.err")"
 	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
 }
 

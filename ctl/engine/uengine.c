@@ -1186,6 +1186,10 @@ static int uprog_convert(const struct program *prog, u64 files,
 			     od->prefix == 'd' || od->prefix == 't'))
 				return bad_program(ph->name,
 						   "rename: prefix 'a'..'z' except 'd' and 't'");
+			if ((od->flags & FSLOAD_OP_F_RDWR) &&
+			    (od->flags & FSLOAD_OP_F_TRUNC))
+				return bad_program(ph->name,
+						   "flags: rdwr and trunc exclude each other");
 			if (od->type == FSLOAD_OP_READ && od->size &&
 			    !(od->flags & FSLOAD_OP_F_SIZED))
 				return bad_program(ph->name,
