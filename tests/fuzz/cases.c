@@ -327,9 +327,15 @@ static void gen_op(struct rng *r, struct fop *o, uint64_t total_iters)
 		o->weight = pct(r, 20) ? PICK(r, ((const uint32_t[]){ 1, 1000000 }))
 				       : range(r, 1, 1000);
 	}
-	allowed = op_allowed_flags(o->type);
+	/*
+	 * A rotating rename must be its sequential phase's only op, and
+	 * rdwr and trunc exclude each other: keep to what any phase takes.
+	 */
+	allowed = op_allowed_flags(o->type) & ~FSLOAD_OP_F_ROTATE;
 	if (allowed && pct(r, 40)) {
 		o->flags = rnd(r) & allowed;
+		if (o->flags & FSLOAD_OP_F_TRUNC)
+			o->flags &= ~FSLOAD_OP_F_RDWR;
 		o->h_flags = true;
 	}
 	if (pct(r, 50) || (o->flags & FSLOAD_OP_F_DIRECT)) {
@@ -348,7 +354,9 @@ static void gen_op(struct rng *r, struct fop *o, uint64_t total_iters)
 		maxsize = UINT64_MAX / total_iters;
 	if (maxsize > prm.max_file)
 		maxsize = prm.max_file;
-	if (op_sized(o->type)) {
+	/* A read takes a size with the sized flag only (else to EOF). */
+	if (op_sized(o->type) &&
+	    (o->type != FSLOAD_OP_READ || (o->flags & FSLOAD_OP_F_SIZED))) {
 		uint32_t blk = o->h_block ? o->block : 4096;
 		uint64_t sz;
 		bool need = o->type != FSLOAD_OP_CREATE;
