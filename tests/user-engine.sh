@@ -458,7 +458,8 @@ t_mdtest() {
 	printf '[phase c]\nop = create size=1 rdwr trunc\n' >"$tmp/rt.ini"
 	"$ctl" start --engine user --job "$tmp/rt.ini" --dir "$d" \
 		>/dev/null 2>"$tmp/rt.err"
-	[ $? -eq 2 ] && grep -q "rdwr and trunc" "$tmp/rt.err" ||
+	[ $? -eq 2 ] || fail "rdwr and trunc together: not a usage error"
+	grep -q "rdwr and trunc" "$tmp/rt.err" ||
 		fail "rdwr and trunc together: $(cat "$tmp/rt.err")"
 	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
 }
