@@ -60,6 +60,9 @@ PACKAGES=(
 	bash coreutils util-linux mount procps psmisc findutils grep sed gawk
 	e2fsprogs xfsprogs btrfs-progs xz-utils libmnl0 libnl-3-200
 	libnl-genl-3-200
+	# fsloadctl's libraries besides libc (ctl/Makefile: libmnl, and
+	# liburing for --engine uring); built on the host, run in the root
+	liburing2
 )
 
 usage() { sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; }
@@ -270,6 +273,24 @@ create_root() {
 	apt_root update >/dev/null
 }
 
+# What PACKAGES gained since the root was made (debootstrap installed
+# the list of its day): installed into it now.
+ensure_packages() {
+	local p missing=()
+	for p in "${PACKAGES[@]}"; do
+		# shellcheck disable=SC2016 # dpkg-query's field, not shell
+		in_root -- dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q ' installed$' || missing+=("$p")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	say "installing ${missing[*]} in $ROOT"
+	apt_root install "${missing[@]}" >"$ROOT.apt.log" 2>&1 || {
+		tail -n 20 "$ROOT.apt.log" >&2
+		die "apt-get install failed (log: $ROOT.apt.log)"
+	}
+	rm -f "$ROOT.apt.log"
+}
+
 # --- kernels in the root ---------------------------------------------------------------
 # The newest Debian release of KERNEL the root's apt knows, from the
 # linux-headers-amd64 versions of every suite (trixie: 6.12, backports: 7.x).
@@ -440,6 +461,7 @@ setup() {
 		say "apt-get update in $ROOT"
 		apt_root update >/dev/null
 	fi
+	ensure_packages
 	for k in "$@"; do
 		ensure_kernel "$k"
 	done

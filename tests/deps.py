@@ -26,6 +26,11 @@ kernel build's own later steps (bc, libelf, libssl) are not dry-run.
 
 not_loaded_message: fsloadctl without the module says how to load it.
 
+root_libraries: the guests of other kernels (scripts/kernels.sh's Debian
+root) run the host's fsloadctl and test programs: every shared library
+they load but libc's comes from a package of kernels.sh's PACKAGES
+(by the host's package names, which trixie keeps).
+
 Host-side, KTAP output; exit 0 unless a case failed.
 
     tests/deps.py [CASE...]
@@ -494,12 +499,47 @@ def t_not_loaded_message():
         print("# " + line)
 
 
+def root_packages():
+    """The package names of scripts/kernels.sh's PACKAGES=( ... )."""
+    with open(os.path.join(REPO, "scripts", "kernels.sh")) as f:
+        m = re.search(r"^PACKAGES=\(\n(.*?)^\)", f.read(), re.M | re.S)
+    if not m:
+        raise Fail("no PACKAGES=( ... ) in scripts/kernels.sh")
+    return {w for line in m.group(1).splitlines()
+            for w in line.split("#")[0].split()}
+
+
+def t_root_libraries():
+    bins = [os.path.join(REPO, "ctl", "fsloadctl")]
+    bins += [os.path.join(REPO, "tests", "build", b)
+             for b in ("fsload_nl_test", "fsload_fuzz", "mincore")]
+    bins = [b for b in bins if os.access(b, os.X_OK)]
+    if not bins:
+        raise Skip("nothing built (make ctl tests)")
+    libs = set()
+    for b in bins:
+        p = run(["ldd", b])
+        libs |= set(re.findall(r"=> (/\S+)", p.stdout))
+    pkgs = owners(sorted(libs))
+    unowned = sorted(set(libs) - set(pkgs))
+    if unowned:
+        raise Fail("no package has " + ", ".join(unowned))
+    want = set(pkgs.values()) - {"libc6"}
+    print("# libraries: " + ", ".join(sorted(
+        "%s (%s)" % (os.path.basename(k), v) for k, v in pkgs.items())))
+    missing = sorted(want - root_packages())
+    if missing:
+        raise Fail("not in scripts/kernels.sh's PACKAGES (the guests of "
+                   "other kernels lack them): " + ", ".join(missing))
+
+
 def main():
     targets = [t for t in deps_targets() if t != "build"]
     cases = [(f"order_{t}", t_order, t) for t in targets]
     cases.append(("no_headers_message", t_no_headers_message, None))
     cases += [(f"packages_{t}", t_packages, t) for t in targets]
     cases.append(("not_loaded_message", t_not_loaded_message, None))
+    cases.append(("root_libraries", t_root_libraries, None))
     want = sys.argv[1:]
     if want:
         cases = [c for c in cases if c[0] in want]
