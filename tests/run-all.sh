@@ -164,9 +164,30 @@ report() {
 	skip=$((skip + k))
 }
 
+# A run that is stopped stops its suites, guests and all: left running,
+# they would write into the next run's logs.
+kill_tree() {
+	local c
+
+	for c in $(pgrep -P "$1"); do
+		kill_tree "$c"
+	done
+	kill "$1" 2>/dev/null
+}
+stop_suites() {
+	local n
+
+	for n in "${running[@]}"; do
+		kill_tree "${pid[$n]}"
+	done
+	exit "$1"
+}
+trap 'stop_suites 130' INT
+trap 'stop_suites 143' TERM
+
 # reap [ALL]: wait until one running suite ends (all of them with ALL) and
 # report the ones that ended.
-declare -A started
+declare -A started pid
 running=()
 reap() {
 	local n still
@@ -210,7 +231,6 @@ live=0
 { [ "$jobs" -eq 1 ] || [ "$nguest" -le 1 ]; } && live=1
 [ "$live" = 1 ] || echo "# guest suites: $jobs at a time; each one's output when it ends"
 
-declare -A pid
 for s in "${list[@]}"; do
 	IFS='|' read -r name opts cmd <<<"${s#+}"
 	if [ "$opts" = host ]; then
