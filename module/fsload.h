@@ -114,7 +114,7 @@ struct fsload_result {
 };
 
 /* Distinct stacks a worker keeps when the request does not say. */
-#define FSLOAD_PROFILE_STACKS_DEFAULT	4096
+#define FSLOAD_PROFILE_STACKS_DEFAULT	32768
 /* Distinct call paths a worker keeps: one per this many stacks. */
 #define FSLOAD_PROFILE_STACKS_PER_PATH	4
 /* A job's tables at most, all workers. */

@@ -437,7 +437,76 @@ for it in j["iterations"]:
 	[ $? = 2 ] || fail "broken JSON: not exit 2"
 }
 
-ktap_plan 11
+# prof IN OUT SPEC: OUT is IN with a CPU profile of the create phase in
+# every iteration: SPEC "name:samples,..." (1 000 ops, a sample 10
+# instructions per op), iteration i's first function with i extra samples
+# when VARY is set.  Three iterations of one sample each: a function's
+# sampling error is sqrt(mean * 10 / 3) per op.
+prof() {
+	edit "$1" "$2" '
+spec = [(f.split(":")[0], int(f.split(":")[1])) for f in "'"$3"'".split(",")]
+for i, p in enumerate(phases("create")):
+    fns = [{"function": n, "self_samples": s + (i if k == 0 and "'"${VARY:-}"'" else 0),
+            "total_samples": s} for k, (n, s) in enumerate(spec)]
+    for f in fns:
+        f["self_per_op"] = f["self_samples"] * 10.0
+        f["total_per_op"] = f["total_samples"] * 10.0 + 5
+    n = sum(f["self_samples"] for f in fns)
+    p["cpu_profile"] = {"clock": "cpu-clock", "unit": "instructions", "hz": 1000,
+        "period": 10000, "samples": n, "dropped": 0,
+        "by_op": [{"op": "create", "ops": 1000, "samples": n,
+                   "cost_per_op": n * 10.0, "functions": fns}]}'
+}
+
+# compare --functions: the functions whose self cost per op changed most,
+# first, with the rows' verdicts; between runs that do not vary, a change
+# within the sampling error (Poisson: a function's samples) does not
+# count, one beyond it does; a function only one side sampled is 0 on the
+# other; --functions 0 leaves them out; and a phase without a profile on
+# one side is not compared.
+t_compare_functions() {
+	local f
+
+	[ -f "$base" ] || t_output >/dev/null
+	prof "$base" "$tmp/pa.json" "ext4_create:100,alloc_inode:50,tiny:2,same:40"
+	prof "$base" "$tmp/pb.json" "ext4_create:100,alloc_inode:90,tiny:3,same:40,newfn:30"
+	"$ctl" --json compare "$tmp/pa.json" "$tmp/pb.json" --phase create \
+		>"$tmp/f.json"
+	f='[v for v in j["functions"] if v["phase"] == "create" and v["op"] == "create"][0]'
+	expect "$tmp/f.json" \
+		"len(j[\"functions\"])" 1 \
+		"${f}[\"unit\"], ${f}[\"base_cost_per_op\"], ${f}[\"new_cost_per_op\"]" \
+		"('instructions', 1920.0, 2630.0)" \
+		"[x[\"function\"] for x in ${f}[\"functions\"]]" \
+		"alloc_inode newfn tiny ext4_create same" \
+		"[x[\"verdict\"] for x in ${f}[\"functions\"]][:3]" \
+		"regressed regressed no significant change" \
+		"[round(x[\"change_per_op\"], 1) for x in ${f}[\"functions\"]][:3]" \
+		"400.0 300.0 10.0" \
+		"${f}[\"functions\"][0][\"mode\"]" threshold \
+		"round(${f}[\"functions\"][0][\"sampling_z\"], 2)" 5.86 \
+		"'sampling error' in ${f}[\"functions\"][2][\"note\"]" True \
+		"${f}[\"functions\"][1][\"base_self_per_op\"][\"mean\"]" 0.0
+	"$ctl" compare "$tmp/pa.json" "$tmp/pb.json" --phase create >"$tmp/f.txt"
+	grep -Eq '^ +500\.0 +900\.0 +\+400\.0 +\+80\.0% +\+400\.0  regressed +alloc_inode$' "$tmp/f.txt" ||
+		fail "no alloc_inode line: $(cat "$tmp/f.txt")"
+	grep -q '^create, create: 1920.0 -> 2630.0 instructions per op' "$tmp/f.txt" ||
+		fail "no op line: $(cat "$tmp/f.txt")"
+	"$ctl" --json compare "$tmp/pa.json" "$tmp/pb.json" --functions 2 >"$tmp/f2.json"
+	expect "$tmp/f2.json" "len(${f}[\"functions\"])" 2
+	"$ctl" --json compare "$tmp/pa.json" "$tmp/pb.json" --functions 0 >"$tmp/f3.json"
+	expect "$tmp/f3.json" '"functions" in j' False
+	"$ctl" --json compare "$tmp/pa.json" "$base" >"$tmp/f4.json"
+	expect "$tmp/f4.json" 'len(j["functions"])' 0
+	# iterations that vary: the t-test over them decides, not the sampling
+	VARY=1 prof "$base" "$tmp/pv.json" "ext4_create:100,alloc_inode:50"
+	"$ctl" --json compare "$tmp/pv.json" "$tmp/pv.json" --phase create >"$tmp/f5.json"
+	expect "$tmp/f5.json" \
+		"[(x[\"mode\"], x[\"verdict\"]) for x in ${f}[\"functions\"] if x[\"function\"] == \"ext4_create\"][0]" \
+		"('welch', 'no significant change')"
+}
+
+ktap_plan 12
 ktap_run result_file_members t_output
 ktap_run rerun_repeats_a_run t_rerun
 ktap_run compare_verdicts t_compare_verdicts
@@ -449,4 +518,5 @@ ktap_run compare_clock_mismatch t_compare_clock
 ktap_run compare_usage t_compare_usage
 ktap_run compare_lat_avg_with_errors t_compare_lat_avg_errors
 ktap_run compare_lat_sample t_compare_lat_sample
+ktap_run compare_functions t_compare_functions
 ktap_finish

@@ -28,7 +28,10 @@
 #include "lib/msg.h"
 #include "engine/job.h"
 #include "report/env.h"
+#include "report/profdiff.h"
+#include "report/resultset.h"
 #include "report/stats.h"
+#include "report/verdict.h"
 #include "cmd/cmds.h"
 
 #define LIST_MAX	32
@@ -38,6 +41,7 @@ struct compare_opts {
 	const char *phase;
 	double threshold;	/* % */
 	const char *alpha;
+	uint32_t functions;
 	bool force;
 };
 
@@ -52,6 +56,8 @@ static const struct arg_desc compare_args[] = {
 	  "smallest change in % that counts (default 1); in exact mode the only test" },
 	{ "alpha", ARG_STR, COPT(alpha), "A",
 	  "significance level of the t-test (default 0.05)" },
+	{ "functions", ARG_U32, COPT(functions), "N",
+	  "of results with CPU profiles (start --cpu-profile): the N functions whose cost per op changed most, per phase and op type (default 10; 0: none)" },
 	{ "force", ARG_FLAG, COPT(force), NULL,
 	  "compare anyway: other workloads (parameters), a debug kernel with a production one, icount with wall clock, another --lat-sample" },
 	{ NULL },
@@ -112,104 +118,9 @@ const struct cmd_desc compare_cmd = {
 	.help_extra = compare_help,
 };
 
-#define RUNS_MAX	1024
-
-/* One side: its runs, each {"job": ..., "phases": [...]}. */
-struct result_side {
-	const char *path;
-	struct jval *doc;
-	const struct jval *runs[RUNS_MAX];
-	const char *group[RUNS_MAX];	/* engine of a list: its name */
-	unsigned int boot[RUNS_MAX];	/* index in "boots" (0 without) */
-	size_t nruns;
-	unsigned int nboots;		/* "boots": how many; else 1 */
-};
-
-/* The runs of one boot's figures (@doc), tagged with @boot. */
-static int add_runs(struct result_side *s, const struct jval *doc, unsigned int boot)
+static double metric_value(const struct jval *phase, const void *arg)
 {
-	const struct jval *it, *g;
-	unsigned int e;
-	size_t i;
-
-	it = json_get(doc, "iterations");
-	if (it && it->type == J_ARR) {
-		for (i = 0; i < it->n && s->nruns < RUNS_MAX; i++) {
-			s->group[s->nruns] = NULL;
-			s->boot[s->nruns] = boot;
-			s->runs[s->nruns++] = it->items[i];
-		}
-	} else if (json_get(doc, "phases")) {
-		if (s->nruns < RUNS_MAX) {
-			s->group[s->nruns] = NULL;
-			s->boot[s->nruns] = boot;
-			s->runs[s->nruns++] = doc;
-		}
-	} else if (json_get(doc, "sweep")) {
-		errmsg("%s: a thread sweep; compare results of one thread count (--iterations)",
-		       s->path);
-		return EXIT_USAGE;
-	} else {
-		for (e = 0; e < ENGINE_COUNT; e++) {
-			g = json_get(doc, engine_name(e));
-			if (g && json_get(g, "phases") && s->nruns < RUNS_MAX) {
-				s->group[s->nruns] = engine_name(e);
-				s->boot[s->nruns] = boot;
-				s->runs[s->nruns++] = g;
-			}
-		}
-	}
-	return 0;
-}
-
-static int load_side(struct result_side *s, const char *path)
-{
-	const struct jval *boots;
-	size_t i;
-	int ret;
-
-	s->path = path;
-	s->doc = json_load(path);
-	if (!s->doc)
-		return EXIT_USAGE;
-	s->nboots = 1;
-	boots = json_get(s->doc, "boots");
-	if (boots && boots->type == J_ARR && boots->n) {
-		for (i = 0; i < boots->n; i++) {
-			ret = add_runs(s, boots->items[i], i);
-			if (ret)
-				return ret;
-		}
-		s->nboots = boots->n;
-	} else {
-		ret = add_runs(s, s->doc, 0);
-		if (ret)
-			return ret;
-	}
-	if (!s->nruns) {
-		errmsg("%s: no results (no \"phases\" or \"iterations\")", path);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-static const struct jval *find_phase(const struct jval *run, const char *name)
-{
-	const struct jval *ph = json_get(run, "phases");
-	size_t i;
-
-	for (i = 0; ph && ph->type == J_ARR && i < ph->n; i++) {
-		const char *n = json_str(ph->items[i], "name");
-
-		if (n && !strcmp(n, name))
-			return ph->items[i];
-	}
-	return NULL;
-}
-
-static double metric_value(const struct jval *phase,
-			   const struct metric_desc *m)
-{
+	const struct metric_desc *m = arg;
 	const struct jval *types = json_get(phase, "ops_by_type"), *v;
 	double sum = 0, cnt = 0;
 	size_t i;
@@ -242,84 +153,6 @@ static double metric_value(const struct jval *phase,
 	}
 	v = json_path(phase, m->path);
 	return v && v->type == J_NUM ? v->num : NAN;
-}
-
-static bool same_group(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
-/*
- * @m of phase @pname in each of @s's runs of engine @group, into @out; of
- * a side with several boots, the mean of each boot's runs (the boots are
- * the sample: the noise between boots is what a single boot cannot see).
- */
-static size_t side_values(const struct result_side *s, const char *group,
-			  const char *pname, const struct metric_desc *m,
-			  double *out)
-{
-	const struct jval *ph;
-	size_t k, n = 0;
-	unsigned int b, nb;
-	double v, sum;
-
-	for (b = 0; b < s->nboots; b++) {
-		sum = 0;
-		nb = 0;
-		for (k = 0; k < s->nruns; k++) {
-			if (s->boot[k] != b || !same_group(s->group[k], group))
-				continue;
-			ph = find_phase(s->runs[k], pname);
-			v = ph ? metric_value(ph, m) : NAN;
-			if (isnan(v))
-				continue;
-			if (s->nboots == 1)
-				out[n++] = v;
-			sum += v;
-			nb++;
-		}
-		if (s->nboots > 1 && nb)
-			out[n++] = sum / nb;
-	}
-	return n;
-}
-
-/* Whether @name is a phase of any of @s's runs. */
-static bool side_has_phase(const struct result_side *s, const char *name)
-{
-	size_t k;
-
-	for (k = 0; k < s->nruns; k++)
-		if (find_phase(s->runs[k], name))
-			return true;
-	return false;
-}
-
-/* "a, b, c": the distinct phase names of @s, in order, into @buf. */
-static void side_phase_names(const struct result_side *s, char *buf, size_t len)
-{
-	const char *seen[256];
-	const struct jval *phs;
-	unsigned int nseen = 0, i;
-	size_t k, r, used = 0;
-
-	buf[0] = '\0';
-	for (k = 0; k < s->nruns; k++) {
-		phs = json_get(s->runs[k], "phases");
-		for (r = 0; phs && phs->type == J_ARR && r < phs->n; r++) {
-			const char *n = json_str(phs->items[r], "name");
-
-			for (i = 0; n && i < nseen; i++)
-				if (!strcmp(seen[i], n))
-					break;
-			if (!n || i < nseen || nseen == ARRAY_SIZE(seen) ||
-			    used >= len)
-				continue;
-			seen[nseen++] = n;
-			used += snprintf(buf + used, len - used, "%s%s",
-					 used ? ", " : "", n);
-		}
-	}
 }
 
 /* "a,b" lists from every --NAME of argv, into @out. */
@@ -593,22 +426,6 @@ static void taint_note(const struct result_side *s)
 
 /* --- the table ------------------------------------------------------------------------ */
 
-static void print_sample(const char *key, const struct stat_sample *s,
-			 const double *v)
-{
-	size_t i;
-
-	open_json_object(key);
-	print_uint(PRINT_JSON, "n", NULL, s->n);
-	print_float(PRINT_JSON, "mean", NULL, s->mean);
-	print_float(PRINT_JSON, "stddev", NULL, s->sd);
-	open_json_array("values");
-	for (i = 0; i < s->n; i++)
-		print_float(PRINT_JSON, NULL, NULL, v[i]);
-	close_json_array();
-	close_json_object();
-}
-
 static void fmt_ms(char *buf, size_t len, const struct stat_sample *s)
 {
 	int prec = fabs(s->mean) >= 1e6 ? 0 : fabs(s->mean) >= 100 ? 1 : 3;
@@ -633,15 +450,9 @@ struct compare {
 struct compare_row {
 	const char *group, *pname;
 	const struct metric_desc *m;
-	double va[1024], vb[1024];
+	double va[RUNS_MAX], vb[RUNS_MAX];
 	size_t na, nb;
-	struct stat_sample sa, sb;
-	struct welch w;
-	double change;		/* %, NEW against BASE */
-	double vp;		/* the variance test's p */
-	double noise;		/* %, the noise band; NAN */
-	const char *verdict, *mode, *note;
-	char nbuf[96];
+	struct verdict v;
 };
 
 /* --metric's names into c->mlist; the default three without one. */
@@ -803,56 +614,20 @@ static void compare_header(struct compare *c, bool json)
 /* The statistics of @row and its verdict: noise band, threshold or t-test. */
 static void compare_verdict(const struct compare *c, struct compare_row *row)
 {
-	const struct stat_sample *sa = &row->sa, *sb = &row->sb;
-	bool worse, beyond;
+	const struct verdict_rule rule = {
+		.threshold = c->o.threshold,
+		.alpha = c->alpha,
+		.higher_better = row->m->higher_better,
+		.base_boots = c->a.nboots,
+		.new_boots = c->b.nboots,
+	};
 
-	sample_of(row->va, row->na, &row->sa);
-	sample_of(row->vb, row->nb, &row->sb);
-	row->change = sa->mean ? (sb->mean - sa->mean) / fabs(sa->mean) * 100 :
-		      (sb->mean ? INFINITY : 0);
-	worse = row->m->higher_better ? row->change < 0 : row->change > 0;
-	beyond = fabs(row->change) > c->o.threshold;
-	row->vp = variance_test(sa, sb);
-	row->noise = NAN;
-	row->note = NULL;
-	if (c->a.nboots > 1 && row->na > 1) {
-		/* BASE's boots measured the noise */
-		row->mode = "noise";
-		welch_test(sa, sb, &row->w);
-		row->w.p = NAN;
-		row->noise = noise_band_pct(sa, c->b.nboots > 1 ? row->nb : 1,
-					    c->alpha);
-		beyond = beyond && fabs(row->change) > row->noise;
-		row->verdict = !beyond ? "no significant change" :
-			       worse ? "regressed" : "improved";
-		snprintf(row->nbuf, sizeof(row->nbuf),
-			 "noise ±%.3f%% over %zu boots", row->noise, row->na);
-		row->note = row->nbuf;
-	} else if (sa->sd == 0 && sb->sd == 0) {
-		row->mode = "threshold";
-		welch_test(sa, sb, &row->w);
-		row->w.p = NAN;
-		row->verdict = !beyond ? "no significant change" :
-			       worse ? "regressed" : "improved";
-		row->note = "no variation: noise not measured, threshold only";
-	} else if (welch_test(sa, sb, &row->w)) {
-		/* one side has a single run: no test */
-		row->mode = "untested";
-		row->verdict = !beyond ? "no significant change" :
-			       worse ? "regressed" : "improved";
-		row->note = "a single run on one side: threshold only";
-	} else {
-		row->mode = "welch";
-		row->verdict = row->w.p < c->alpha && beyond ?
-			       (worse ? "regressed" : "improved") :
-			       "no significant change";
-	}
-	if (!row->note && row->vp < c->alpha)
-		row->note = sb->sd > sa->sd ? "noisier" : "steadier";
+	judge(row->va, row->na, row->vb, row->nb, &rule, &row->v);
 }
 
 static void print_row(const struct compare_row *row, const char *label)
 {
+	const struct verdict *v = &row->v;
 	const struct compare_row *r = row;
 	char ca[64], cb[64];
 
@@ -862,46 +637,57 @@ static void print_row(const struct compare_row *row, const char *label)
 	print_string(PRINT_JSON, "metric", NULL, r->m->name);
 	print_string(PRINT_JSON, "better", NULL,
 		     r->m->higher_better ? "higher" : "lower");
-	print_sample("base", &r->sa, r->va);
-	print_sample("new", &r->sb, r->vb);
-	print_float(PRINT_JSON, "change_pct", NULL, r->change);
-	print_string(PRINT_JSON, "mode", NULL, r->mode);
-	if (isnan(r->noise))
+	print_sample_json("base", &v->sa, r->va);
+	print_sample_json("new", &v->sb, r->vb);
+	print_float(PRINT_JSON, "change_pct", NULL, v->change);
+	print_string(PRINT_JSON, "mode", NULL, v->mode);
+	if (isnan(v->noise))
 		print_null(PRINT_JSON, "noise_pct", NULL);
 	else
-		print_float(PRINT_JSON, "noise_pct", NULL, r->noise);
-	print_float(PRINT_JSON, "t", NULL, r->w.t);
-	print_float(PRINT_JSON, "df", NULL, r->w.df);
+		print_float(PRINT_JSON, "noise_pct", NULL, v->noise);
+	print_float(PRINT_JSON, "t", NULL, v->w.t);
+	print_float(PRINT_JSON, "df", NULL, v->w.df);
 	/* small p-values keep their digits */
-	if (isnan(r->w.p)) {
+	if (isnan(v->w.p)) {
 		print_null(PRINT_JSON, "p", NULL);
 	} else {
 		char pb[32];
 
-		snprintf(pb, sizeof(pb), "%.4g", r->w.p);
+		snprintf(pb, sizeof(pb), "%.4g", v->w.p);
 		print_float(PRINT_JSON, "p", NULL, strtod(pb, NULL));
 		print_string(PRINT_JSON, "p_text", NULL, pb);
 	}
-	if (isnan(r->vp))
+	if (isnan(v->vp))
 		print_null(PRINT_JSON, "variance_p", NULL);
 	else
-		print_float(PRINT_JSON, "variance_p", NULL, r->vp);
-	print_string(PRINT_JSON, "verdict", NULL, r->verdict);
-	print_string(PRINT_JSON, "note", NULL, r->note);
+		print_float(PRINT_JSON, "variance_p", NULL, v->vp);
+	print_string(PRINT_JSON, "verdict", NULL, v->verdict);
+	print_string(PRINT_JSON, "note", NULL, v->note);
 	close_json_object();
 
-	fmt_ms(ca, sizeof(ca), &r->sa);
-	fmt_ms(cb, sizeof(cb), &r->sb);
+	fmt_ms(ca, sizeof(ca), &v->sa);
+	fmt_ms(cb, sizeof(cb), &v->sb);
 	print_fp("%-12s %-15s %25s %25s %+8.2f%% ", label, r->m->name, ca, cb,
-		 r->change);
-	if (isnan(r->w.p))
+		 v->change);
+	if (isnan(v->w.p))
 		print_fp("%8s", "-");
-	else if (r->w.p < 0.0001)
-		print_fp("%8.1e", r->w.p);
+	else if (v->w.p < 0.0001)
+		print_fp("%8.1e", v->w.p);
 	else
-		print_fp("%8.4f", r->w.p);
-	print_fp("  %s%s%s%s\n", r->verdict, r->note ? " (" : "",
-		 r->note ? r->note : "", r->note ? ")" : "");
+		print_fp("%8.4f", v->w.p);
+	print_fp("  %s%s%s%s\n", v->verdict, v->note ? " (" : "",
+		 v->note ? v->note : "", v->note ? ")" : "");
+}
+
+/* Whether --phase asks for @pname (every phase without --phase). */
+static bool phase_wanted(const struct compare *c, const char *pname)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->np; i++)
+		if (!strcmp(c->pnames[i], pname))
+			return true;
+	return !c->np;
 }
 
 /* Every metric of phase @pname of engine @group (NULL: not "both"). */
@@ -912,22 +698,16 @@ static void compare_phase(struct compare *c, const char *group,
 	unsigned int i, j;
 	char label[96];
 
-	if (c->np) {
-		bool want = false;
-
-		for (i = 0; i < c->np; i++)
-			want |= !strcmp(c->pnames[i], pname);
-		if (!want)
-			return;
-	}
 	snprintf(label, sizeof(label), "%s%s%s", group ? group : "",
 		 group ? ":" : "", pname);
 	for (i = 0; i < c->nm; i++) {
 		row.group = group;
 		row.pname = pname;
 		row.m = c->mlist[i];
-		row.na = side_values(&c->a, group, pname, row.m, row.va);
-		row.nb = side_values(&c->b, group, pname, row.m, row.vb);
+		row.na = side_values(&c->a, group, pname, metric_value, row.m,
+				     row.va);
+		row.nb = side_values(&c->b, group, pname, metric_value, row.m,
+				     row.vb);
 		if (!row.na || !row.nb)
 			continue;
 		c->mrows[i]++;
@@ -935,26 +715,43 @@ static void compare_phase(struct compare *c, const char *group,
 			c->prows[j] += !strcmp(c->pnames[j], pname);
 		c->nrows++;
 		compare_verdict(c, &row);
-		if (!strcmp(row.verdict, "regressed"))
+		if (!strcmp(row.v.verdict, "regressed"))
 			c->nreg++;
-		else if (!strcmp(row.verdict, "improved"))
+		else if (!strcmp(row.v.verdict, "improved"))
 			c->nimp++;
 		print_row(&row, label);
 	}
 }
 
+/* The functions that changed most in phase @pname of engine @group. */
+static void compare_phase_functions(struct compare *c, const char *group,
+				    const char *pname)
+{
+	const struct verdict_rule rule = {
+		.threshold = c->o.threshold,
+		.alpha = c->alpha,
+		.higher_better = false,
+		.base_boots = c->a.nboots,
+		.new_boots = c->b.nboots,
+	};
+
+	compare_functions(&c->a, &c->b, group, pname, &rule,
+			  c->o.functions);
+}
+
 /*
- * The rows: per engine of a list (or none), per phase of BASE's first
- * run.
+ * @fn for every phase asked for: per engine of a list (or none), per
+ * phase of BASE's first run.
  */
-static void compare_rows(struct compare *c)
+static void for_each_phase(struct compare *c,
+			   void (*fn)(struct compare *c, const char *group,
+				      const char *pname))
 {
 	const struct jval *ref, *phs;
 	const char *pname, *group;
 	size_t r;
 	int g;
 
-	open_json_array("rows");
 	/* -1: no engine's (one run, iterations) */
 	for (g = -1; g < ENGINE_COUNT; g++) {
 		group = g < 0 ? NULL : engine_name(g);
@@ -967,10 +764,22 @@ static void compare_rows(struct compare *c)
 		phs = json_get(ref, "phases");
 		for (r = 0; phs && phs->type == J_ARR && r < phs->n; r++) {
 			pname = json_str(phs->items[r], "name");
-			if (pname)
-				compare_phase(c, group, pname);
+			if (pname && phase_wanted(c, pname))
+				fn(c, group, pname);
 		}
 	}
+}
+
+/* The rows, then the functions that changed (results with profiles). */
+static void compare_rows(struct compare *c)
+{
+	open_json_array("rows");
+	for_each_phase(c, compare_phase);
+	close_json_array();
+	if (!c->o.functions)
+		return;
+	open_json_array("functions");
+	for_each_phase(c, compare_phase_functions);
 	close_json_array();
 }
 
@@ -1013,7 +822,7 @@ int cmd_compare(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	/* large: every run's figures of both files */
 	static struct compare c = {
-		.o = { .threshold = 1.0 },
+		.o = { .threshold = 1.0, .functions = 10 },
 		.alpha = 0.05,
 	};
 	char **bufs = calloc((size_t)argc + 1, sizeof(char *));

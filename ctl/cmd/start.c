@@ -166,7 +166,7 @@ static const struct arg_desc start_args[] = {
 	{ "cpu-profile", ARG_U32, OPT(cpu_profile), "HZ",
 	  "sample the workers' kernel stacks HZ times per CPU second; a profile per phase and op type (0: none)" },
 	{ "cpu-profile-stacks", ARG_U32, OPT(cpu_profile_stacks), "N",
-	  "--cpu-profile: distinct stacks each worker keeps (default 4096, fewer for many threads); more are counted as dropped" },
+	  "--cpu-profile: distinct stacks each worker keeps (default 32768, fewer for many threads); more are counted as dropped" },
 	{ "folded", ARG_STR, OPT(folded), "PREFIX",
 	  "--cpu-profile: write folded stacks to PREFIX-<index>-<phase>-<op>.folded" },
 	{ "flamegraph", ARG_STR, OPT(flamegraph), "PREFIX",
@@ -1024,16 +1024,8 @@ static int start_one(struct start *st, struct job_req *req, bool *stop)
 			return ret;
 		}
 		st->nruns++;
-		if (st->p.folded && run->r.profile &&
-		    profile_write(run->r.profile, &run->r, st->p.folded,
-				  PROFILE_FOLDED))
-			warnmsg("cannot write the folded stacks %s-*.folded",
-				st->p.folded);
-		if (st->p.flamegraph && run->r.profile &&
-		    profile_write(run->r.profile, &run->r, st->p.flamegraph,
-				  PROFILE_SVG))
-			warnmsg("cannot write the flame graphs %s-*.svg",
-				st->p.flamegraph);
+		profile_write_files(run->r.profile, &run->r, st->p.folded,
+				    st->p.flamegraph);
 		if (st->extents)
 			count_extents(run, st->p.keep);
 		if (run->ret && !st->job_ret)

@@ -56,7 +56,8 @@ int wait_job(const struct cmd_ctx *ctx, uint32_t id, const struct wait_opts *o,
 		       o->timeout, id);
 	if (ret)
 		goto out;
-	ret = show_job_results(&nl, id, &w.final, NULL, ctx->json);
+	ret = show_job_results(&nl, id, &w.final, NULL, ctx->json, NULL,
+			       NULL);
 	/* stop --wait: a job that stopped as asked is a success */
 	if (stop && ret == EXIT_JOB && w.final.state == FSLOAD_JOB_STOPPED)
 		ret = EXIT_OK;

@@ -8,8 +8,11 @@
  * total when it is anywhere in the stack (once per stack, so recursion
  * does not count twice).  A sample stands for the profile's period (ns
  * of cpu-clock, instructions under QEMU's instruction clock, or cycles),
- * so a function's cost per op is its samples x period / the op type's
- * operations in the phase.
+ * less, for the cpu-clock timer, the handler's own time per sample: the
+ * timer's period runs on while the handler records a sample, which no
+ * sample can land in (interrupts are off), so a period covers less work
+ * than its length (sample_cost()).  A function's cost per op is its
+ * samples x that cost / the op type's operations in the phase.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +21,7 @@
 #include <string.h>
 
 #include "lib/fsloadctl.h"
+#include "lib/msg.h"
 #include "lib/print.h"
 #include "nl/names.h"
 #include "nl/profile.h"
@@ -380,8 +384,28 @@ static const char flame_script[] =
 "}\n"
 "]]></script>\n";
 
+/*
+ * The work one sample of phase @pr stands for: the period, less the
+ * handler's own time per sample under the cpu-clock timer (its period
+ * counts the handler's time; the cycle counter stops in the handler's
+ * NMI).  The interrupt entry and exit around the handler are not
+ * measured and stay in (README, "CPU profiles").
+ */
+static double sample_cost(const struct cpu_profile *p,
+			  const struct phase_result *pr)
+{
+	double h;
+
+	if (p->clock == FSLOAD_PROFILE_CLOCK_CYCLES || !pr ||
+	    !pr->prof_samples)
+		return (double)p->period;
+	h = (double)pr->prof_ns / (double)pr->prof_samples;
+	return h < (double)p->period ? (double)p->period - h : 0;
+}
+
 /* Write view @v of @p as an SVG flame graph to @f. */
 static void flame_write(FILE *f, const struct cpu_profile *p,
+			const struct phase_result *pr,
 			const struct fold_view *v, const char *title,
 			uint64_t ops)
 {
@@ -389,7 +413,7 @@ static void flame_write(FILE *f, const struct cpu_profile *p,
 	struct open_box *open = NULL, *tmp;
 	struct flame fl = {
 		.f = f, .total = v->samples, .ops = (double)ops,
-		.period = (double)p->period,
+		.period = sample_cost(p, pr),
 		.unit = profile_unit(p),
 	};
 	unsigned int i, nopen = 0, d, height;
@@ -509,7 +533,7 @@ int profile_write(const struct cpu_profile *p, const struct results *r,
 		if (kind == PROFILE_SVG) {
 			snprintf(title, sizeof(title), "%s, %s",
 				 pr ? pr->name : "?", view_op(views[i].op));
-			flame_write(f, p, &views[i], title,
+			flame_write(f, p, pr, &views[i], title,
 				    phase_ops(pr, views[i].op));
 		}
 		for (j = 0; kind == PROFILE_FOLDED && j < views[i].nstacks; j++)
@@ -522,17 +546,29 @@ int profile_write(const struct cpu_profile *p, const struct results *r,
 	return err;
 }
 
+void profile_write_files(const struct cpu_profile *p, const struct results *r,
+			 const char *folded, const char *flamegraph)
+{
+	if (!p)
+		return;
+	if (folded && profile_write(p, r, folded, PROFILE_FOLDED))
+		warnmsg("cannot write the folded stacks %s-*.folded", folded);
+	if (flamegraph && profile_write(p, r, flamegraph, PROFILE_SVG))
+		warnmsg("cannot write the flame graphs %s-*.svg", flamegraph);
+}
+
 static const char *profile_clock_name(const struct cpu_profile *p)
 {
 	return p->clock == FSLOAD_PROFILE_CLOCK_CYCLES ? "cycles" :
 	       "cpu-clock";
 }
 
-/* @samples of @p's period per op of @ops; NaN (JSON null) without ops. */
-static double per_op(const struct cpu_profile *p, uint64_t samples,
+/* @samples of phase @pr per op of @ops; NaN (JSON null) without ops. */
+static double per_op(const struct cpu_profile *p,
+		     const struct phase_result *pr, uint64_t samples,
 		     uint64_t ops)
 {
-	return ops ? (double)samples * (double)p->period / (double)ops :
+	return ops ? (double)samples * sample_cost(p, pr) / (double)ops :
 		     __builtin_nan("");
 }
 
@@ -552,6 +588,7 @@ void print_profile_json(const struct cpu_profile *p,
 	print_string(PRINT_JSON, "unit", NULL, profile_unit(p));
 	print_uint(PRINT_JSON, "hz", NULL, p->hz);
 	print_uint(PRINT_JSON, "period", NULL, p->period);
+	print_float(PRINT_JSON, "sample_cost", NULL, sample_cost(p, pr));
 	print_uint(PRINT_JSON, "samples", NULL, pr->prof_samples);
 	print_uint(PRINT_JSON, "dropped", NULL, pr->prof_dropped);
 	print_uint(PRINT_JSON, "overhead_ns", NULL, pr->prof_ns);
@@ -570,7 +607,7 @@ void print_profile_json(const struct cpu_profile *p,
 		print_uint(PRINT_JSON, "ops", NULL, ops);
 		print_uint(PRINT_JSON, "samples", NULL, v->samples);
 		print_float(PRINT_JSON, "cost_per_op", NULL,
-			    per_op(p, v->samples, ops));
+			    per_op(p, pr, v->samples, ops));
 		open_json_array("functions");
 		for (j = 0; j < v->nfns; j++) {
 			const struct fold_fn *fn = &v->fns[j];
@@ -579,11 +616,11 @@ void print_profile_json(const struct cpu_profile *p,
 			print_string(PRINT_JSON, "function", NULL, fn->name);
 			print_uint(PRINT_JSON, "self_samples", NULL, fn->self);
 			print_float(PRINT_JSON, "self_per_op", NULL,
-				    per_op(p, fn->self, ops));
+				    per_op(p, pr, fn->self, ops));
 			print_uint(PRINT_JSON, "total_samples", NULL,
 				   fn->total);
 			print_float(PRINT_JSON, "total_per_op", NULL,
-				    per_op(p, fn->total, ops));
+				    per_op(p, pr, fn->total, ops));
 			close_json_object();
 		}
 		close_json_array();
@@ -605,7 +642,7 @@ static void print_view_table(const struct cpu_profile *p,
 
 	print_fp("\n%s, %s: %" PRIu64 " samples, %.1f %s/op",
 		 pr ? pr->name : "?", view_op(v->op), v->samples,
-		 per_op(p, v->samples, ops), profile_unit(p));
+		 per_op(p, pr, v->samples, ops), profile_unit(p));
 	if (pr && pr->ops)
 		print_fp("; sampling's own %.1f ns/op, %" PRIu64
 			 " of %" PRIu64 " samples dropped (phase)",
@@ -617,9 +654,9 @@ static void print_view_table(const struct cpu_profile *p,
 		const struct fold_fn *fn = &v->fns[j];
 
 		print_fp("%12.1f %5.1f%% %12.1f %5.1f%%  %s\n",
-			 per_op(p, fn->self, ops),
+			 per_op(p, pr, fn->self, ops),
 			 100.0 * (double)fn->self / (double)v->samples,
-			 per_op(p, fn->total, ops),
+			 per_op(p, pr, fn->total, ops),
 			 100.0 * (double)fn->total / (double)v->samples,
 			 fn->name);
 	}
@@ -640,7 +677,7 @@ void print_profile_tables(const struct results *r)
 		 profile_clock_name(p), p->period, profile_unit(p),
 		 profile_unit(p),
 		 p->clock == FSLOAD_PROFILE_CLOCK_CYCLES ? "" :
-		 ", instructions under the instruction clock");
+		 ", instructions under the instruction clock, net of the sampling handler's time");
 	for (i = 0; i < n; i++)
 		print_view_table(p, results_phase(r, views[i].phase),
 				 &views[i]);

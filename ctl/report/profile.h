@@ -59,6 +59,13 @@ int profile_write(const struct cpu_profile *p, const struct results *r,
 		  const char *prefix, enum profile_file kind);
 
 /*
+ * profile_write() of @p to @folded (PROFILE_FOLDED) and @flamegraph
+ * (PROFILE_SVG), either NULL for none; a warning for each that fails.
+ */
+void profile_write_files(const struct cpu_profile *p, const struct results *r,
+			 const char *folded, const char *flamegraph);
+
+/*
  * The "cpu_profile" object of phase @pr (JSON only; nothing without a
  * profile).
  */

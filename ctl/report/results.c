@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/fsloadctl.h"
+#include "lib/msg.h"
 #include "lib/print.h"
 #include "nl/job.h"
 #include "nl/names.h"
@@ -576,7 +577,8 @@ void print_results(const struct results *r, const struct job_status *js)
 
 int show_job_results(struct nl_ctx *nl, uint32_t id,
 		     const struct job_status *final,
-		     const struct job_extra *x, bool json)
+		     const struct job_extra *x, bool json,
+		     const char *folded, const char *flamegraph)
 {
 	struct job_status js = { 0 };
 	const struct job_status *use = &js;
@@ -607,6 +609,11 @@ int show_job_results(struct nl_ctx *nl, uint32_t id,
 		if (!profile_get(nl, id, &prof))
 			r.profile = &prof;
 	}
+	if ((folded || flamegraph) && !r.profile)
+		warnmsg("job %u has no CPU profile%s: no %s written", id,
+			state_is_final(use->state) ? "" : " yet (it runs)",
+			folded ? "folded stacks" : "flame graphs");
+	profile_write_files(r.profile, &r, folded, flamegraph);
 
 	print_begin(json);
 	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);

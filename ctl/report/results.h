@@ -30,13 +30,15 @@ void print_results(const struct results *r, const struct job_status *js);
  * Fetch and print the status and results of job @id (one JSON document
  * or the text header and table, as @json says).  @final is used when the
  * job is gone by now (may be NULL); @x adds what the starter knows (may
- * be NULL).
+ * be NULL).  A CPU profile's folded stacks and flame graphs go to the
+ * prefixes @folded and @flamegraph (NULL: none).
  * Returns EXIT_OK, EXIT_JOB when the job ended failed or stopped, or the
  * error's exit code.
  */
 int show_job_results(struct nl_ctx *nl, uint32_t id,
 		     const struct job_status *final,
-		     const struct job_extra *x, bool json);
+		     const struct job_extra *x, bool json,
+		     const char *folded, const char *flamegraph);
 
 /*
  * The CPU time a phase cost, in ns: its workers', the background's and

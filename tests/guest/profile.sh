@@ -136,13 +136,27 @@ for pa, pb in zip(a["phases"], b["phases"]):
           (pa["name"], wa, wb, wb - wa, st))
     if st is None or st <= 0:
         sys.exit("%s: no stated overhead" % pa["name"])
+    # the samples' cost, net of the handler (sample_cost), against the
+    # plain run's worker CPU: what is left is the interrupt's entry and
+    # exit, and the phase's edges (a period each)
+    prof = pb["cpu_profile"]
+    net = sum(o["cost_per_op"] * o["ops"] for o in prof["by_op"]
+              if o["cost_per_op"] is not None)
+    plain = pa["cpu"]["worker_ns"]
+    edge = 2 * b["job"]["cpu_profile"]["period"]
+    print("#   sampled net of the handler %.0f, plain worker CPU %.0f (%+.2f%%)" %
+          (net, plain, 100.0 * (net - plain) / plain))
+    if abs(net - plain) > 0.04 * plain + edge:
+        sys.exit("%s: sampled %.0f, plain %.0f: beyond 4%% and two periods" %
+                 (pa["name"], net, plain))
 EOF
 }
 
-# A profiled job stopped early still has its profile; then nothing is
-# left on rmmod (the events and tables go with the job).
+# A profiled job stopped early still has its profile (results writes its
+# folded stacks and flame graphs too); then nothing is left on rmmod (the
+# events and tables go with the job).
 t_stop_and_unload() {
-	local id out=$work/stopped.json
+	local id rc out=$work/stopped.json
 
 	id=$(fsloadctl --json start --profile smallfiles --dir "$FSLOAD_DIR" \
 		--files 1000000 --cpu-profile 10000 --detach |
@@ -157,6 +171,16 @@ if j["job"]["state"] != "stopped": bad("state %r" % j["job"]["state"])
 p = j["phases"][0]
 if not p["cpu_profile"]["samples"]: bad("no sample before the stop")
 ' || fail "stopped job's profile"
+	# the stacks again, from results: the files start --folded writes
+	fsloadctl results "$id" --folded "$work/st" --flamegraph "$work/st" \
+		>/dev/null
+	rc=$?
+	# 1: the job was stopped
+	[ $rc = 1 ] || fail "results --folded of a stopped job exited $rc, not 1"
+	[ -s "$work/st-0-create-create.folded" ] ||
+		fail "results --folded: no file in $(ls "$work")"
+	[ -s "$work/st-0-create-create.svg" ] ||
+		fail "results --flamegraph: no file in $(ls "$work")"
 	rmmod fsload || fail "rmmod"
 	insmod "$FSLOAD_MODULE" || fail "reload failed"
 	no_workers

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl compare: the functions whose cost per op changed most
+ * (report/profdiff.h).
+ *
+ * A result's phase object carries "cpu_profile": {"unit", "by_op": [{"op",
+ * "ops", "samples", "cost_per_op", "functions": [{"function",
+ * "self_samples", "self_per_op", "total_samples", "total_per_op"}]}]}
+ * (report/profile.c).  Per op type profiled on both sides, every function
+ * of either side gets one value per run (per boot of a side with several
+ * boots, as compare's rows): its self cost per op, 0 in a run that never
+ * sampled it.  The values are judged like the rows (report/verdict.h).
+ * Between single runs nothing measured the noise; a sampled profile then
+ * still has its own error: a function's self cost per op is its samples
+ * times the cost of one sample, Poisson-distributed, so a change also has
+ * to exceed the normal quantile of 1 - alpha/2 times its standard error
+ * (the sampling z) to count.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/fsloadctl.h"
+#include "lib/json.h"
+#include "lib/print.h"
+#include "report/profdiff.h"
+#include "report/resultset.h"
+#include "report/verdict.h"
+
+/* One side's runs of a phase and op type: their "by_op" entries. */
+struct op_runs {
+	const struct jval *view[RUNS_MAX];
+	unsigned int vidx[RUNS_MAX];	/* the value it counts in */
+	size_t n;
+	unsigned int nvals;		/* values: runs, or boots with runs */
+	unsigned int cnt[RUNS_MAX];	/* runs per value */
+	double samples, ops;		/* summed over the runs */
+	double cost;			/* mean cost per op of the values */
+	double per_sample;		/* mean cost of one sample */
+	const char *unit;
+};
+
+/* A function of either side. */
+struct fn_row {
+	const char *name;		/* in one of the documents */
+	double *self[2];		/* [side][value] */
+	double total[2];		/* mean total (with children) per op */
+	double z;			/* the sampling z; NAN */
+	struct verdict v;
+};
+
+static const struct jval *op_view(const struct jval *phase, const char *op)
+{
+	const struct jval *by = json_path(phase, "cpu_profile.by_op");
+	size_t i;
+
+	for (i = 0; by && by->type == J_ARR && i < by->n; i++) {
+		const char *o = json_str(by->items[i], "op");
+
+		if (o && !strcmp(o, op))
+			return by->items[i];
+	}
+	return NULL;
+}
+
+/* @s's runs of engine @group whose phase @pname profiled op type @op. */
+static void collect_runs(const struct result_side *s, const char *group,
+			 const char *pname, const char *op, struct op_runs *r)
+{
+	unsigned int last_boot = ~0u;
+	double cost = 0, per = 0, c, smp;
+	const struct jval *ph, *v;
+	size_t k, i;
+
+	memset(r, 0, sizeof(*r));
+	for (k = 0; k < s->nruns; k++) {
+		if (!same_group(s->group[k], group))
+			continue;
+		ph = find_phase(s->runs[k], pname);
+		v = ph ? op_view(ph, op) : NULL;
+		if (!v)
+			continue;
+		if (!r->unit)
+			r->unit = json_str(json_get(ph, "cpu_profile"), "unit");
+		/* one value per run; per boot with several boots */
+		if (s->nboots == 1 || s->boot[k] != last_boot)
+			r->nvals++;
+		last_boot = s->boot[k];
+		r->view[r->n] = v;
+		r->vidx[r->n] = r->nvals - 1;
+		r->cnt[r->nvals - 1]++;
+		r->n++;
+	}
+	for (i = 0; i < r->n; i++) {
+		c = json_num(r->view[i], "cost_per_op");
+		smp = json_num(r->view[i], "samples");
+		r->samples += isnan(smp) ? 0 : smp;
+		r->ops += fmax(json_num(r->view[i], "ops"), 0);
+		if (isnan(c))
+			continue;
+		cost += c / r->cnt[r->vidx[i]];
+		per += smp > 0 ? c / smp / (double)r->n : 0;
+	}
+	r->cost = r->nvals ? cost / r->nvals : NAN;
+	r->per_sample = per;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The distinct function names of both sides, sorted; -1 out of memory. */
+static int fn_names(const struct op_runs *r, const char ***names)
+{
+	const char **all = NULL, **tmp;
+	size_t n = 0, cap = 0, i, j, u;
+	const struct jval *fns;
+
+	for (j = 0; j < 2; j++) {
+		for (i = 0; i < r[j].n; i++) {
+			fns = json_get(r[j].view[i], "functions");
+			for (u = 0; fns && fns->type == J_ARR && u < fns->n; u++) {
+				const char *f = json_str(fns->items[u],
+							 "function");
+
+				if (!f)
+					continue;
+				if (n == cap) {
+					cap = cap ? 2 * cap : 256;
+					tmp = realloc(all, cap * sizeof(*all));
+					if (!tmp) {
+						free(all);
+						return -1;
+					}
+					all = tmp;
+				}
+				all[n++] = f;
+			}
+		}
+	}
+	if (!n) {
+		free(all);
+		*names = NULL;
+		return 0;
+	}
+	qsort(all, n, sizeof(*all), cmp_name);
+	for (i = 1, u = 1; i < n; i++)
+		if (strcmp(all[i], all[u - 1]))
+			all[u++] = all[i];
+	*names = all;
+	return (int)u;
+}
+
+/* Each function's self values and mean total per op, from both sides. */
+static void fill_values(const struct op_runs *r, const char **names, int nf,
+			struct fn_row *rows)
+{
+	const struct jval *fns, *fn;
+	const char **hit, *f;
+	size_t i, u;
+	int j;
+
+	for (j = 0; j < 2; j++) {
+		for (i = 0; i < r[j].n; i++) {
+			unsigned int vi = r[j].vidx[i];
+			double w = 1.0 / r[j].cnt[vi];
+
+			fns = json_get(r[j].view[i], "functions");
+			for (u = 0; fns && fns->type == J_ARR && u < fns->n; u++) {
+				fn = fns->items[u];
+				f = json_str(fn, "function");
+				hit = f ? bsearch(&f, names, nf, sizeof(*names),
+						  cmp_name) : NULL;
+				if (!hit)
+					continue;
+				rows[hit - names].self[j][vi] +=
+					w * fmax(json_num(fn, "self_per_op"), 0);
+				rows[hit - names].total[j] +=
+					w / r[j].nvals *
+					fmax(json_num(fn, "total_per_op"), 0);
+			}
+		}
+	}
+}
+
+/*
+ * Between single runs (the threshold and untested modes), a change also
+ * has to exceed the sampling error to count.
+ */
+static void sampling_rule(const struct op_runs *r, const struct verdict_rule *rule,
+			  struct fn_row *row)
+{
+	double ma = row->v.sa.mean, mb = row->v.sb.mean, var;
+	double zc = t_quantile(1 - rule->alpha / 2, 1e9);
+
+	var = ma * r[0].per_sample / (double)r[0].n +
+	      mb * r[1].per_sample / (double)r[1].n;
+	row->z = var > 0 ? (mb - ma) / sqrt(var) : NAN;
+	if (strcmp(row->v.mode, "threshold") && strcmp(row->v.mode, "untested"))
+		return;
+	if (!strcmp(row->v.verdict, "no significant change"))
+		return;
+	if (isnan(row->z) || fabs(row->z) <= zc) {
+		row->v.verdict = "no significant change";
+		snprintf(row->v.nbuf, sizeof(row->v.nbuf),
+			 "within the sampling error (|z| %.2f <= %.2f)",
+			 fabs(row->z), zc);
+	} else {
+		snprintf(row->v.nbuf, sizeof(row->v.nbuf),
+			 "beyond the sampling error (|z| %.1f > %.2f)",
+			 fabs(row->z), zc);
+	}
+	row->v.note = row->v.nbuf;
+}
+
+static double change_of(const struct fn_row *row)
+{
+	return fabs(row->v.sb.mean - row->v.sa.mean);
+}
+
+/* Sorts pointers: a row's verdict note may point into the row. */
+static int cmp_change(const void *a, const void *b)
+{
+	const struct fn_row *ra = *(const struct fn_row *const *)a;
+	const struct fn_row *rb = *(const struct fn_row *const *)b;
+	double ca = change_of(ra), cb = change_of(rb);
+
+	if (ca != cb)
+		return ca < cb ? 1 : -1;
+	return strcmp(ra->name, rb->name);
+}
+
+static const char *short_verdict(const struct verdict *v)
+{
+	return strcmp(v->verdict, "no significant change") ? v->verdict : "-";
+}
+
+static void print_fn_row(const struct fn_row *row)
+{
+	const struct verdict *v = &row->v;
+	double d = v->sb.mean - v->sa.mean;
+
+	open_json_object(NULL);
+	print_string(PRINT_JSON, "function", NULL, row->name);
+	print_sample_json("base_self_per_op", &v->sa, row->self[0]);
+	print_sample_json("new_self_per_op", &v->sb, row->self[1]);
+	print_float(PRINT_JSON, "change_per_op", NULL, d);
+	print_float(PRINT_JSON, "change_pct", NULL, v->change);
+	print_float(PRINT_JSON, "base_total_per_op", NULL, row->total[0]);
+	print_float(PRINT_JSON, "new_total_per_op", NULL, row->total[1]);
+	print_float(PRINT_JSON, "total_change_per_op", NULL,
+		    row->total[1] - row->total[0]);
+	print_string(PRINT_JSON, "mode", NULL, v->mode);
+	print_float(PRINT_JSON, "sampling_z", NULL, row->z);
+	print_string(PRINT_JSON, "verdict", NULL, v->verdict);
+	print_string(PRINT_JSON, "note", NULL, v->note);
+	close_json_object();
+	print_fp("%14.1f %14.1f %+12.1f ", v->sa.mean, v->sb.mean, d);
+	/* a function only NEW sampled */
+	if (isinf(v->change))
+		print_fp("%9s", "new");
+	else
+		print_fp("%+8.1f%%", v->change);
+	print_fp(" %+13.1f  %-10s %s\n", row->total[1] - row->total[0],
+		 short_verdict(v), row->name);
+}
+
+/* One op type of the phase: its function rows, the @top first. */
+static int compare_op(const struct op_runs *r, const char *group,
+		      const char *pname, const char *op,
+		      const struct verdict_rule *rule, unsigned int top)
+{
+	struct fn_row *rows, **order;
+	const char **names;
+	double *vals;
+	unsigned int shown, i;
+	const char *mode;
+	int nf, f;
+
+	nf = fn_names(r, &names);
+	if (nf <= 0)
+		return nf;
+	rows = calloc(nf, sizeof(*rows));
+	order = calloc(nf, sizeof(*order));
+	vals = calloc((size_t)nf * (r[0].nvals + r[1].nvals), sizeof(*vals));
+	if (!rows || !order || !vals) {
+		free(order);
+		free(rows);
+		free(vals);
+		free(names);
+		return -1;
+	}
+	for (f = 0; f < nf; f++) {
+		rows[f].name = names[f];
+		rows[f].self[0] = vals + (size_t)f * (r[0].nvals + r[1].nvals);
+		rows[f].self[1] = rows[f].self[0] + r[0].nvals;
+	}
+	fill_values(r, names, nf, rows);
+	for (f = 0; f < nf; f++) {
+		judge(rows[f].self[0], r[0].nvals, rows[f].self[1],
+		      r[1].nvals, rule, &rows[f].v);
+		rows[f].z = NAN;
+		sampling_rule(r, rule, &rows[f]);
+		order[f] = &rows[f];
+	}
+	qsort(order, nf, sizeof(*order), cmp_change);
+
+	mode = order[0]->v.mode;
+	open_json_object(NULL);
+	print_string(PRINT_JSON, "phase", NULL, pname);
+	print_string(PRINT_JSON, "engine", NULL, group);
+	print_string(PRINT_JSON, "op", NULL, op);
+	print_string(PRINT_JSON, "unit", NULL, r[0].unit);
+	print_float(PRINT_JSON, "base_cost_per_op", NULL, r[0].cost);
+	print_float(PRINT_JSON, "new_cost_per_op", NULL, r[1].cost);
+	print_float(PRINT_JSON, "base_samples", NULL, r[0].samples);
+	print_float(PRINT_JSON, "new_samples", NULL, r[1].samples);
+	print_string(PRINT_JSON, "mode", NULL, mode);
+	print_fp("\n%s%s%s, %s: %.1f -> %.1f %s per op sampled (%+.2f%%; %.0f and %.0f samples; verdicts: %s%s)\n",
+		 group ? group : "", group ? ":" : "", pname, op, r[0].cost, r[1].cost, r[0].unit ? r[0].unit : "?",
+		 r[0].cost > 0 ? (r[1].cost - r[0].cost) / r[0].cost * 100 : NAN,
+		 r[0].samples, r[1].samples, mode,
+		 strcmp(mode, "threshold") && strcmp(mode, "untested") ? "" :
+		 " and the sampling error");
+	print_fp("%14s %14s %12s %9s %13s  %-10s %s\n", "base self/op",
+		 "new self/op", "change/op", "change", "total chg/op", "verdict",
+		 "function");
+	open_json_array("functions");
+	for (i = 0, shown = 0; i < (unsigned int)nf && shown < top; i++, shown++)
+		print_fn_row(order[i]);
+	close_json_array();
+	close_json_object();
+	free(vals);
+	free(order);
+	free(rows);
+	free(names);
+	return 1;
+}
+
+unsigned int compare_functions(const struct result_side *a,
+			       const struct result_side *b, const char *group,
+			       const char *pname,
+			       const struct verdict_rule *rule,
+			       unsigned int top)
+{
+	/* large: a view per run of both sides */
+	static struct op_runs r[2];
+	const struct jval *ph = NULL, *by;
+	unsigned int done = 0;
+	char label[96];
+	size_t k, i;
+
+	for (k = 0; k < a->nruns && !ph; k++)
+		if (same_group(a->group[k], group))
+			ph = find_phase(a->runs[k], pname);
+	by = json_path(ph, "cpu_profile.by_op");
+	snprintf(label, sizeof(label), "%s%s%s", group ? group : "",
+		 group ? ":" : "", pname);
+	for (i = 0; top && by && by->type == J_ARR && i < by->n; i++) {
+		const char *op = json_str(by->items[i], "op");
+
+		if (!op)
+			continue;
+		collect_runs(a, group, pname, op, &r[0]);
+		collect_runs(b, group, pname, op, &r[1]);
+		if (!r[0].n || !r[1].n)
+			continue;
+		if (!r[0].unit || !r[1].unit || strcmp(r[0].unit, r[1].unit)) {
+			print_fp("\n%s, %s: profiles in other units (%s, %s): functions not compared\n",
+				 label, op, r[0].unit ? r[0].unit : "?",
+				 r[1].unit ? r[1].unit : "?");
+			continue;
+		}
+		if (compare_op(r, group, pname, op, rule, top) > 0)
+			done++;
+	}
+	return done;
+}
