@@ -196,6 +196,9 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 	      NULL;
 	if (sampling)
 		gap = fsload_lat_gap(e);
+	/* published before each op, or once for the group's only one */
+	if (one)
+		WRITE_ONCE(e->op_type, one->type);
 
 	t0 = fsload_now();
 	for (i = 0; i < iterations; i++) {
@@ -241,9 +244,12 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 			digits = fsload_name_digits(e, files - 1 - idx, &digit);
 			idx += digits;
 		}
-		op = one ?: fsload_pick(e, ph);
+		op = one;
+		if (!op) {
+			op = fsload_pick(e, ph);
+			WRITE_ONCE(e->op_type, op->type);
+		}
 		e->iter = i;
-		WRITE_ONCE(e->op_type, op->type);
 		ret = fsload_do_op(w, op);
 		if (timed) {
 			t1 = fsload_now();
