@@ -921,6 +921,29 @@ static s64 fsload_op_name_check(struct fsload_worker *w)
 #define LOOP_OPS	200000
 
 /*
+ * Make @ph a sequential phase of @iterations over @weights (@nops of
+ * them) ops of @type, in every group.
+ */
+static void loop_phase(struct fsload_phase *ph, u8 type, const u32 *weights,
+		       unsigned int nops, u64 iterations)
+{
+	unsigned int i;
+
+	memset(ph, 0, sizeof(*ph));
+	ph->order = FSLOAD_ORDER_SEQUENTIAL;
+	ph->prefix = 'f';
+	ph->nops = nops;
+	for (i = 0; i < nops; i++) {
+		ph->ops[i].type = type;
+		ph->ops[i].weight = weights[i];
+		ph->ops[i].group = FSLOAD_GROUP_ALL;
+		ph->weight_total += weights[i];
+	}
+	ph->iterations = iterations;
+	fsload_phase_groups(ph, 1);
+}
+
+/*
  * Run a phase of LOOP_OPS null ops of two weights (so that the pick draws
  * random numbers) timing 1 op in @n; @e's statistics and random state
  * after it, the clock reads in @reads.
@@ -932,25 +955,16 @@ static enum fsload_run_end loop_run(struct fsload_engine *e, u32 n,
 		.slot[FSLOAD_OP_NULL] = 1,
 		.n = 1,
 	};
+	static const u32 weights[] = { 1, 3 };
 	static u64 hist[FSLOAD_HIST_BUCKETS];
 	static struct fsload_phase ph;
 	struct fsload_worker w = { 0 };
 	enum fsload_run_end end;
 	u64 end_ns;
 
-	memset(&ph, 0, sizeof(ph));
-	ph.order = FSLOAD_ORDER_SEQUENTIAL;
-	ph.prefix = 'f';
-	ph.nops = 2;
-	ph.ops[0].type = FSLOAD_OP_NULL;
-	ph.ops[0].weight = 1;
-	ph.ops[1].type = FSLOAD_OP_NULL;
-	ph.ops[1].weight = 3;
-	ph.ops[0].group = ph.ops[1].group = FSLOAD_GROUP_ALL;
-	ph.weight_total = 4;
-	ph.iterations = LOOP_OPS;
+	loop_phase(&ph, FSLOAD_OP_NULL, weights, ARRAY_SIZE(weights),
+		   LOOP_OPS);
 	ph.duration_ns = duration_ns;
-	fsload_phase_groups(&ph, 1);
 	memset(e, 0, sizeof(*e));
 	e->hist = hist;
 	fsload_engine_init(e, 0, 1, 1000, 1000, 0, 42, false, &fsload_names,
@@ -1035,6 +1049,7 @@ TEST(loop_names)
 	static const struct { u64 first, iterations; } runs[] = {
 		{ 995, 2503 }, { 498, 7 }, { 505, 1 }, { 506, 14 }, { 0, 1000 },
 	};
+	static const u32 weight = 1;
 	static u64 hist[FSLOAD_HIST_BUCKETS];
 	static struct fsload_phase ph;
 	struct fsload_worker w = { 0 };
@@ -1053,17 +1068,9 @@ TEST(loop_names)
 		name_files = 1000;
 		name_bad = 0;
 		for (r = 0; r < ARRAY_SIZE(runs); r++) {
-			memset(&ph, 0, sizeof(ph));
-			ph.order = FSLOAD_ORDER_SEQUENTIAL;
-			ph.prefix = 'f';
-			ph.nops = 1;
-			ph.ops[0].type = FSLOAD_OP_STAT;
-			ph.ops[0].weight = 1;
-			ph.ops[0].group = FSLOAD_GROUP_ALL;
-			ph.weight_total = 1;
+			loop_phase(&ph, FSLOAD_OP_STAT, &weight, 1,
+				   runs[r].iterations);
 			ph.first = runs[r].first;
-			ph.iterations = runs[r].iterations;
-			fsload_phase_groups(&ph, 1);
 			name_next = runs[r].first;
 			ASSERT_EQ(FSLOAD_RUN_DONE,
 				  fsload_engine_run(&w, e, &ph, r, 0, &end_ns));
