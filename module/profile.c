@@ -14,8 +14,9 @@
  * The overflow handler (an hrtimer interrupt, or an NMI for cycles) runs
  * on the CPU it samples.  It keeps a sample only when it interrupted a
  * worker of the job inside a phase: the worker's phase (in_phase) and op
- * type (e.op_type, which the phase loop publishes before each op) name
- * what the sample is booked to.  The interrupted stack goes into the
+ * type (e.op_type, which the phase loop publishes before each op, or
+ * before the first for a group's only op) name what the sample is booked
+ * to.  The interrupted stack goes into the
  * worker's own tables, fixed open-addressing hashes allocated at the
  * start: its call path (the return addresses, with phase and op type)
  * in one, and the interrupted instruction on that path, with its count,

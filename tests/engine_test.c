@@ -881,11 +881,30 @@ static s64 fsload_op_none(struct fsload_worker *w)
 	return -EOPNOTSUPP;
 }
 
+/*
+ * loop_names' stat: the name the loop gave the op must be the one
+ * fsload_name_set() builds for the item that the phase's order names
+ * next (name_ref: the same job's engine; name_next: that item).
+ */
+static struct fsload_engine name_ref;
+static u32 name_next, name_files, name_bad;
+
+static s64 fsload_op_name_check(struct fsload_worker *w)
+{
+	fsload_name_set(&name_ref, name_next);
+	if (strcmp(w->e.name, name_ref.name) ||
+	    w->e.name_idx != name_next || w->e.last_off != name_ref.last_off)
+		name_bad++;
+	if (++name_next == name_files)
+		name_next = 0;
+	return 0;
+}
+
 #define fsload_op_create(w, op)		fsload_op_none(w)
 #define fsload_op_append(w, op)		fsload_op_none(w)
 #define fsload_op_read(w, op)		fsload_op_none(w)
 #define fsload_op_random(w, op, write)	fsload_op_none(w)
-#define fsload_op_stat(w)		fsload_op_none(w)
+#define fsload_op_stat(w)		fsload_op_name_check(w)
 #define fsload_op_fsync(w)		fsload_op_none(w)
 #define fsload_op_dirent(w, op)		fsload_op_none(w)
 #define fsload_op_syncfs(w)		fsload_op_none(w)
@@ -902,6 +921,29 @@ static s64 fsload_op_none(struct fsload_worker *w)
 #define LOOP_OPS	200000
 
 /*
+ * Make @ph a sequential phase of @iterations over @weights (@nops of
+ * them) ops of @type, in every group.
+ */
+static void loop_phase(struct fsload_phase *ph, u8 type, const u32 *weights,
+		       unsigned int nops, u64 iterations)
+{
+	unsigned int i;
+
+	memset(ph, 0, sizeof(*ph));
+	ph->order = FSLOAD_ORDER_SEQUENTIAL;
+	ph->prefix = 'f';
+	ph->nops = nops;
+	for (i = 0; i < nops; i++) {
+		ph->ops[i].type = type;
+		ph->ops[i].weight = weights[i];
+		ph->ops[i].group = FSLOAD_GROUP_ALL;
+		ph->weight_total += weights[i];
+	}
+	ph->iterations = iterations;
+	fsload_phase_groups(ph, 1);
+}
+
+/*
  * Run a phase of LOOP_OPS null ops of two weights (so that the pick draws
  * random numbers) timing 1 op in @n; @e's statistics and random state
  * after it, the clock reads in @reads.
@@ -913,25 +955,16 @@ static enum fsload_run_end loop_run(struct fsload_engine *e, u32 n,
 		.slot[FSLOAD_OP_NULL] = 1,
 		.n = 1,
 	};
+	static const u32 weights[] = { 1, 3 };
 	static u64 hist[FSLOAD_HIST_BUCKETS];
 	static struct fsload_phase ph;
 	struct fsload_worker w = { 0 };
 	enum fsload_run_end end;
 	u64 end_ns;
 
-	memset(&ph, 0, sizeof(ph));
-	ph.order = FSLOAD_ORDER_SEQUENTIAL;
-	ph.prefix = 'f';
-	ph.nops = 2;
-	ph.ops[0].type = FSLOAD_OP_NULL;
-	ph.ops[0].weight = 1;
-	ph.ops[1].type = FSLOAD_OP_NULL;
-	ph.ops[1].weight = 3;
-	ph.ops[0].group = ph.ops[1].group = FSLOAD_GROUP_ALL;
-	ph.weight_total = 4;
-	ph.iterations = LOOP_OPS;
+	loop_phase(&ph, FSLOAD_OP_NULL, weights, ARRAY_SIZE(weights),
+		   LOOP_OPS);
 	ph.duration_ns = duration_ns;
-	fsload_phase_groups(&ph, 1);
 	memset(e, 0, sizeof(*e));
 	e->hist = hist;
 	fsload_engine_init(e, 0, 1, 1000, 1000, 0, 42, false, &fsload_names,
@@ -993,6 +1026,62 @@ TEST(lat_sample_loop)
 		/* the picks drew the same numbers */
 		EXPECT_EQ(rnd, e.rnd.s);
 		EXPECT_EQ(FSLOAD_PROGRESS_MARKS, e.nmarks);
+	}
+}
+
+/*
+ * The loop names most files by adding one to the last digit
+ * (fsload_name_digits()): every name is still the one fsload_name_set()
+ * builds, over the carries, the directories (of 100), the wrap of the set
+ * (from item 995 of 1000) and a phase that ends in the middle of a run of
+ * digits, whose next phase goes on from the name where it was; in
+ * fsload's and mdtest's names (whose digits grow).
+ */
+TEST(loop_names)
+{
+	static const struct fsload_slots slots = {
+		.slot[FSLOAD_OP_STAT] = 1,
+		.n = 1,
+	};
+	static const struct fsload_naming *nms[] = {
+		&fsload_names, &mdtest_names,
+	};
+	static const struct { u64 first, iterations; } runs[] = {
+		{ 995, 2503 }, { 498, 7 }, { 505, 1 }, { 506, 14 }, { 0, 1000 },
+	};
+	static const u32 weight = 1;
+	static u64 hist[FSLOAD_HIST_BUCKETS];
+	static struct fsload_phase ph;
+	struct fsload_worker w = { 0 };
+	struct fsload_engine *e = &w.e;
+	unsigned int n, r;
+	u64 end_ns;
+
+	for (n = 0; n < ARRAY_SIZE(nms); n++) {
+		memset(e, 0, sizeof(*e));
+		e->hist = hist;
+		fsload_engine_init(e, 2, 4, 1000, 100, 0, 42, false, nms[n],
+				   &slots);
+		memset(&name_ref, 0, sizeof(name_ref));
+		fsload_engine_init(&name_ref, 2, 4, 1000, 100, 0, 42, false,
+				   nms[n], &slots);
+		name_files = 1000;
+		name_bad = 0;
+		for (r = 0; r < ARRAY_SIZE(runs); r++) {
+			loop_phase(&ph, FSLOAD_OP_STAT, &weight, 1,
+				   runs[r].iterations);
+			ph.first = runs[r].first;
+			name_next = runs[r].first;
+			ASSERT_EQ(FSLOAD_RUN_DONE,
+				  fsload_engine_run(&w, e, &ph, r, 0, &end_ns));
+			EXPECT_EQ(runs[r].iterations,
+				  e->st[FSLOAD_OP_STAT].ops);
+			EXPECT_EQ(0, name_bad)
+				TH_LOG("names %u, run %u: %u names wrong", n,
+				       r, name_bad);
+			/* where a phase left the run is where the next finds it */
+			EXPECT_EQ(name_ref.name_dir_left, e->name_dir_left);
+		}
 	}
 }
 

@@ -139,7 +139,8 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 		   u64 start_ns, u64 *end_ns, const bool sampling)
 {
 	enum fsload_run_end end = FSLOAD_RUN_DONE;
-	u32 files = e->files, idx, idx0, gap = 1;
+	u32 files = e->files, idx, idx0, gap = 1, digits = 0;
+	char *digit = NULL;
 	unsigned int owner;
 	const struct fsload_opdesc *op, *one;
 	struct fsload_perm perm;
@@ -167,6 +168,8 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 	if (files)
 		div_u64_rem(ph->first, files, &idx);
 	idx0 = idx;
+	/* the item before the first (the loop moves on, then names) */
+	idx = (idx ?: files) - 1;
 	e->prefix = ph->prefix;
 	/* the tree phases' directories are the thread's own */
 	owner = dirs ? e->index : (e->index + ph->stride) % e->threads;
@@ -193,6 +196,9 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 	      NULL;
 	if (sampling)
 		gap = fsload_lat_gap(e);
+	/* published before each op, or once for the group's only one */
+	if (one)
+		WRITE_ONCE(e->op_type, one->type);
 
 	t0 = fsload_now();
 	for (i = 0; i < iterations; i++) {
@@ -220,19 +226,30 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 			end = FSLOAD_RUN_STONEWALLED;
 			break;
 		}
-		if (dirs) {
+		if (likely(digits)) {
+			/* the next file, of the same name but its last digit */
+			digits--;
+			(*digit)++;
+			e->name_idx++;
+		} else if (dirs) {
 			fsload_name_set_dir(e, rmdir ? iterations - 1 - i : i);
 		} else if (random) {
 			fsload_name_set(e, e->file_base +
 					   fsload_perm_next(&perm));
 		} else {
-			fsload_name_set(e, e->file_base + idx);
 			if (++idx == files)
 				idx = 0;
+			fsload_name_set(e, e->file_base + idx);
+			/* idx: the last of them */
+			digits = fsload_name_digits(e, files - 1 - idx, &digit);
+			idx += digits;
 		}
-		op = one ?: fsload_pick(e, ph);
+		op = one;
+		if (!op) {
+			op = fsload_pick(e, ph);
+			WRITE_ONCE(e->op_type, op->type);
+		}
 		e->iter = i;
-		WRITE_ONCE(e->op_type, op->type);
 		ret = fsload_do_op(w, op);
 		if (timed) {
 			t1 = fsload_now();
@@ -272,6 +289,7 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 		else
 			fsload_count_untimed(e, op->type, ret);
 	}
+	e->name_dir_left += digits;	/* not named: fsload_name_digits() */
 	if (sampling)
 		t0 = fsload_now();
 	/* Asynchronous operations still in flight end the phase. */

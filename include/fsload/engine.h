@@ -682,6 +682,27 @@ static __always_inline void fsload_name_set(struct fsload_engine *e, u32 idx)
 }
 
 /*
+ * After fsload_name_set(): how many of the files that follow, at most
+ * @max, are named by adding one to the last digit alone (*@last: no
+ * carry, the same directory).  The phase loop names them so, a few
+ * instructions each; they are taken from e->name_dir_left now, and the
+ * loop gives back (adds to it) those it did not name.
+ */
+static inline u32 fsload_name_digits(struct fsload_engine *e, u32 max,
+				     char **last)
+{
+	char *p = &e->name[e->name_len - 1];
+	u32 n = 0;
+
+	/* a run's names end in a count (fsload_name_run()) */
+	if (e->name_dir_left > 1)
+		n = min_t(u32, min_t(u32, e->name_dir_left - 1, '9' - *p), max);
+	e->name_dir_left -= n;
+	*last = p;
+	return n;
+}
+
+/*
  * A phase of prefix e->prefix begins: the current file's name takes it
  * (fsload's names: its first letter; the others are rebuilt).
  */
