@@ -112,6 +112,22 @@ out_unlock:
 }
 
 /*
+ * The negative dentry of @name in @parent (locked) that a create fills, as
+ * the system calls' filename_create() finds it: -EEXIST when @name exists.
+ */
+static struct dentry *fsload_lookup_new(const struct path *parent,
+					const char *name, int len)
+{
+	struct dentry *de = fsload_lookup_locked(parent, name, len);
+
+	if (!IS_ERR(de) && d_really_is_positive(de)) {
+		dput(de);
+		return ERR_PTR(-EEXIST);
+	}
+	return de;
+}
+
+/*
  * Before 6.15 a filesystem's ->mkdir() may leave the dentry unhashed or
  * negative (kernfs always; FUSE and NFS at times): look the name up again,
  * as overlayfs did, and insist on a positive directory.
@@ -161,15 +177,12 @@ int fsload_mkdir(const struct path *parent, const char *name, int len,
 	if (err)
 		return err;
 	inode_lock_nested(pdir, I_MUTEX_PARENT);
-	de = fsload_lookup_locked(parent, name, len);
+	de = fsload_lookup_new(parent, name, len);
 	if (IS_ERR(de)) {
 		err = PTR_ERR(de);
 		goto out_unlock;
 	}
-	if (d_really_is_positive(de))
-		err = -EEXIST;
-	else
-		err = security_path_mkdir(parent, de, 0755);
+	err = security_path_mkdir(parent, de, 0755);
 	if (err) {
 		dput(de);
 		goto out_unlock;
@@ -517,16 +530,13 @@ static int fsload_mknod(struct fsload_worker *w, umode_t mode)
 		goto out_put;
 again:
 	inode_lock_nested(pdir, I_MUTEX_PARENT);
-	de = fsload_lookup_locked(&parent, last, len);
+	de = fsload_lookup_new(&parent, last, len);
 	if (IS_ERR(de)) {
 		err = PTR_ERR(de);
 		goto out_unlock;
 	}
-	if (d_really_is_positive(de))
-		err = -EEXIST;
-	else
-		err = security_path_mknod(&parent, de, IS_POSIXACL(pdir) ? mode :
-					  mode & ~current_umask(), 0);
+	err = security_path_mknod(&parent, de, IS_POSIXACL(pdir) ? mode :
+				  mode & ~current_umask(), 0);
 	if (!err)
 		err = fsload_vfs_create(&parent, de, mode, &deleg);
 	dput(de);

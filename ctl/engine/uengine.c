@@ -253,20 +253,24 @@ static s64 uop_write_all(struct fsload_worker *w, int fd,
 }
 
 /*
- * mknodat(2) of a regular file (the mknod flag, mdtest -k).  io_uring has
- * no mknod: a system call for either, after the ring's ops queued before
- * it have ended.
+ * Before a system call that io_uring has no request for (syncfs, mknod),
+ * which either engine makes: the ring's ops queued before it end first,
+ * as the system calls before it would have.  0 or their failure.
  */
-static s64 uop_mknod(struct fsload_worker *w, unsigned int mode)
+static s64 uop_ring_settle(struct fsload_worker *w)
 {
 	u64 last;
-	s64 err;
 
-	if (w->ring) {
-		err = uring_drain(w->ring, &w->e, &last);
-		if (err)
-			return err;
-	}
+	return w->ring ? uring_drain(w->ring, &w->e, &last) : 0;
+}
+
+/* mknodat(2) of a regular file (the mknod flag, mdtest -k). */
+static s64 uop_mknod(struct fsload_worker *w, unsigned int mode)
+{
+	s64 err = uop_ring_settle(w);
+
+	if (err)
+		return err;
 	return mknodat(w->job->dir_fd, w->e.name, S_IFREG | mode, 0) ?
 	       neg_errno() : 0;
 }
@@ -442,22 +446,14 @@ static s64 fsload_op_drop_cache(struct fsload_worker *w)
 	return uop_close(fd, -err);
 }
 
-/*
- * io_uring has no syncfs: a system call for either, after the ring's ops
- * queued before it have ended (as the system calls before it).
- */
+/* io_uring has no syncfs: a system call for either (uop_ring_settle()). */
 static s64 fsload_op_syncfs(struct fsload_worker *w)
 {
-	struct ujob *job = w->job;
-	u64 last;
-	s64 err;
+	s64 err = uop_ring_settle(w);
 
-	if (w->ring) {
-		err = uring_drain(w->ring, &w->e, &last);
-		if (err)
-			return err;
-	}
-	return syncfs(job->sync_fd) ? neg_errno() : 0;
+	if (err)
+		return err;
+	return syncfs(w->job->sync_fd) ? neg_errno() : 0;
 }
 
 /* A block job is the kernel's alone (fsloadctl start refuses it here). */
