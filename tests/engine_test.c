@@ -638,6 +638,70 @@ TEST(names_mdtest)
 }
 
 /*
+ * mdtest -L -b 2 -z 2 -I 3 (first-dir 3, the first of the 4 leaves): the
+ * items are in the leaves only, numbered as mdtest's stat and read phases
+ * number them, item i + I x (dirs - B^Z) in directory item / I; the tree
+ * has all 7 directories; a rotation's runs end at the leaves' boundaries;
+ * a stride keeps the offset; a shared tree of fsload names adds it too.
+ */
+TEST(names_leaf_only)
+{
+	static struct fsload_slots slots;
+	struct fsload_opdesc op = { .type = FSLOAD_OP_RENAME,
+				    .flags = FSLOAD_OP_F_ROTATE };
+	struct fsload_engine e = { 0 };
+	char want[1200], path[1024];
+	u32 i, item;
+
+	fsload_engine_init(&e, 0, 1, 12, 3, 2, 3, 1, false, &mdtest_names,
+			   &slots);
+	EXPECT_EQ(7, e.ndirs);
+	EXPECT_EQ(9, e.file_base);
+	for (i = 0; i < 12; i++) {
+		item = i + 3 * (7 - 4);
+		fsload_name_set(&e, e.file_base + i);
+		mdtest_path(path, sizeof(path), "mdtest_tree.0", 2, item / 3);
+		snprintf(want, sizeof(want), "test-dir.0-0/%s/file.mdtest.0.%u",
+			 path, item);
+		ASSERT_STREQ(want, e.name);
+		ASSERT_EQ(strlen(want), e.name_len);
+		ASSERT_GE(fsload_dir_depth(2, item / 3), 2);
+	}
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.0.0/mdtest_tree.0.2/mdtest_tree.0.6/file.mdtest.0.20",
+		     e.name);
+	/* the rotation's last of a run: the last item of leaf 3 (item 11) */
+	e.iters = 12;
+	for (i = 0; i < 3; i++) {
+		fsload_name_set(&e, e.file_base + i);
+		e.iter = i;
+		fsload_rename_names(&e, &op);
+	}
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.0.0/mdtest_tree.0.1/mdtest_tree.0.3/file.mdtest.0.10",
+		     e.ren_to);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.0.0/mdtest_tree.0.1/mdtest_tree.0.3/file.mdtest.0.9-XX",
+		     e.ren_from);
+	/* a stride's owner: its rank, the same offset */
+	fsload_engine_init(&e, 0, 2, 12, 3, 2, 3, 1, false, &mdtest_names,
+			   &slots);
+	fsload_engine_owner(&e, 1);
+	EXPECT_EQ(9, e.file_base);
+	fsload_name_set(&e, e.file_base);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1.0/mdtest_tree.1.1/mdtest_tree.1.3/file.mdtest.1.9",
+		     e.name);
+	/* a shared tree of fsload names: thread 1's files after thread 0's */
+	fsload_engine_init(&e, 1, 2, 6, 3, 2, 3, 1, true, &fsload_names,
+			   &slots);
+	EXPECT_EQ(0, e.ndirs);
+	EXPECT_EQ(9 + 6, e.file_base);
+	fsload_name_set(&e, e.file_base);
+	EXPECT_STREQ("t000/d00000/d00002/d00005/f00000015", e.name);
+	fsload_engine_init(&e, 0, 2, 6, 3, 2, 3, 1, true, &fsload_names,
+			   &slots);
+	EXPECT_EQ(7, e.ndirs);
+	EXPECT_EQ(7, fsload_tree_dirs(2, 6, 3, 3, true, FSLOAD_NAMES_FSLOAD));
+}
+
+/*
  * fs_mark's names (fs_mark -n 10 with one directory, then -D): 40 bytes,
  * an 8-digit hex time stamp padded with '~' to 16, 24 of [0-9A-Z]; the
  * same for a seed, thread and index whatever the order, other for others.
