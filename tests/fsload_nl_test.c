@@ -1273,15 +1273,22 @@ static void b_scalar(struct nl_msg *m, struct bctx *c)
 }
 
 /* A phase whose single op gets one extra attribute; its offsets. */
+/* Open phase "p" of one iteration and its op; returns the op's offset. */
+static int phase_op_open(struct nl_msg *m, struct nlattr **n,
+			 struct nlattr **o)
+{
+	nest(m, FSLOAD_A_JOB_PHASE, n);
+	put_str(m, FSLOAD_A_PHASE_NAME, "p");
+	put_u64(m, FSLOAD_A_PHASE_ITERATIONS, 1);
+	return nest(m, FSLOAD_A_PHASE_OP, o);
+}
+
 static void phase_op_attr(struct nl_msg *m, uint8_t optype, int type,
 			  int len, const void *v, int *op_off, int *attr_off)
 {
 	struct nlattr *n, *o;
 
-	nest(m, FSLOAD_A_JOB_PHASE, &n);
-	put_str(m, FSLOAD_A_PHASE_NAME, "p");
-	put_u64(m, FSLOAD_A_PHASE_ITERATIONS, 1);
-	*op_off = nest(m, FSLOAD_A_PHASE_OP, &o);
+	*op_off = phase_op_open(m, &n, &o);
 	put_u8(m, FSLOAD_A_OP_TYPE, optype);
 	*attr_off = put(m, type, len, v);
 	nla_nest_end(m, o);
@@ -1452,10 +1459,7 @@ static void b_op_no_type(struct nl_msg *m, struct bctx *c)
 	struct nlattr *n, *o;
 
 	base(m, c, 0);
-	nest(m, FSLOAD_A_JOB_PHASE, &n);
-	put_str(m, FSLOAD_A_PHASE_NAME, "p");
-	put_u64(m, FSLOAD_A_PHASE_ITERATIONS, 1);
-	c->miss_nest = nest(m, FSLOAD_A_PHASE_OP, &o);
+	c->miss_nest = phase_op_open(m, &n, &o);
 	put_u32(m, FSLOAD_A_OP_WEIGHT, 1);
 	nla_nest_end(m, o);
 	nla_nest_end(m, n);
@@ -1547,10 +1551,7 @@ static void b_op_mknod_size(struct nl_msg *m, struct bctx *c)
 	struct nlattr *n, *o;
 
 	base(m, c, 0);
-	nest(m, FSLOAD_A_JOB_PHASE, &n);
-	put_str(m, FSLOAD_A_PHASE_NAME, "p");
-	put_u64(m, FSLOAD_A_PHASE_ITERATIONS, 1);
-	nest(m, FSLOAD_A_PHASE_OP, &o);
+	phase_op_open(m, &n, &o);
 	put_u8(m, FSLOAD_A_OP_TYPE, FSLOAD_OP_CREATE);
 	put_u32(m, FSLOAD_A_OP_FLAGS, FSLOAD_OP_F_MKNOD);
 	c->off = put_u64(m, FSLOAD_A_OP_SIZE_BYTES, 1);

@@ -40,6 +40,16 @@ sys.exit(bad)
 EOF
 }
 
+# refused DIR NAME TEXT MESSAGE: the job file TEXT (with \n escapes) is a
+# usage error, and says MESSAGE.
+refused() {
+	printf '%b' "$3" >"$tmp/$2.ini"
+	"$ctl" start --engine user --job "$tmp/$2.ini" --dir "$1" \
+		>/dev/null 2>"$tmp/$2.err"
+	[ $? -eq 2 ] || fail "$2: not a usage error"
+	grep -q "$4" "$tmp/$2.err" || fail "$2: $(cat "$tmp/$2.err")"
+}
+
 # run DIR NAME ARGS...: start --engine user --json into $tmp/NAME.json
 run() {
 	local dir=$1 name=$2
@@ -463,19 +473,11 @@ t_leaf_mknod() {
 	"$ctl" start --engine user --profile metadata --mknod --size 1 \
 		--dir "$d" >/dev/null 2>&1
 	[ $? -eq 2 ] || fail "--mknod --size 1: not a usage error"
-	printf '[global]\nfirst-dir = 1\n[phase c]\nop = create\n' \
-		>"$tmp/fd.ini"
-	"$ctl" start --engine user --job "$tmp/fd.ini" --dir "$d" \
-		>/dev/null 2>"$tmp/fd.err"
-	[ $? -eq 2 ] || fail "first-dir without a tree: not a usage error"
-	grep -q "first-dir: only in a tree" "$tmp/fd.err" ||
-		fail "first-dir without a tree: $(cat "$tmp/fd.err")"
-	printf '[phase c]\nop = create mknod fsync\n' >"$tmp/mk.ini"
-	"$ctl" start --engine user --job "$tmp/mk.ini" --dir "$d" \
-		>/dev/null 2>"$tmp/mk.err"
-	[ $? -eq 2 ] || fail "mknod with fsync: not a usage error"
-	grep -q "mknod makes the file only" "$tmp/mk.err" ||
-		fail "mknod with fsync: $(cat "$tmp/mk.err")"
+	refused "$d" first-dir-flat \
+		'[global]\nfirst-dir = 1\n[phase c]\nop = create\n' \
+		"first-dir: only in a tree"
+	refused "$d" mknod-fsync '[phase c]\nop = create mknod fsync\n' \
+		"mknod makes the file only"
 	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
 }
 
@@ -515,12 +517,8 @@ t_mdtest() {
 		--dir "$d" >/dev/null 2>&1
 	[ $? -eq 2 ] || fail "--phases list: not a usage error"
 	# mdtest's open and fs_mark's: one create cannot be both
-	printf '[phase c]\nop = create size=1 rdwr trunc\n' >"$tmp/rt.ini"
-	"$ctl" start --engine user --job "$tmp/rt.ini" --dir "$d" \
-		>/dev/null 2>"$tmp/rt.err"
-	[ $? -eq 2 ] || fail "rdwr and trunc together: not a usage error"
-	grep -q "rdwr and trunc" "$tmp/rt.err" ||
-		fail "rdwr and trunc together: $(cat "$tmp/rt.err")"
+	refused "$d" rdwr-trunc '[phase c]\nop = create size=1 rdwr trunc\n' \
+		"rdwr and trunc"
 	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
 }
 
