@@ -8,8 +8,9 @@
  * block device), 6.8 (vfs_iter_write takes the write reference),
  * 6.12 (vfs_path_lookup in namei.h), 6.15 (vfs_mkdir returns a dentry),
  * 6.16 (lookup_one takes a qstr), 6.17 and 6.18 (struct renamedata),
- * 6.19 (delegated_inode argument on mkdir and rmdir; a failed vfs_mkdir
- * unlocks the parent).
+ * 6.19 (delegated_inode argument on mkdir, rmdir and create; vfs_create
+ * loses its directory and want_excl; a failed vfs_mkdir unlocks the
+ * parent).
  *
  * The test suite runs on Debian's 6.1, 6.12 and 7.3 (make check-all); the
  * branches for the versions in between follow the kernel's porting notes
@@ -169,6 +170,25 @@ static inline int fsload_vfs_unlink(const struct path *parent,
 {
 	return vfs_unlink(FSLOAD_IDMAP(parent->mnt), d_inode(parent->dentry),
 			  dentry, FSLOAD_DELEG(d));
+}
+
+/*
+ * Make a regular file at the negative @dentry in the directory @parent
+ * (locked), as mknodat(2) with S_IFREG does: vfs_create(), exclusive.
+ * From 6.19 it finds the directory itself and may hand back a delegation
+ * to break.
+ */
+static inline int fsload_vfs_create(const struct path *parent,
+				    struct dentry *dentry, umode_t mode,
+				    struct fsload_deleg *d)
+{
+#if FSLOAD_KV_GE(6, 19)
+	return vfs_create(FSLOAD_IDMAP(parent->mnt), dentry, mode,
+			  FSLOAD_DELEG(d));
+#else
+	return vfs_create(FSLOAD_IDMAP(parent->mnt), d_inode(parent->dentry),
+			  dentry, mode, true);
+#endif
 }
 
 /* Rename @old to @new, both in the directory @parent (locked). */

@@ -49,6 +49,10 @@ static struct netlink_range_validation fsload_a_job_cpu_profile_stacks_range = {
 	.max	= FSLOAD_PROFILE_STACKS_MAX,
 };
 
+static struct netlink_range_validation fsload_a_job_first_dir_range = {
+	.max	= FSLOAD_DIRS_MAX,
+};
+
 static struct netlink_range_validation fsload_a_op_weight_range = {
 	.min	= 1ULL,
 	.max	= 1000000ULL,
@@ -70,7 +74,7 @@ const struct nla_policy fsload_op_nl_policy[FSLOAD_A_OP_GROUP + 1] = {
 	[FSLOAD_A_OP_WEIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_op_weight_range),
 	[FSLOAD_A_OP_SIZE_BYTES] = { .type = NLA_U64, },
 	[FSLOAD_A_OP_BLOCK_BYTES] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_op_block_bytes_range),
-	[FSLOAD_A_OP_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0xff),
+	[FSLOAD_A_OP_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1ff),
 	[FSLOAD_A_OP_PREFIX] = NLA_POLICY_RANGE(NLA_U8, 97, 122),
 	[FSLOAD_A_OP_DEPTH] = NLA_POLICY_RANGE(NLA_U32, 1, FSLOAD_BIO_DEPTH_MAX),
 	[FSLOAD_A_OP_GROUP] = NLA_POLICY_MAX(NLA_U8, 7),
@@ -89,7 +93,7 @@ const struct nla_policy fsload_phase_nl_policy[FSLOAD_A_PHASE_STRIDE + 1] = {
 };
 
 /* FSLOAD_CMD_JOB_START - do */
-const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_NAME_RANDOM_BYTES + 1] = {
+const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_FIRST_DIR + 1] = {
 	[FSLOAD_A_JOB_DIR] = { .type = NLA_NUL_STRING, .len = 4095, },
 	[FSLOAD_A_JOB_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 	[FSLOAD_A_JOB_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1, FSLOAD_THREADS_MAX),
@@ -112,6 +116,7 @@ const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_NAME_RANDOM_BYTE
 	[FSLOAD_A_JOB_NAMES] = NLA_POLICY_RANGE(NLA_U8, 1, 3),
 	[FSLOAD_A_JOB_NAME_BYTES] = NLA_POLICY_RANGE(NLA_U32, FSLOAD_NAME_RANDOM_BYTES_MIN, FSLOAD_NAME_BYTES_MAX),
 	[FSLOAD_A_JOB_NAME_RANDOM_BYTES] = NLA_POLICY_RANGE(NLA_U32, FSLOAD_NAME_RANDOM_BYTES_MIN, FSLOAD_NAME_BYTES_MAX),
+	[FSLOAD_A_JOB_FIRST_DIR] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_job_first_dir_range),
 };
 
 /* FSLOAD_CMD_JOB_STOP - do */

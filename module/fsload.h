@@ -36,6 +36,7 @@ struct fsload_program {
 	u64 files;		/* per thread */
 	u32 files_per_dir;
 	u32 branch;		/* directory tree's branching; 0 flat */
+	u32 first_dir;		/* the first directory holding files */
 	struct fsload_naming naming;	/* the name scheme */
 	u64 seed;
 	u32 progress_ms;

@@ -294,7 +294,8 @@ static u64 fsload_cleanup_budget(const struct fsload_job *job)
 	static const u8 makers[] = { FSLOAD_OP_CREATE, FSLOAD_OP_MKDIR };
 	const struct fsload_program *prog = &job->prog;
 	u64 n = prog->threads *
-		(div_u64(prog->files, max(prog->files_per_dir, 1U)) + 2);
+		(div_u64(prog->files, max(prog->files_per_dir, 1U)) +
+		 prog->first_dir + 2);
 	unsigned int p, i;
 
 	for (p = 0; p < prog->nphases; p++) {
@@ -476,7 +477,7 @@ static int fsload_job_alloc_workers(struct fsload_job *job)
 		w->index = i;
 		fsload_engine_init(&w->e, i, prog->threads, prog->files,
 				   prog->files_per_dir, prog->branch,
-				   prog->seed,
+				   prog->first_dir, prog->seed,
 				   prog->flags & FSLOAD_JOB_F_SHARED_DIR,
 				   &prog->naming, &job->slots);
 		w->e.group = g;

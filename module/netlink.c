@@ -116,8 +116,8 @@ static size_t fsload_status_size(size_t dirlen, unsigned int ngroups)
 	size_t n;
 
 	/*
-	 * u32: ID, FLAGS, THREADS, FILES_PER_DIR, TREE_BRANCH, HELD,
-	 * PROGRESS_MS, PHASES, OWNER_PORTID, CPUS, IDLE_MS, SAMPLE_MS,
+	 * u32: ID, FLAGS, THREADS, FILES_PER_DIR, TREE_BRANCH, FIRST_DIR,
+	 * HELD, PROGRESS_MS, PHASES, OWNER_PORTID, CPUS, IDLE_MS, SAMPLE_MS,
 	 * STALL_MS, PHASE_INDEX, ERRNO, LAT_SAMPLE, CPU_PROFILE_HZ,
 	 * CPU_PROFILE_STACKS, NAME_BYTES, NAME_RANDOM_BYTES; u8: STATE, PMU,
 	 * CPU_PROFILE_CLOCK, NAMES; u64: FILES, SEED, ELAPSED_NS, OPS, BYTES,
@@ -125,7 +125,7 @@ static size_t fsload_status_size(size_t dirlen, unsigned int ngroups)
 	 * OVERHEAD_NS, CPU_PROFILE_PERIOD; strings: DIR or DEVICE, PROFILE,
 	 * ERROR_MSG.
 	 */
-	n = 20 * u32s + 4 * u8s + 11 * u64s +
+	n = 21 * u32s + 4 * u8s + 11 * u64s +
 	    nla_total_size(min_t(size_t, dirlen, FSLOAD_STATUS_DIR_MAX)) +
 	    nla_total_size(FSLOAD_NAME_MAX) +
 	    nla_total_size(sizeof_field(struct fsload_job, errmsg)) +
@@ -174,6 +174,8 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	    nla_put_u32(skb, FSLOAD_A_JOB_FILES_PER_DIR, prog->files_per_dir) ||
 	    (prog->branch &&
 	     nla_put_u32(skb, FSLOAD_A_JOB_TREE_BRANCH, prog->branch)) ||
+	    (prog->first_dir &&
+	     nla_put_u32(skb, FSLOAD_A_JOB_FIRST_DIR, prog->first_dir)) ||
 	    (held && nla_put_u32(skb, FSLOAD_A_JOB_HELD, held - 1)) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_LAT_SAMPLE, prog->lat_sample) ||
 	    nla_put_u8(skb, FSLOAD_A_JOB_NAMES, prog->naming.scheme) ||

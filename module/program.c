@@ -123,6 +123,16 @@ static int fsload_parse_op(const struct fsload_program *prog,
 				    "flags: rdwr (mdtest's open) and trunc (fs_mark's) exclude each other");
 		return -EINVAL;
 	}
+	if ((od->flags & FSLOAD_OP_F_MKNOD) && od->flags != FSLOAD_OP_F_MKNOD) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_FLAGS],
+				    FSLOAD_MKNOD_ALONE);
+		return -EINVAL;
+	}
+	if ((od->flags & FSLOAD_OP_F_MKNOD) && od->size) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],
+				    FSLOAD_MKNOD_NO_DATA);
+		return -EINVAL;
+	}
 	if (od->type == FSLOAD_OP_READ && od->size &&
 	    !(od->flags & FSLOAD_OP_F_SIZED)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],
@@ -471,6 +481,28 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_TREE_BRANCH],
 				    "tree_branch: needs a dir, not a device");
 		return -EINVAL;
+	}
+	/* The policy holds it in 0 .. FSLOAD_DIRS_MAX. */
+	prog->first_dir = tb[FSLOAD_A_JOB_FIRST_DIR] ?
+			  nla_get_u32(tb[FSLOAD_A_JOB_FIRST_DIR]) : 0;
+	if (prog->first_dir && !prog->branch) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FIRST_DIR],
+				    "first_dir: only in a tree (tree_branch)");
+		return -EINVAL;
+	}
+	dirs = fsload_tree_dirs(prog->threads, prog->files,
+				prog->files_per_dir, prog->first_dir,
+				prog->flags & FSLOAD_JOB_F_SHARED_DIR,
+				prog->naming.scheme);
+	if (dirs > FSLOAD_DIRS_MAX ||
+	    (u64)prog->first_dir * prog->files_per_dir + tree_files >
+	    FSLOAD_FILES_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FIRST_DIR],
+				    "first_dir: the tree passes "
+				    __stringify(FSLOAD_DIRS_MAX)
+				    " directories or its files' numbers "
+				    __stringify(FSLOAD_FILES_MAX));
+		return -ERANGE;
 	}
 	if (fsload_dir_depth(prog->branch, dirs - 1) > FSLOAD_TREE_DEPTH_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_TREE_BRANCH],

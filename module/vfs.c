@@ -112,6 +112,22 @@ out_unlock:
 }
 
 /*
+ * The negative dentry of @name in @parent (locked) that a create fills, as
+ * the system calls' filename_create() finds it: -EEXIST when @name exists.
+ */
+static struct dentry *fsload_lookup_new(const struct path *parent,
+					const char *name, int len)
+{
+	struct dentry *de = fsload_lookup_locked(parent, name, len);
+
+	if (!IS_ERR(de) && d_really_is_positive(de)) {
+		dput(de);
+		return ERR_PTR(-EEXIST);
+	}
+	return de;
+}
+
+/*
  * Before 6.15 a filesystem's ->mkdir() may leave the dentry unhashed or
  * negative (kernfs always; FUSE and NFS at times): look the name up again,
  * as overlayfs did, and insist on a positive directory.
@@ -161,15 +177,12 @@ int fsload_mkdir(const struct path *parent, const char *name, int len,
 	if (err)
 		return err;
 	inode_lock_nested(pdir, I_MUTEX_PARENT);
-	de = fsload_lookup_locked(parent, name, len);
+	de = fsload_lookup_new(parent, name, len);
 	if (IS_ERR(de)) {
 		err = PTR_ERR(de);
 		goto out_unlock;
 	}
-	if (d_really_is_positive(de))
-		err = -EEXIST;
-	else
-		err = security_path_mkdir(parent, de, 0755);
+	err = security_path_mkdir(parent, de, 0755);
 	if (err) {
 		dput(de);
 		goto out_unlock;
@@ -488,6 +501,58 @@ static int fsload_write_all(struct fsload_worker *w, struct file *f,
 	return 0;
 }
 
+/*
+ * Make e->name a regular file of @mode as mknodat(2) does (mdtest -k): a
+ * walk to its directory, then under the directory's lock the LSM path
+ * hook, given the mode less the umask as do_mknodat() gives it, and
+ * vfs_create(); a delegation on the directory is broken and the create
+ * retried.  The hook mknodat(2) runs after a create succeeded (IMA's
+ * ima_post_path_mknod(), then security_path_post_mknod()) is exported
+ * by no kernel fsload supports: it is not run.
+ */
+static int fsload_mknod(struct fsload_worker *w, umode_t mode)
+{
+	const char *last = &w->e.name[w->e.last_off];
+	int len = w->e.name_len - w->e.last_off;
+	struct fsload_deleg deleg = {};
+	struct path parent;
+	struct dentry *de;
+	struct inode *pdir;
+	bool retry;
+	int err, err2;
+
+	err = fsload_name_parent(w, &parent);
+	if (err)
+		return err;
+	pdir = d_inode(parent.dentry);
+	err = mnt_want_write(parent.mnt);
+	if (err)
+		goto out_put;
+again:
+	inode_lock_nested(pdir, I_MUTEX_PARENT);
+	de = fsload_lookup_new(&parent, last, len);
+	if (IS_ERR(de)) {
+		err = PTR_ERR(de);
+		goto out_unlock;
+	}
+	err = security_path_mknod(&parent, de, IS_POSIXACL(pdir) ? mode :
+				  mode & ~current_umask(), 0);
+	if (!err)
+		err = fsload_vfs_create(&parent, de, mode, &deleg);
+	dput(de);
+out_unlock:
+	inode_unlock(pdir);
+	err2 = fsload_deleg_break(&deleg, &retry);
+	if (retry)
+		goto again;
+	if (err2)
+		err = err2;
+	mnt_drop_write(parent.mnt);
+out_put:
+	path_put(&parent);
+	return err;
+}
+
 s64 fsload_op_create(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	struct file *f;
@@ -496,6 +561,8 @@ s64 fsload_op_create(struct fsload_worker *w, const struct fsload_opdesc *op)
 	int err = 0, flags;
 
 	flags = fsload_create_flags(op, &mode);
+	if (op->flags & FSLOAD_OP_F_MKNOD)
+		return fsload_mknod(w, S_IFREG | mode);
 	f = fsload_open(w, fsload_open_flags(op, flags), mode);
 	if (IS_ERR(f))
 		return PTR_ERR(f);

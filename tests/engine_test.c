@@ -411,7 +411,7 @@ TEST(names_incremental)
 	char want[32];
 	u32 i;
 
-	fsload_engine_init(&e, 7, 8, 2500, 1000, 0, 1, false, &fsload_names,
+	fsload_engine_init(&e, 7, 8, 2500, 1000, 0, 0, 1, false, &fsload_names,
 			   &slots);
 	for (i = 0; i < 2500; i++) {
 		fsload_name_set(&e, i);
@@ -451,7 +451,7 @@ TEST(names_tree)
 	char want[300], path[256];
 	u32 i, k;
 
-	fsload_engine_init(&e, 2, 4, 13 * 5, 5, 3, 1, false, &fsload_names,
+	fsload_engine_init(&e, 2, 4, 13 * 5, 5, 3, 0, 1, false, &fsload_names,
 			   &slots);
 	EXPECT_EQ(13, e.ndirs);
 	for (i = 0; i < 13 * 5; i++) {
@@ -485,9 +485,9 @@ TEST(names_tree)
 		  (FSLOAD_NAME_DCOMP_LEN + 1) + FSLOAD_NAME_FILE_LEN,
 		  e.name_len);
 	/* a shared tree's directories are all thread 0's */
-	fsload_engine_init(&e, 0, 4, 10, 5, 3, 1, true, &fsload_names, &slots);
+	fsload_engine_init(&e, 0, 4, 10, 5, 3, 0, 1, true, &fsload_names, &slots);
 	EXPECT_EQ(8, e.ndirs);
-	fsload_engine_init(&e, 1, 4, 10, 5, 3, 1, true, &fsload_names, &slots);
+	fsload_engine_init(&e, 1, 4, 10, 5, 3, 0, 1, true, &fsload_names, &slots);
 	EXPECT_EQ(0, e.ndirs);
 	EXPECT_EQ(10, e.file_base);
 }
@@ -509,7 +509,7 @@ TEST(rename_rotation)
 	u32 held[13], i, j, n = 0, r, first, last, want;
 	struct fsload_engine e = { 0 };
 
-	fsload_engine_init(&e, 0, 1, 12, 5, 0, 1, false, &fsload_names, &slots);
+	fsload_engine_init(&e, 0, 1, 12, 5, 0, 0, 1, false, &fsload_names, &slots);
 	e.iters = 12;
 	for (i = 0; i < 12; i++) {
 		fsload_name_set(&e, i);
@@ -581,7 +581,7 @@ TEST(names_mdtest)
 	char want[1200], path[1024], comp[FSLOAD_NAME_FILE_MAX + 1];
 	u32 i;
 
-	fsload_engine_init(&e, 3, 4, 28, 4, 2, 1, false, &mdtest_names,
+	fsload_engine_init(&e, 3, 4, 28, 4, 2, 0, 1, false, &mdtest_names,
 			   &slots);
 	EXPECT_EQ(7, e.ndirs);
 	EXPECT_EQ(0, e.file_base);
@@ -602,7 +602,7 @@ TEST(names_mdtest)
 		     e.name);
 	EXPECT_STREQ("mdtest_tree.3.5", &e.name[e.last_off]);
 	/* one directory of 1000 items: counting carries past 9 and 99 */
-	fsload_engine_init(&e, 0, 1, 1000, 1000, 0, 1, false, &mdtest_names,
+	fsload_engine_init(&e, 0, 1, 1000, 1000, 0, 0, 1, false, &mdtest_names,
 			   &slots);
 	for (i = 0; i < 1000; i++) {
 		fsload_name_set(&e, i);
@@ -619,22 +619,86 @@ TEST(names_mdtest)
 	EXPECT_EQ(14, fsload_name_renamed(&e, comp, 'y'));
 	EXPECT_STREQ("y.mdtest.0.999", comp);
 	/* a shared tree: mdtest_tree.<k>, each thread's items from 0 */
-	fsload_engine_init(&e, 1, 4, 10, 5, 0, 1, true, &mdtest_names,
+	fsload_engine_init(&e, 1, 4, 10, 5, 0, 0, 1, true, &mdtest_names,
 			   &slots);
 	EXPECT_EQ(0, e.ndirs);
 	EXPECT_EQ(0, e.file_base);
 	fsload_name_set(&e, 7);
 	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1/file.mdtest.1.7", e.name);
-	fsload_engine_init(&e, 0, 4, 10, 5, 0, 1, true, &mdtest_names,
+	fsload_engine_init(&e, 0, 4, 10, 5, 0, 0, 1, true, &mdtest_names,
 			   &slots);
 	EXPECT_EQ(2, e.ndirs);
 	/* the longest: every level at the most threads and directories */
 	fsload_engine_init(&e, FSLOAD_THREADS_MAX - 1, FSLOAD_THREADS_MAX,
-			   FSLOAD_FILES_MAX, 1, 1, 1, false, &mdtest_names,
+			   FSLOAD_FILES_MAX, 1, 1, 0, 1, false, &mdtest_names,
 			   &slots);
 	fsload_name_set(&e, FSLOAD_DIRS_MAX - 1);
 	EXPECT_GE(FSLOAD_NAME_LEN_MAX, e.name_len);
 	EXPECT_GE(FSLOAD_NAME_DCOMP_MAX, strlen("mdtest_tree.998.99999"));
+}
+
+/*
+ * mdtest -L -b 2 -z 2 -I 3 (first-dir 3, the first of the 4 leaves): the
+ * items are in the leaves only, numbered as mdtest's stat and read phases
+ * number them, item i + I x (dirs - B^Z) in directory item / I; the tree
+ * has all 7 directories; a rotation's runs end at the leaves' boundaries;
+ * a stride keeps the offset; a shared tree of fsload names adds it too.
+ */
+TEST(names_leaf_only)
+{
+	static struct fsload_slots slots;
+	struct fsload_opdesc op = { .type = FSLOAD_OP_RENAME,
+				    .flags = FSLOAD_OP_F_ROTATE };
+	struct fsload_engine e = { 0 };
+	char want[1200], path[1024];
+	u32 i, item;
+
+	fsload_engine_init(&e, 0, 1, 12, 3, 2, 3, 1, false, &mdtest_names,
+			   &slots);
+	EXPECT_EQ(7, e.ndirs);
+	EXPECT_EQ(9, e.file_base);
+	for (i = 0; i < 12; i++) {
+		item = i + 3 * (7 - 4);
+		fsload_name_set(&e, e.file_base + i);
+		mdtest_path(path, sizeof(path), "mdtest_tree.0", 2, item / 3);
+		snprintf(want, sizeof(want), "test-dir.0-0/%s/file.mdtest.0.%u",
+			 path, item);
+		ASSERT_STREQ(want, e.name);
+		ASSERT_EQ(strlen(want), e.name_len);
+		ASSERT_GE(fsload_dir_depth(2, item / 3), 2);
+	}
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.0.0/mdtest_tree.0.2/mdtest_tree.0.6/file.mdtest.0.20",
+		     e.name);
+	/* the rotation's last of a run: the last item of leaf 3 (item 11) */
+	e.iters = 12;
+	for (i = 0; i < 3; i++) {
+		fsload_name_set(&e, e.file_base + i);
+		e.iter = i;
+		fsload_rename_names(&e, &op);
+	}
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.0.0/mdtest_tree.0.1/mdtest_tree.0.3/file.mdtest.0.10",
+		     e.ren_to);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.0.0/mdtest_tree.0.1/mdtest_tree.0.3/file.mdtest.0.9-XX",
+		     e.ren_from);
+	/* a stride's owner: its rank, the same offset */
+	fsload_engine_init(&e, 0, 2, 12, 3, 2, 3, 1, false, &mdtest_names,
+			   &slots);
+	fsload_engine_owner(&e, 1);
+	EXPECT_EQ(9, e.file_base);
+	fsload_name_set(&e, e.file_base);
+	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1.0/mdtest_tree.1.1/mdtest_tree.1.3/file.mdtest.1.9",
+		     e.name);
+	/* a shared tree of fsload names: thread 1's files after thread 0's */
+	fsload_engine_init(&e, 1, 2, 6, 3, 2, 3, 1, true, &fsload_names,
+			   &slots);
+	EXPECT_EQ(0, e.ndirs);
+	EXPECT_EQ(9 + 6, e.file_base);
+	fsload_name_set(&e, e.file_base);
+	EXPECT_STREQ("t000/d00000/d00002/d00005/f00000015", e.name);
+	fsload_engine_init(&e, 0, 2, 6, 3, 2, 3, 1, true, &fsload_names,
+			   &slots);
+	EXPECT_EQ(7, e.ndirs);
+	EXPECT_EQ(7, fsload_tree_dirs(2, 6, 3, 3, true, FSLOAD_NAMES_FSLOAD));
 }
 
 /*
@@ -651,7 +715,7 @@ TEST(names_fsmark)
 	const char *n;
 	u32 i, j;
 
-	fsload_engine_init(&e, 0, 1, 10, 10, 0, 42, false, &fsmark_names,
+	fsload_engine_init(&e, 0, 1, 10, 10, 0, 0, 42, false, &fsmark_names,
 			   &slots);
 	EXPECT_TRUE(e.in_root);
 	EXPECT_EQ(0, e.ndirs);
@@ -678,11 +742,11 @@ TEST(names_fsmark)
 	fsload_name_set(&e, 0);
 	EXPECT_STREQ(first, e.name);
 	/* another seed, another stamp and other names */
-	fsload_engine_init(&e, 0, 1, 10, 10, 43, 43, false, &fsmark_names,
+	fsload_engine_init(&e, 0, 1, 10, 10, 43, 0, 43, false, &fsmark_names,
 			   &slots);
 	EXPECT_STRNE(first, e.name);
 	/* -D: directories 00, 01, 02 of 4 files each */
-	fsload_engine_init(&e, 1, 1, 10, 4, 0, 42, false, &fsmark_names,
+	fsload_engine_init(&e, 1, 1, 10, 4, 0, 0, 42, false, &fsmark_names,
 			   &slots);
 	EXPECT_FALSE(e.in_root);
 	EXPECT_EQ(3, e.ndirs);
@@ -694,11 +758,11 @@ TEST(names_fsmark)
 	/* -p 16 -r 12: the stamp's last 4 digits; -p 20: all 8 */
 	nm.bytes = 16;
 	nm.random = 12;
-	fsload_engine_init(&e, 0, 1, 10, 10, 0, 42, false, &nm, &slots);
+	fsload_engine_init(&e, 0, 1, 10, 10, 0, 0, 42, false, &nm, &slots);
 	EXPECT_EQ(0, strncmp("t000/9f86", e.name, 9));
 	EXPECT_EQ(5 + 16, e.name_len);
 	nm.bytes = 20;
-	fsload_engine_init(&e, 0, 1, 10, 10, 0, 42, false, &nm, &slots);
+	fsload_engine_init(&e, 0, 1, 10, 10, 0, 0, 42, false, &nm, &slots);
 	EXPECT_EQ(0, strncmp("t000/6f519f86", e.name, 13));
 	/* a prefix other than 'f' is the first character */
 	EXPECT_EQ(20, fsload_name_renamed(&e, comp, 'y'));
@@ -706,7 +770,7 @@ TEST(names_fsmark)
 	EXPECT_EQ(0, strcmp(&comp[1], &e.name[e.last_off + 1]));
 	/* the longest name fits */
 	nm.bytes = FSLOAD_NAME_BYTES_MAX;
-	fsload_engine_init(&e, 0, 1, FSLOAD_FILES_MAX, 1, 1, 42, false, &nm,
+	fsload_engine_init(&e, 0, 1, FSLOAD_FILES_MAX, 1, 1, 0, 42, false, &nm,
 			   &slots);
 	fsload_name_set(&e, FSLOAD_DIRS_MAX - 1);
 	EXPECT_GE(FSLOAD_NAME_LEN_MAX, e.name_len);
@@ -723,7 +787,7 @@ TEST(stride_names)
 	static struct fsload_slots slots;
 	struct fsload_engine e = { 0 }, o = { 0 };
 
-	fsload_engine_init(&e, 1, 4, 10, 5, 0, 1, false, &mdtest_names,
+	fsload_engine_init(&e, 1, 4, 10, 5, 0, 0, 1, false, &mdtest_names,
 			   &slots);
 	fsload_engine_owner(&e, 3);
 	fsload_name_set(&e, 7);
@@ -736,27 +800,27 @@ TEST(stride_names)
 	fsload_name_set(&e, 7);
 	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1.1/file.mdtest.1.7", e.name);
 	/* a shared tree: every thread's items in mdtest_tree.<k>, from 0 */
-	fsload_engine_init(&e, 1, 4, 10, 5, 0, 1, true, &mdtest_names,
+	fsload_engine_init(&e, 1, 4, 10, 5, 0, 0, 1, true, &mdtest_names,
 			   &slots);
 	fsload_engine_owner(&e, 3);
 	EXPECT_EQ(0, e.file_base);
 	fsload_name_set(&e, e.file_base + 7);
 	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1/file.mdtest.3.7", e.name);
 	/* fsload's: the other thread's tree root; shared: its numbers */
-	fsload_engine_init(&e, 1, 4, 10, 5, 0, 1, false, &fsload_names,
+	fsload_engine_init(&e, 1, 4, 10, 5, 0, 0, 1, false, &fsload_names,
 			   &slots);
 	fsload_engine_owner(&e, 3);
 	fsload_name_set(&e, 7);
 	EXPECT_STREQ("t003/d00001/f00000007", e.name);
-	fsload_engine_init(&e, 1, 4, 10, 5, 0, 1, true, &fsload_names,
+	fsload_engine_init(&e, 1, 4, 10, 5, 0, 0, 1, true, &fsload_names,
 			   &slots);
 	fsload_engine_owner(&e, 3);
 	fsload_name_set(&e, e.file_base + 7);
 	EXPECT_STREQ("t000/d00007/f00000037", e.name);
 	/* fs_mark's: the names thread 3 makes, in its directory */
-	fsload_engine_init(&e, 1, 4, 10, 10, 0, 42, false, &fsmark_names,
+	fsload_engine_init(&e, 1, 4, 10, 10, 0, 0, 42, false, &fsmark_names,
 			   &slots);
-	fsload_engine_init(&o, 3, 4, 10, 10, 0, 42, false, &fsmark_names,
+	fsload_engine_init(&o, 3, 4, 10, 10, 0, 0, 42, false, &fsmark_names,
 			   &slots);
 	fsload_engine_owner(&e, 3);
 	fsload_name_set(&e, 7);
@@ -781,7 +845,7 @@ static void rotate_mdtest(struct __test_metadata *_metadata,
 	char name[FSLOAD_RENAME_LEN_MAX + 1];
 	u32 i;
 
-	fsload_engine_init(e, 0, 1, 12, fpd, 0, 1, false, &mdtest_names,
+	fsload_engine_init(e, 0, 1, 12, fpd, 0, 0, 1, false, &mdtest_names,
 			   &slots);
 	e->prefix = 'x';
 	fsload_name_reprefix(e);
@@ -967,7 +1031,7 @@ static enum fsload_run_end loop_run(struct fsload_engine *e, u32 n,
 	ph.duration_ns = duration_ns;
 	memset(e, 0, sizeof(*e));
 	e->hist = hist;
-	fsload_engine_init(e, 0, 1, 1000, 1000, 0, 42, false, &fsload_names,
+	fsload_engine_init(e, 0, 1, 1000, 1000, 0, 0, 42, false, &fsload_names,
 			   &slots);
 	e->lat_sample = n;
 	clock_reads = 0;

@@ -1273,15 +1273,22 @@ static void b_scalar(struct nl_msg *m, struct bctx *c)
 }
 
 /* A phase whose single op gets one extra attribute; its offsets. */
+/* Open phase "p" of one iteration and its op; returns the op's offset. */
+static int phase_op_open(struct nl_msg *m, struct nlattr **n,
+			 struct nlattr **o)
+{
+	nest(m, FSLOAD_A_JOB_PHASE, n);
+	put_str(m, FSLOAD_A_PHASE_NAME, "p");
+	put_u64(m, FSLOAD_A_PHASE_ITERATIONS, 1);
+	return nest(m, FSLOAD_A_PHASE_OP, o);
+}
+
 static void phase_op_attr(struct nl_msg *m, uint8_t optype, int type,
 			  int len, const void *v, int *op_off, int *attr_off)
 {
 	struct nlattr *n, *o;
 
-	nest(m, FSLOAD_A_JOB_PHASE, &n);
-	put_str(m, FSLOAD_A_PHASE_NAME, "p");
-	put_u64(m, FSLOAD_A_PHASE_ITERATIONS, 1);
-	*op_off = nest(m, FSLOAD_A_PHASE_OP, &o);
+	*op_off = phase_op_open(m, &n, &o);
 	put_u8(m, FSLOAD_A_OP_TYPE, optype);
 	*attr_off = put(m, type, len, v);
 	nla_nest_end(m, o);
@@ -1366,6 +1373,23 @@ static void b_tree_too_deep(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
+/* mdtest -L's first leaf, but no tree: the kernel names first-dir. */
+static void b_first_dir_flat(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	c->off = put_u32(m, FSLOAD_A_JOB_FIRST_DIR, 1);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
+/* A first directory past the directories a job may have. */
+static void b_first_dir_dirs(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	put_u32(m, FSLOAD_A_JOB_TREE_BRANCH, 2);
+	c->off = put_u32(m, FSLOAD_A_JOB_FIRST_DIR, FSLOAD_DIRS_MAX);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
 /* A job of @job_flags, its phase of @flags refused (c->off), one @op. */
 static void bad_phase_flags(struct nl_msg *m, struct bctx *c,
 			    uint32_t job_flags, uint32_t flags, uint8_t op)
@@ -1435,10 +1459,7 @@ static void b_op_no_type(struct nl_msg *m, struct bctx *c)
 	struct nlattr *n, *o;
 
 	base(m, c, 0);
-	nest(m, FSLOAD_A_JOB_PHASE, &n);
-	put_str(m, FSLOAD_A_PHASE_NAME, "p");
-	put_u64(m, FSLOAD_A_PHASE_ITERATIONS, 1);
-	c->miss_nest = nest(m, FSLOAD_A_PHASE_OP, &o);
+	c->miss_nest = phase_op_open(m, &n, &o);
 	put_u32(m, FSLOAD_A_OP_WEIGHT, 1);
 	nla_nest_end(m, o);
 	nla_nest_end(m, n);
@@ -1515,6 +1536,27 @@ static void b_op_flags_rdwr_trunc(struct nl_msg *m, struct bctx *c)
 {
 	op_u32(m, c, FSLOAD_OP_CREATE, FSLOAD_A_OP_FLAGS,
 	       FSLOAD_OP_F_RDWR | FSLOAD_OP_F_TRUNC);
+}
+
+/* mdtest -k: the mknod flag makes the file only, no other flag. */
+static void b_op_flags_mknod_fsync(struct nl_msg *m, struct bctx *c)
+{
+	op_u32(m, c, FSLOAD_OP_CREATE, FSLOAD_A_OP_FLAGS,
+	       FSLOAD_OP_F_MKNOD | FSLOAD_OP_F_FSYNC);
+}
+
+/* ... and no data (mdtest: -k not with -w): the size is what is wrong. */
+static void b_op_mknod_size(struct nl_msg *m, struct bctx *c)
+{
+	struct nlattr *n, *o;
+
+	base(m, c, 0);
+	phase_op_open(m, &n, &o);
+	put_u8(m, FSLOAD_A_OP_TYPE, FSLOAD_OP_CREATE);
+	put_u32(m, FSLOAD_A_OP_FLAGS, FSLOAD_OP_F_MKNOD);
+	c->off = put_u64(m, FSLOAD_A_OP_SIZE_BYTES, 1);
+	nla_nest_end(m, o);
+	nla_nest_end(m, n);
 }
 
 static void b_op_flags_stat(struct nl_msg *m, struct bctx *c)
@@ -1987,6 +2029,12 @@ BAD_START(name_too_long, EINVAL);
 BAD_SCALAR(job_flags, 0, FSLOAD_A_JOB_FLAGS, 4, 1U << 7, EINVAL);
 BAD_START(op_flags, EINVAL);
 BAD_START(op_flags_rdwr_trunc, EINVAL);
+BAD_START(op_flags_mknod_fsync, EINVAL);
+BAD_START(op_mknod_size, EINVAL);
+BAD_START(first_dir_flat, EINVAL);
+BAD_START(first_dir_dirs, ERANGE);
+BAD_SCALAR(first_dir_max, 0, FSLOAD_A_JOB_FIRST_DIR, 4, FSLOAD_DIRS_MAX + 1,
+	   ERANGE);
 BAD_START(op_flags_stat, EINVAL);
 BAD_START(size_read, EINVAL);
 BAD_SCALAR(unknown_attr, 0, 200, 4, 1, EINVAL);

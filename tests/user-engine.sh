@@ -40,6 +40,16 @@ sys.exit(bad)
 EOF
 }
 
+# refused DIR NAME TEXT MESSAGE: the job file TEXT (with \n escapes) is a
+# usage error, and says MESSAGE.
+refused() {
+	printf '%b' "$3" >"$tmp/$2.ini"
+	"$ctl" start --engine user --job "$tmp/$2.ini" --dir "$1" \
+		>/dev/null 2>"$tmp/$2.err"
+	[ $? -eq 2 ] || fail "$2: not a usage error"
+	grep -q "$4" "$tmp/$2.err" || fail "$2: $(cat "$tmp/$2.err")"
+}
+
 # run DIR NAME ARGS...: start --engine user --json into $tmp/NAME.json
 run() {
 	local dir=$1 name=$2
@@ -419,6 +429,58 @@ ktap_plan 13
 # apart by size); a stride makes thread 1 stat thread 0's files, which
 # alone exist; file-read reads nothing unless --read-bytes; --phases runs
 # only those; a bad --phases is a usage error.
+# mdtest -L -k: items only in the leaves of the tree (B^Z x I of them, from
+# leaf (B^Z - 1) / (B - 1), numbered as mdtest's), files made by mknod:
+# regular and empty; the uring engine makes the same tree.  Refused: -L
+# without a tree, -k with data, a job file's first-dir without a tree, a
+# mknod op with another flag.
+t_leaf_mknod() {
+	local d=$tmp/leaf e tree want
+
+	mkdir -p "$d"
+	want=$(printf 'mdtest_tree.0.%s\n' 3 4 5 6)
+	for e in user uring; do
+		[ $e = uring ] && ! "$ctl" start --engine uring --profile null \
+			--files 1 --quiet --idle-ms 0 --dir "$d" \
+			>/dev/null 2>&1 && continue
+		"$ctl" --json start --engine $e --dir "$d" --quiet --idle-ms 0 \
+			--profile metadata --tree-branch 2 --tree-depth 2 \
+			--items-per-dir 3 --leaf-only --mknod --keep \
+			>"$tmp/leaf-$e.json" || fail "$e: exited $?"
+		check "$tmp/leaf-$e.json" 'j["job"]["first_dir"]' 3 \
+			'j["job"]["files_per_thread"]' 12 \
+			'ph("tree-create")["ops"]' 7 \
+			'sum(p["errors"] for p in j["phases"])' 0
+		tree=$(cd "$d"/fsload-user-*/test-dir.0-0 && find . | sort)
+		[ "$(cd "$d"/fsload-user-*/test-dir.0-0 &&
+		     find . -name 'file.*' -printf '%h\n' | sort -u |
+		     sed 's|.*/||')" = "$(printf '%b' "$want")" ] ||
+			fail "$e: files outside the leaves: $tree"
+		[ "$(cd "$d"/fsload-user-*/test-dir.0-0 &&
+		     find . -name 'file.*' -printf '%y %s %f\n' | sort -t. -k4n |
+		     head -1)" = "f 0 file.mdtest.0.9" ] ||
+			fail "$e: not mdtest's first leaf item: $tree"
+		[ "$(find "$d" -name 'file.*' -type f -size 0 | wc -l)" = 12 ] ||
+			fail "$e: not 12 empty regular files: $tree"
+		[ $e = user ] && echo "$tree" >"$tmp/leaf-user.tree"
+		[ $e = uring ] && [ "$tree" != "$(cat "$tmp/leaf-user.tree")" ] &&
+			fail "uring: another tree than user's"
+		rm -rf "$d"/fsload-user-*
+	done
+	"$ctl" start --engine user --profile metadata --leaf-only --dir "$d" \
+		>/dev/null 2>&1
+	[ $? -eq 2 ] || fail "--leaf-only without a tree: not a usage error"
+	"$ctl" start --engine user --profile metadata --mknod --size 1 \
+		--dir "$d" >/dev/null 2>&1
+	[ $? -eq 2 ] || fail "--mknod --size 1: not a usage error"
+	refused "$d" first-dir-flat \
+		'[global]\nfirst-dir = 1\n[phase c]\nop = create\n' \
+		"first-dir: only in a tree"
+	refused "$d" mknod-fsync '[phase c]\nop = create mknod fsync\n' \
+		"mknod makes the file only"
+	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
+}
+
 t_mdtest() {
 	local d=$tmp/mdtest
 
@@ -455,12 +517,8 @@ t_mdtest() {
 		--dir "$d" >/dev/null 2>&1
 	[ $? -eq 2 ] || fail "--phases list: not a usage error"
 	# mdtest's open and fs_mark's: one create cannot be both
-	printf '[phase c]\nop = create size=1 rdwr trunc\n' >"$tmp/rt.ini"
-	"$ctl" start --engine user --job "$tmp/rt.ini" --dir "$d" \
-		>/dev/null 2>"$tmp/rt.err"
-	[ $? -eq 2 ] || fail "rdwr and trunc together: not a usage error"
-	grep -q "rdwr and trunc" "$tmp/rt.err" ||
-		fail "rdwr and trunc together: $(cat "$tmp/rt.err")"
+	refused "$d" rdwr-trunc '[phase c]\nop = create size=1 rdwr trunc\n' \
+		"rdwr and trunc"
 	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
 }
 
@@ -477,6 +535,7 @@ ktap_run cpu_ns_never_over_100_pct t_cpu_short_phases
 ktap_run uring_same_ops_as_user t_uring_same
 ktap_run uring_usage_errors t_uring_usage
 ktap_run mdtest_semantics t_mdtest
+ktap_run mdtest_leaf_only_mknod t_leaf_mknod
 ktap_finish
 rc=$?
 echo "$ktap_pass passed, $ktap_fail failed"

@@ -146,6 +146,7 @@ struct ujob {
 	u64 files;
 	u32 files_per_dir;
 	u32 branch;		/* directory tree; 0 flat */
+	u32 first_dir;		/* the first directory holding files */
 	u32 lat_sample;		/* time 1 op in lat_sample */
 	struct fsload_naming naming;
 	u64 seed;
@@ -251,6 +252,29 @@ static s64 uop_write_all(struct fsload_worker *w, int fd,
 	return 0;
 }
 
+/*
+ * Before a system call that io_uring has no request for (syncfs, mknod),
+ * which either engine makes: the ring's ops queued before it end first,
+ * as the system calls before it would have.  0 or their failure.
+ */
+static s64 uop_ring_settle(struct fsload_worker *w)
+{
+	u64 last;
+
+	return w->ring ? uring_drain(w->ring, &w->e, &last) : 0;
+}
+
+/* mknodat(2) of a regular file (the mknod flag, mdtest -k). */
+static s64 uop_mknod(struct fsload_worker *w, unsigned int mode)
+{
+	s64 err = uop_ring_settle(w);
+
+	if (err)
+		return err;
+	return mknodat(w->job->dir_fd, w->e.name, S_IFREG | mode, 0) ?
+	       neg_errno() : 0;
+}
+
 static s64 fsload_op_create(struct fsload_worker *w, const struct fsload_opdesc *op)
 {
 	bool trunc = op->flags & FSLOAD_OP_F_TRUNC;
@@ -258,9 +282,12 @@ static s64 fsload_op_create(struct fsload_worker *w, const struct fsload_opdesc 
 	s64 err = 0;
 	int fd, flags;
 
+	flags = fsload_create_flags(op, &mode);
+	if (op->flags & FSLOAD_OP_F_MKNOD)
+		return uop_mknod(w, mode);
 	if (w->ring)
 		return uring_op(w->ring, &w->e, op);
-	flags = uop_open_flags(op, fsload_create_flags(op, &mode));
+	flags = uop_open_flags(op, flags);
 	fd = openat(w->job->dir_fd, w->e.name, flags, mode);
 	if (fd < 0)
 		return neg_errno();
@@ -419,22 +446,14 @@ static s64 fsload_op_drop_cache(struct fsload_worker *w)
 	return uop_close(fd, -err);
 }
 
-/*
- * io_uring has no syncfs: a system call for either, after the ring's ops
- * queued before it have ended (as the system calls before it).
- */
+/* io_uring has no syncfs: a system call for either (uop_ring_settle()). */
 static s64 fsload_op_syncfs(struct fsload_worker *w)
 {
-	struct ujob *job = w->job;
-	u64 last;
-	s64 err;
+	s64 err = uop_ring_settle(w);
 
-	if (w->ring) {
-		err = uring_drain(w->ring, &w->e, &last);
-		if (err)
-			return err;
-	}
-	return syncfs(job->sync_fd) ? neg_errno() : 0;
+	if (err)
+		return err;
+	return syncfs(w->job->sync_fd) ? neg_errno() : 0;
 }
 
 /* A block job is the kernel's alone (fsloadctl start refuses it here). */
@@ -1190,6 +1209,13 @@ static int uprog_convert(const struct program *prog, u64 files,
 			    (od->flags & FSLOAD_OP_F_TRUNC))
 				return bad_program(ph->name,
 						   "flags: rdwr and trunc exclude each other");
+			if ((od->flags & FSLOAD_OP_F_MKNOD) &&
+			    od->flags != FSLOAD_OP_F_MKNOD)
+				return bad_program(ph->name,
+						   FSLOAD_MKNOD_ALONE);
+			if ((od->flags & FSLOAD_OP_F_MKNOD) && od->size)
+				return bad_program(ph->name,
+						   FSLOAD_MKNOD_NO_DATA);
 			if (od->type == FSLOAD_OP_READ && od->size &&
 			    !(od->flags & FSLOAD_OP_F_SIZED))
 				return bad_program(ph->name,
@@ -1231,10 +1257,10 @@ static int uprog_convert(const struct program *prog, u64 files,
 
 int uengine_check(const struct program *prog, uint32_t threads,
 		  uint64_t files, uint32_t files_per_dir, uint32_t branch,
-		  uint32_t flags, uint8_t scheme)
+		  uint32_t first_dir, uint32_t flags, uint8_t scheme)
 {
 	static struct fsload_phase phases[FSLOAD_PHASES_MAX];
-	u64 tree_files = files;
+	u64 tree_files = files, dirs;
 	u32 max_block;
 
 	if (!threads || threads > FSLOAD_THREADS_MAX) {
@@ -1253,9 +1279,19 @@ int uengine_check(const struct program *prog, uint32_t threads,
 		errmsg("user engine: files and files per directory make more than 100000000 files or 100000 directories");
 		return EXIT_USAGE;
 	}
+	if (first_dir && !branch) {
+		errmsg("user engine: first-dir: only in a tree (tree-branch)");
+		return EXIT_USAGE;
+	}
+	dirs = fsload_tree_dirs(threads, files, files_per_dir, first_dir,
+				flags & FSLOAD_JOB_F_SHARED_DIR, scheme);
+	if (dirs > FSLOAD_DIRS_MAX ||
+	    (u64)first_dir * files_per_dir + tree_files > FSLOAD_FILES_MAX) {
+		errmsg("user engine: first-dir: the tree passes 100000 directories or its files' numbers 100000000");
+		return EXIT_USAGE;
+	}
 	if (branch > FSLOAD_DIRS_MAX ||
-	    fsload_dir_depth(branch, (tree_files - 1) / files_per_dir) >
-	    FSLOAD_TREE_DEPTH_MAX) {
+	    fsload_dir_depth(branch, (u32)dirs - 1) > FSLOAD_TREE_DEPTH_MAX) {
 		errmsg("user engine: tree branch: the files need a tree more than %d levels deep",
 		       FSLOAD_TREE_DEPTH_MAX);
 		return EXIT_USAGE;
@@ -1367,6 +1403,10 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	if (job->branch) {
 		js->tree_branch = job->branch;
 		JS_SET(js, FSLOAD_A_JOB_TREE_BRANCH);
+	}
+	if (job->first_dir) {
+		js->first_dir = job->first_dir;
+		JS_SET(js, FSLOAD_A_JOB_FIRST_DIR);
 	}
 	js->names = job->naming.scheme;
 	JS_SET(js, FSLOAD_A_JOB_NAMES);
@@ -1649,7 +1689,8 @@ static int ujob_alloc(struct ujob *job)
 		w->job = job;
 		w->index = i;
 		fsload_engine_init(&w->e, i, job->threads, job->files,
-				   job->files_per_dir, job->branch, job->seed,
+				   job->files_per_dir, job->branch,
+				   job->first_dir, job->seed,
 				   job->flags & FSLOAD_JOB_F_SHARED_DIR,
 				   &job->naming, &job->slots);
 		/* the workers, group by group, as the kernel numbers them */
@@ -1696,6 +1737,7 @@ static int ujob_setup(struct ujob *job, const struct job_req *req)
 	job->files = req->files;
 	job->files_per_dir = p->files_per_dir;
 	job->branch = p->tree_branch;
+	job->first_dir = p->first_dir;
 	job->lat_sample = p->lat_sample;
 	job->naming.scheme = p->scheme;
 	job->naming.bytes = p->name_bytes ?: FSLOAD_FSMARK_NAME_BYTES;
@@ -1920,8 +1962,8 @@ int uengine_run(const struct job_req *req, struct run *run)
 	memset(run, 0, sizeof(*run));
 	run->threads = req->threads;
 	ret = uengine_check(req->prog, req->threads, req->files,
-			    p->files_per_dir, p->tree_branch, req->flags,
-			    p->scheme);
+			    p->files_per_dir, p->tree_branch, p->first_dir,
+			    req->flags, p->scheme);
 	if (!ret && req->engine == ENGINE_URING)
 		ret = uengine_check_uring(p);
 	if (ret)

@@ -23,9 +23,9 @@
  * and the close runs whatever failed before it; the first failure in the
  * chain is the op's.  A read to EOF, and writes beyond URING_CHAIN_WRITES
  * blocks, continue in a new chain when the previous one completes.
- * syncfs (the phase's sync tail and the syncfs op) has no io_uring
- * request: it stays a system call, after the queued ops have ended
- * (uengine.c).  Every request used is in Linux 5.15
+ * syncfs (the phase's sync tail and the syncfs op) and a create with the
+ * mknod flag (mknodat) have no io_uring request: they stay system calls,
+ * after the queued ops have ended (uengine.c).  Every request used is in Linux 5.15
  * (mkdirat, the newest; direct descriptors); uring_open() probes them.
  *
  * Batching: the loop queues ops; the batch's requests are submitted by one

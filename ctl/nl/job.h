@@ -50,6 +50,7 @@ struct job_status {
 	uint64_t files;
 	uint32_t files_per_dir;
 	uint32_t tree_branch;
+	uint32_t first_dir;	/* the first directory holding files */
 	uint32_t lat_sample;	/* 1 op timed in lat_sample */
 	uint8_t names;		/* enum fsload_names */
 	uint32_t name_bytes;	/* fsmark names */

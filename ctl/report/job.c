@@ -176,6 +176,10 @@ static void print_job_params(const struct job_status *js,
 		       VIEW(" tree branch %" PRIu64 ",",
 			    " tree branch %" PRIu64 ",", NULL),
 		       js->tree_branch);
+	print_attr_uint(js, FSLOAD_A_JOB_FIRST_DIR, "first_dir",
+		       VIEW(" first dir %" PRIu64 ",",
+			    " first dir %" PRIu64 ",", NULL),
+		       js->first_dir);
 	print_string(PRINT_ANY, "names",
 		     VIEW(" names %s,", " names %s,", NULL),
 		     JS_HAS(js, FSLOAD_A_JOB_NAMES) ? names_name(js->names) :

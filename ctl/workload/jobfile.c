@@ -9,6 +9,7 @@
  *	files = 1000			# per thread (a comment)
  *	files-per-dir = 100
  *	tree-branch = 0			# directory tree (mdtest -b); 0 flat
+ *	first-dir = 0			# the first directory holding files
  *	names = fsload			# or mdtest, fsmark (--names)
  *	seed = 42
  *	shared-dir = no
@@ -31,8 +32,11 @@
  * [global] keys are start options (--files-per-dir ...), with the same
  * values; the command line overrides them.  Ops take weight=, size=,
  * block=, prefix= (rename) and the flags fsync, direct, fallocate, random,
- * sized (read: size= bytes), rotate (rename: mdtest's), rdwr (create) and
- * trunc (create as fs_mark: O_TRUNC, write()).
+ * sized (read: size= bytes), rotate (rename: mdtest's), rdwr (create),
+ * trunc (create as fs_mark: O_TRUNC, write()) and mknod (create as
+ * mdtest -k: mknod(S_IFREG), no data).  first-dir is the protocol's (no
+ * start option): with tree-branch, the files are in the directories from
+ * that one on (mdtest -L: the first leaf).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -167,11 +171,18 @@ static int global_key(struct jf *jf, const char *key, char *val)
 		jf->name_set = true;
 		return 0;
 	}
+	if (!strcmp(key, "first-dir")) {
+		if (parse_u32(val, &jf->p->first_dir) ||
+		    jf->p->first_dir > FSLOAD_DIRS_MAX)
+			return jf_error(jf, "first-dir: a directory index, 0 to %d",
+					FSLOAD_DIRS_MAX);
+		return 0;
+	}
 	for (i = 0; i < ARRAY_SIZE(keys); i++)
 		if (!strcmp(key, keys[i]))
 			break;
 	if (i == ARRAY_SIZE(keys))
-		return jf_error(jf, "unknown [global] key '%s' (one of: dir, threads, files, files-per-dir, tree-branch, seed, shared-dir, keep, progress-ms, device, force, names, name-bytes, name-random-bytes, name)",
+		return jf_error(jf, "unknown [global] key '%s' (one of: dir, threads, files, files-per-dir, tree-branch, first-dir, seed, shared-dir, keep, progress-ms, device, force, names, name-bytes, name-random-bytes, name)",
 				key);
 	for (a = jf->args; a->name; a++)
 		if (!strcmp(a->name, key))
@@ -210,6 +221,7 @@ static uint32_t op_flag(const char *tok)
 		{ "rotate", FSLOAD_OP_F_ROTATE },
 		{ "rdwr", FSLOAD_OP_F_RDWR },
 		{ "trunc", FSLOAD_OP_F_TRUNC },
+		{ "mknod", FSLOAD_OP_F_MKNOD },
 	};
 	unsigned int i;
 
@@ -221,7 +233,7 @@ static uint32_t op_flag(const char *tok)
 
 /* op = TYPE [weight=W] [size=S] [block=B] [fsync] [direct] [fallocate]
  *	[prefix=c] [depth=N] [random] [sized] [rotate] [rdwr] [trunc]
- *	[group=NAME] */
+ *	[mknod] [group=NAME] */
 static int op_line(struct jf *jf, char *val)
 {
 	struct prog_op *op;
@@ -273,7 +285,7 @@ static int op_line(struct jf *jf, char *val)
 				return jf_error(jf, "op: prefix is one letter a..z");
 			op->prefix = *eq;
 		} else {
-			return jf_error(jf, "op: unknown parameter '%s%s%s' (weight=, size=, block=, prefix=, depth=, group=, fsync, direct, fallocate, random, sized, rotate, rdwr, trunc)",
+			return jf_error(jf, "op: unknown parameter '%s%s%s' (weight=, size=, block=, prefix=, depth=, group=, fsync, direct, fallocate, random, sized, rotate, rdwr, trunc, mknod)",
 					tok, eq ? "=" : "", eq ? eq : "");
 		}
 	}

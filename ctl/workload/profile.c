@@ -382,11 +382,17 @@ static void fixup_metadata(struct params *p,
 	if (p->tree_branch && p->tree_depth) {
 		/*
 		 * mdtest -b B -z Z: items spread over the tree's directories,
-		 * or -I items in each of them.
+		 * or -I items in each of them; with -L over its B^Z leaves,
+		 * the last directories, only.
 		 */
 		dirs = tree_dirs(p->tree_branch, p->tree_depth);
 		if (dirs > FSLOAD_DIRS_MAX)
 			return;		/* the kernel says why */
+		if (p->leaf_only) {
+			p->first_dir = (uint32_t)tree_dirs(p->tree_branch,
+							   p->tree_depth - 1);
+			dirs -= p->first_dir;
+		}
 		if (fpd && !given("files", arg) && !given("items", arg)) {
 			p->files = dirs * p->files_per_dir;
 			return;
@@ -475,6 +481,11 @@ static int build_metadata(const struct params *p, uint32_t threads,
 	(void)threads;
 	if (p->tree_depth && !p->tree_branch)
 		return usage_error("--tree-depth: needs --tree-branch");
+	if (p->leaf_only && !p->tree_branch)
+		return usage_error("--leaf-only: needs --tree-branch and --tree-depth");
+	/* mdtest: "-k not compatible with -w" (and -y has nothing to sync) */
+	if (p->mknod && (p->size || p->fsync || p->direct))
+		return usage_error("--mknod: makes empty files, not with --size, --fsync or --direct");
 	if (tree_dirs(p->tree_branch, p->tree_depth) > FSLOAD_DIRS_MAX)
 		return usage_error("--tree-branch %u --tree-depth %u: more than %d directories",
 				   p->tree_branch, p->tree_depth,
@@ -501,7 +512,9 @@ static int build_metadata(const struct params *p, uint32_t threads,
 		if (p->phase_sync)
 			ph->flags |= FSLOAD_PHASE_F_TIMED_SYNC;
 		op->block = p->block;
-		if (md[i].type == FSLOAD_OP_CREATE) {
+		if (md[i].type == FSLOAD_OP_CREATE && p->mknod) {
+			op->flags = FSLOAD_OP_F_MKNOD;
+		} else if (md[i].type == FSLOAD_OP_CREATE) {
 			op->size = p->size;
 			op->flags = write_flags(p) | FSLOAD_OP_F_RDWR;
 		} else if (md[i].type == FSLOAD_OP_READ) {
@@ -827,9 +840,9 @@ static const struct profile profiles[] = {
 	{
 		.name = "metadata",
 		.desc = "mdtest: directory create/stat/rename/remove, file create/stat/read/remove",
-		.tool = "mdtest -n ITEMS -u|(shared) -I ITEMS-PER-DIR -b BRANCH -z DEPTH -w SIZE -e BYTES -W STONEWALL -i ITERATIONS -U [-R] [-Y] [-N STRIDE] [-y]",
+		.tool = "mdtest -n ITEMS -u|(shared) -I ITEMS-PER-DIR -b BRANCH -z DEPTH -w SIZE -e BYTES -W STONEWALL -i ITERATIONS -U [-R] [-Y] [-N STRIDE] [-y] [-L] [-k]",
 		.defaults = "--files 1000 --size 0 --names mdtest",
-		.options = "--items N, --items-per-dir N (default: items), --tree-branch B --tree-depth Z, --shared-dir, --stonewall SEC, --iterations N, --size BYTES, --read-bytes BYTES, --random, --phases LIST, --phase-sync, --stride N, --fsync",
+		.options = "--items N, --items-per-dir N (default: items), --tree-branch B --tree-depth Z, --shared-dir, --stonewall SEC, --iterations N, --size BYTES, --read-bytes BYTES, --random, --phases LIST, --phase-sync, --stride N, --fsync, --leaf-only, --mknod",
 		.phases = "tree-create, dir-create, dir-stat, dir-rename, dir-remove, file-create, file-stat, file-read, file-remove, tree-remove",
 		.build = build_metadata,
 		.fixup = fixup_metadata,

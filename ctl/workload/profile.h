@@ -74,6 +74,9 @@ struct params {
 	uint32_t files_per_dir;
 	uint32_t tree_branch;	/* directory tree's branching; 0: flat */
 	uint32_t tree_depth;	/* metadata: its depth (items spread over it) */
+	uint32_t first_dir;	/* the first directory holding files (job
+				 * files' first-dir; metadata --leaf-only)
+				 */
 	const char *names;	/* --names fsload|mdtest|fsmark */
 	uint8_t scheme;		/* enum fsload_names of names (params_naming()) */
 	uint32_t name_bytes;	/* fsmark names: length; 0: fs_mark's 40 */
@@ -95,6 +98,8 @@ struct params {
 	const char *phases;	/* the item phases to run; NULL: all */
 	bool phase_sync;	/* each thread syncs inside each item phase */
 	uint32_t stride;	/* phase k: the items of thread t + k x N */
+	bool leaf_only;		/* mdtest -L: the items in the leaves only */
+	bool mknod;		/* mdtest -k: file-create by mknod */
 	uint32_t iterations;	/* runs of the job */
 	bool direct;
 	bool fallocate;

@@ -90,8 +90,10 @@ static int fsload_make_dir(struct fsload_worker *w, struct fsload_engine *e,
 /*
  * Make the thread's tree root, t<index> (t000 when @shared; mdtest's
  * test-dir.0-0), and unless a phase of @ph makes them, the directories
- * that will hold its files, parents first.  In a shared tree another
- * thread may have made one first.  On failure e->name is where.
+ * that will hold its files, parents first: its own tree's from directory
+ * 0 (those before e->first_dir hold none), in a shared tree those of its
+ * files and their parents, another thread may have made one first.  On
+ * failure e->name is where.
  */
 static int fsload_engine_prepare(struct fsload_worker *w,
 				 struct fsload_engine *e,
@@ -99,7 +101,7 @@ static int fsload_engine_prepare(struct fsload_worker *w,
 				 unsigned int nphases, bool shared)
 {
 	u32 fpd = e->files_per_dir;
-	u32 d = e->file_base / fpd;
+	u32 d = shared ? e->file_base / fpd : 0;
 	u32 dend = (e->file_base + (u32)e->files - 1) / fpd;
 	int err;
 

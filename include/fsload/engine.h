@@ -354,8 +354,9 @@ struct fsload_engine {
 	unsigned int owner;
 	bool shared;		/* one tree for all threads */
 	u8 group;		/* thread group */
-	u32 file_base;		/* first file index (shared tree) */
+	u32 file_base;		/* first file index (shared tree, first_dir) */
 	u32 branch;		/* directory tree's branching; 0 flat */
+	u32 first_dir;		/* the first directory holding files */
 	u32 ndirs;		/* directories a FSLOAD_PHASE_F_DIRS phase
 				 * visits, from 0
 				 */
@@ -759,17 +760,35 @@ static inline bool fsload_root_shared(const struct fsload_engine *e)
 }
 
 /*
+ * The directories a job's tree has: those before @first_dir, then those
+ * that hold its files.  A shared tree holds every thread's files, but
+ * with mdtest's names each thread's own from 0 (in every directory).
+ */
+static inline u64 fsload_tree_dirs(unsigned int threads, u64 files,
+				   u32 files_per_dir, u32 first_dir,
+				   bool shared, u8 scheme)
+{
+	u64 tree_files = shared && scheme != FSLOAD_NAMES_MDTEST ?
+			 (u64)threads * files : files;
+
+	return first_dir + div_u64(tree_files + files_per_dir - 1,
+				   files_per_dir);
+}
+
+/*
  * Make the items of thread @owner (of e->threads) the ones e->name points
  * at (a phase's stride): the tree root and mdtest's rank in the names, or
  * in a shared tree fsload's and fs_mark's file numbers.  The next
- * fsload_name_set() rebuilds the name.
+ * fsload_name_set() rebuilds the name.  The numbers start at directory
+ * e->first_dir's first (mdtest -L: item k x I + i in directory k).
  */
 static inline void fsload_engine_owner(struct fsload_engine *e,
 				       unsigned int owner)
 {
 	e->owner = owner;
-	e->file_base = e->shared && e->naming.scheme != FSLOAD_NAMES_MDTEST ?
-		       owner * (u32)e->files : 0;
+	e->file_base = e->first_dir * e->files_per_dir;
+	if (e->shared && e->naming.scheme != FSLOAD_NAMES_MDTEST)
+		e->file_base += owner * (u32)e->files;
 	fsload_name_root(e);
 	e->name_dir_left = 0;
 }
@@ -779,19 +798,18 @@ static inline void fsload_engine_owner(struct fsload_engine *e,
  * e->hist.  mdtest's names carry the thread, so that in a shared tree
  * each thread numbers its items from 0 and puts its share of them in
  * every directory, as mdtest's ranks do; fsload's and fs_mark's number
- * every thread's files in one range there.
+ * every thread's files in one range there.  The files are in the
+ * directories from @first_dir on (fsload_tree_dirs()).
  */
 static inline void fsload_engine_init(struct fsload_engine *e,
 				      unsigned int index, unsigned int threads,
 				      u64 files, u32 files_per_dir, u32 branch,
-				      u64 seed, bool shared,
+				      u32 first_dir, u64 seed, bool shared,
 				      const struct fsload_naming *nm,
 				      const struct fsload_slots *slots)
 {
-	bool ranked = nm->scheme == FSLOAD_NAMES_MDTEST;
-	u64 tree_files = shared && !ranked ? (u64)threads * files : files;
-	u32 dirs = (u32)div_u64(tree_files + files_per_dir - 1,
-				files_per_dir);
+	u32 dirs = (u32)fsload_tree_dirs(threads, files, files_per_dir,
+					 first_dir, shared, nm->scheme);
 
 	e->index = index;
 	e->threads = threads;
@@ -799,6 +817,7 @@ static inline void fsload_engine_init(struct fsload_engine *e,
 	e->files = files;
 	e->files_per_dir = files_per_dir;
 	e->branch = branch;
+	e->first_dir = first_dir;
 	e->seed = seed;
 	e->slots = slots;
 	e->naming = *nm;
@@ -1164,7 +1183,7 @@ static inline const struct fsload_op_type *fsload_op_type(unsigned int type)
 			.params = FSLOAD_OPP_SIZE | FSLOAD_OPP_BLOCK,
 			.flags = FSLOAD_OP_F_FSYNC | FSLOAD_OP_F_FALLOCATE |
 				 FSLOAD_OP_F_DIRECT | FSLOAD_OP_F_RDWR |
-				 FSLOAD_OP_F_TRUNC,
+				 FSLOAD_OP_F_TRUNC | FSLOAD_OP_F_MKNOD,
 		},
 		[FSLOAD_OP_STAT] = { .name = "stat" },
 		[FSLOAD_OP_READ] = {
@@ -1226,7 +1245,8 @@ static inline const struct fsload_op_type *fsload_op_type(unsigned int type)
  * in *@mode, in every engine: O_CREAT|O_EXCL|O_WRONLY by default; with the
  * rdwr flag mdtest's O_CREAT|O_RDWR; with trunc fs_mark's
  * O_CREAT|O_TRUNC|O_RDWR, an existing file emptied, never through a symlink
- * planted in the tree (O_NOFOLLOW: O_EXCL's guarantee otherwise).
+ * planted in the tree (O_NOFOLLOW: O_EXCL's guarantee otherwise).  With
+ * the mknod flag the file is made with S_IFREG | *@mode, not opened.
  */
 static inline int fsload_create_flags(const struct fsload_opdesc *op,
 				      unsigned int *mode)
@@ -1240,6 +1260,13 @@ static inline int fsload_create_flags(const struct fsload_opdesc *op,
 		return O_CREAT | O_RDWR;
 	return O_CREAT | O_EXCL | O_WRONLY;
 }
+
+/*
+ * A create with the mknod flag (mdtest -k) makes the file and nothing else;
+ * both engines refuse another flag with it, or a size, in these words.
+ */
+#define FSLOAD_MKNOD_ALONE	"flags: mknod makes the file only, with no other flag"
+#define FSLOAD_MKNOD_NO_DATA	"size_bytes: mknod writes no data (mdtest: -k not with -w)"
 
 /* The op type's name, as fsloadctl and the kernel's messages spell it. */
 static inline const char *fsload_op_name(unsigned int type)

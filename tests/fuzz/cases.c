@@ -328,14 +328,17 @@ static void gen_op(struct rng *r, struct fop *o, uint64_t total_iters)
 				       : range(r, 1, 1000);
 	}
 	/*
-	 * A rotating rename must be its sequential phase's only op, and
-	 * rdwr and trunc exclude each other: keep to what any phase takes.
+	 * A rotating rename must be its sequential phase's only op, rdwr
+	 * and trunc exclude each other, and mknod goes alone, with no
+	 * size: keep to what any phase takes.
 	 */
 	allowed = op_allowed_flags(o->type) & ~FSLOAD_OP_F_ROTATE;
 	if (allowed && pct(r, 40)) {
 		o->flags = rnd(r) & allowed;
 		if (o->flags & FSLOAD_OP_F_TRUNC)
 			o->flags &= ~FSLOAD_OP_F_RDWR;
+		if (o->flags & FSLOAD_OP_F_MKNOD)
+			o->flags = FSLOAD_OP_F_MKNOD;
 		o->h_flags = true;
 	}
 	if (pct(r, 50) || (o->flags & FSLOAD_OP_F_DIRECT)) {
@@ -354,8 +357,11 @@ static void gen_op(struct rng *r, struct fop *o, uint64_t total_iters)
 		maxsize = UINT64_MAX / total_iters;
 	if (maxsize > prm.max_file)
 		maxsize = prm.max_file;
-	/* A read takes a size with the sized flag only (else to EOF). */
-	if (op_sized(o->type) &&
+	/*
+	 * A read takes a size with the sized flag only (else to EOF), a
+	 * mknod create none.
+	 */
+	if (op_sized(o->type) && !(o->flags & FSLOAD_OP_F_MKNOD) &&
 	    (o->type != FSLOAD_OP_READ || (o->flags & FSLOAD_OP_F_SIZED))) {
 		uint32_t blk = o->h_block ? o->block : 4096;
 		uint64_t sz;

@@ -316,6 +316,48 @@ print("\n".join(sorted(out)))')
 	check
 }
 
+# mdtest -u -L -k -b 2 -z 2 -I 3, two ranks, through either engine: the
+# whole tree of 7 directories, the items in its 4 leaves only, numbered as
+# mdtest's (leaf k holds items 3k..3k+2: file.mdtest.<rank>.9 to .20), the
+# files regular and empty, made by mknod; both engines make the same tree.
+t_leaf_only_mknod() {
+	local eng top got want
+
+	want=$(python3 -c '
+out = ["test-dir.0-0"]
+for r in (0, 1):
+    p = {0: "test-dir.0-0/mdtest_tree.%d.0" % r}
+    for k in range(1, 7):
+        p[k] = "%s/mdtest_tree.%d.%d" % (p[(k - 1) // 2], r, k)
+    out += p.values()
+    out += ["%s/file.mdtest.%d.%d" % (p[n // 3], r, n) for n in range(9, 21)]
+print("\n".join(sorted(out)))')
+	for eng in kernel user; do
+		top=$(start_kept mdl-$eng "$eng" --profile metadata --threads 2 \
+			--items-per-dir 3 --tree-branch 2 --tree-depth 2 \
+			--leaf-only --mknod --phases create --idle-ms 0)
+		expect '[j["job"]["first_dir"], j["job"]["files_per_thread"]]' \
+			"$work/mdl-$eng.json" "3 12"
+		expect '[ph("tree-create")["ops"], ph("file-create")["ops"]]' \
+			"$work/mdl-$eng.json" "14 24"
+		expect 'sum(p["errors"] for p in j["phases"])' \
+			"$work/mdl-$eng.json" 0
+		got=$(cd "$top" && find . -mindepth 1 \( -type f -o \
+			-name 'mdtest_tree.*' -o -name 'test-dir.*' \) |
+			sed 's|^\./||' | LC_ALL=C sort)
+		[ "$got" = "$(echo "$want" | LC_ALL=C sort)" ] ||
+			fail "$eng: not mdtest's -L tree: $(echo "$got" | head -5)"
+		got=$(find "$top" -name 'file.mdtest.*' \( ! -type f -o \
+			! -size 0 \) | head -3)
+		[ -z "$got" ] || fail "$eng: not an empty regular file: $got"
+		(cd "$top" && find . | LC_ALL=C sort) >"$work/mdl-$eng.tree"
+		rm -rf "$FSLOAD_DIR/mdl-$eng"
+	done
+	cmp -s "$work/mdl-kernel.tree" "$work/mdl-user.tree" ||
+		fail "the kernel and user engines made different trees"
+	check
+}
+
 # fs_mark -n 40 -s 51200 -S 6 -k: one directory of fs_mark's 40-byte
 # names, every file 51200 bytes, its phases.  Then through either engine a
 # job file's fs_mark names in one directory, and its trunc create over
@@ -686,6 +728,7 @@ ktap_run metadata_stonewall timed t_metadata_stonewall
 ktap_run metadata_tree timed t_metadata_tree
 ktap_run metadata_mdtest_semantics timed t_metadata_mdtest
 ktap_run names_mdtest timed t_names_mdtest
+ktap_run leaf_only_mknod timed t_leaf_only_mknod
 ktap_run fsmark_profile timed t_fsmark_profile
 ktap_run largefile_keep_extents timed t_largefile_keep
 ktap_run largefile_direct_fallocate timed t_largefile_direct

@@ -160,6 +160,10 @@ enum fsload_op {
  *   (an existing file is emptied, not an error; with O_NOFOLLOW, so never
  *   through a symlink), and write() at the file position, rather than O_WRONLY
  *   | O_CREAT | O_EXCL and pwrite().
+ * @FSLOAD_OP_F_MKNOD: create: make the file as mknodat(2) with S_IFREG and the
+ *   create's mode does (mdtest -k): the file's directory walked, the LSM path
+ *   hook, the filesystem's create; no open, no data. Only alone (no other
+ *   flag) and with size-bytes 0; an existing name is EEXIST.
  */
 enum fsload_op_flags {
 	FSLOAD_OP_F_FSYNC = 1,
@@ -170,9 +174,10 @@ enum fsload_op_flags {
 	FSLOAD_OP_F_ROTATE = 32,
 	FSLOAD_OP_F_RDWR = 64,
 	FSLOAD_OP_F_TRUNC = 128,
+	FSLOAD_OP_F_MKNOD = 256,
 
 	/* private: */
-	FSLOAD_OP_F_MASK = 255,
+	FSLOAD_OP_F_MASK = 511,
 };
 
 /**
@@ -317,6 +322,7 @@ enum {
 	FSLOAD_A_JOB_NAMES,
 	FSLOAD_A_JOB_NAME_BYTES,
 	FSLOAD_A_JOB_NAME_RANDOM_BYTES,
+	FSLOAD_A_JOB_FIRST_DIR,
 
 	__FSLOAD_A_JOB_MAX,
 	FSLOAD_A_JOB_MAX = (__FSLOAD_A_JOB_MAX - 1)
