@@ -1124,10 +1124,10 @@ TEST(loop_names)
 	for (n = 0; n < ARRAY_SIZE(nms); n++) {
 		memset(e, 0, sizeof(*e));
 		e->hist = hist;
-		fsload_engine_init(e, 2, 4, 1000, 100, 0, 42, false, nms[n],
+		fsload_engine_init(e, 2, 4, 1000, 100, 0, 0, 42, false, nms[n],
 				   &slots);
 		memset(&name_ref, 0, sizeof(name_ref));
-		fsload_engine_init(&name_ref, 2, 4, 1000, 100, 0, 42, false,
+		fsload_engine_init(&name_ref, 2, 4, 1000, 100, 0, 0, 42, false,
 				   nms[n], &slots);
 		name_files = 1000;
 		name_bad = 0;
