@@ -45,22 +45,7 @@ set -uo pipefail
 lib_need module
 
 params=/sys/module/fsload/parameters
-# The pause in which the tests plant their traps: 8 s, or longer when
-# this guest is slow (a debug kernel, a loaded host: the status calls
-# and moves a trap takes must fit in it with room to spare): 40 times a
-# status call's time, measured here.
-pause_for_this_guest() {
-	local t0 t1 i worst=0
-
-	for ((i = 0; i < 3; i++)); do
-		t0=$(date +%s%N)
-		fsloadctl --json list >/dev/null 2>&1
-		t1=$(date +%s%N)
-		[ $((t1 - t0)) -le "$worst" ] || worst=$((t1 - t0))
-	done
-	worst=$((worst * 40 / 1000000))
-	echo $((worst > 8000 ? worst : 8000))
-}
+# The pause in which the tests plant their traps (lib.sh).
 PAUSE=${FSLOAD_PAUSE_MS:-$(pause_for_this_guest)}
 echo "# traps are planted in a pause of $PAUSE ms"
 export DM_DISABLE_UDEV=1	# the guest runs no udev: dmsetup makes the nodes

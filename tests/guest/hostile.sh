@@ -9,7 +9,8 @@
 #
 #   tests/guest/hostile.sh [CASE...]     default: every case
 #   FSLOAD_PAUSE_MS=N    the pause in which a trap is planted (default 8000,
-#                        as tests/guest/faults.sh)
+#                        longer in a slow guest: lib.sh's
+#                        pause_for_this_guest, as tests/guest/faults.sh)
 #   FSLOAD_CHAOS_SEC=N   how long the attacker of each chaos case runs
 #                        (default 8; make check-faults: 60)
 #
@@ -39,7 +40,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 lib_need dir module
 
-PAUSE=${FSLOAD_PAUSE_MS:-8000}
+PAUSE=${FSLOAD_PAUSE_MS:-$(pause_for_this_guest)}
+echo "# traps are planted in a pause of $PAUSE ms"
 CHAOS_SEC=${FSLOAD_CHAOS_SEC:-8}
 canary=$FSLOAD_DIR/canary	# on the job's filesystem: renames can reach it
 canary2=/tmp/canary		# on another one

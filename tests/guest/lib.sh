@@ -236,3 +236,21 @@ for e in errors:
 sys.exit(1 if errors else 0)
 PY
 }
+
+# pause_for_this_guest: the pause (ms) in which a test plants a trap
+# between two phases of a running job: 8 s, or longer when this guest is
+# slow (a debug kernel, a loaded host: the status calls and moves of a
+# trap must fit in it with room to spare): 40 times a status call's
+# time, measured here (the module loaded).
+pause_for_this_guest() {
+	local t0 t1 i worst=0
+
+	for ((i = 0; i < 3; i++)); do
+		t0=$(date +%s%N)
+		fsloadctl --json list >/dev/null 2>&1
+		t1=$(date +%s%N)
+		[ $((t1 - t0)) -le "$worst" ] || worst=$((t1 - t0))
+	done
+	worst=$((worst * 40 / 1000000))
+	echo $((worst > 8000 ? worst : 8000))
+}
