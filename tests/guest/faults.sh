@@ -11,8 +11,8 @@
 #                                        filesystem)
 #   FSLOAD_CYCLES=N        start/stop cycles (default 1000)
 #   FSLOAD_PAUSE_MS=N      the pause in which the tree cases tamper with a
-#                          running job (default 8000; raise it for very
-#                          slow guests)
+#                          running job (default 8000, longer in a slow
+#                          guest: lib.sh's pause_for_this_guest)
 #
 # Cases and the guest each needs (tests/run-all.sh has the suites):
 #   umount_busy      a job pins its filesystem: umount fails EBUSY, the job
