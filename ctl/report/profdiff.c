@@ -189,11 +189,10 @@ static void fill_values(const struct op_runs *r, const char **names, int nf,
  * Between single runs (the threshold and untested modes), a change also
  * has to exceed the sampling error to count.
  */
-static void sampling_rule(const struct op_runs *r, const struct verdict_rule *rule,
+static void sampling_rule(const struct op_runs *r, double zc,
 			  struct fn_row *row)
 {
 	double ma = row->v.sa.mean, mb = row->v.sb.mean, var;
-	double zc = t_quantile(1 - rule->alpha / 2, 1e9);
 
 	var = ma * r[0].per_sample / (double)r[0].n +
 	      mb * r[1].per_sample / (double)r[1].n;
@@ -277,6 +276,7 @@ static int compare_op(const struct op_runs *r, const char *group,
 	double *vals;
 	unsigned int shown, i;
 	const char *mode;
+	double zc;
 	int nf, f;
 
 	nf = fn_names(r, &names);
@@ -298,11 +298,13 @@ static int compare_op(const struct op_runs *r, const char *group,
 		rows[f].self[1] = rows[f].self[0] + r[0].nvals;
 	}
 	fill_values(r, names, nf, rows);
+	/* the normal quantile of 1 - alpha/2 (t with unbounded df) */
+	zc = t_quantile(1 - rule->alpha / 2, 1e9);
 	for (f = 0; f < nf; f++) {
 		judge(rows[f].self[0], r[0].nvals, rows[f].self[1],
 		      r[1].nvals, rule, &rows[f].v);
 		rows[f].z = NAN;
-		sampling_rule(r, rule, &rows[f]);
+		sampling_rule(r, zc, &rows[f]);
 		order[f] = &rows[f];
 	}
 	qsort(order, nf, sizeof(*order), cmp_change);
