@@ -44,7 +44,7 @@ suites=(
 	"hostile|--fs ext4 --size 512 --timeout 1500|tests/guest/hostile.sh"
 	"ext4|--fs ext4 --size 512 --timeout 1200|tests/guest/module.sh; r1=\$?; tests/guest/smallfiles.sh; r2=\$?; tests/build/fsload_nl_test; r3=\$?; tests/guest/profiles.sh; r4=\$?; tests/guest/engines.sh; r5=\$?; tests/guest/measure.sh; r6=\$?; tests/guest/series.sh series; r7=\$?; [ \$r1\$r2\$r3\$r4\$r5\$r6\$r7 = 0000000 ]"
 	"xfs|--fs xfs --size 512 --timeout 1200|tests/guest/smallfiles.sh; r1=\$?; tests/guest/profiles.sh; r2=\$?; tests/guest/faults.sh shutdown; r3=\$?; [ \$r1\$r2\$r3 = 000 ]"
-	"faults|--fs ext4 --size 512|tests/guest/faults.sh"
+	"faults|--fs ext4 --size 512 --timeout 1200|tests/guest/faults.sh"
 	"block-nullb|--fs none --dev nullb --size 256|tests/guest/block.sh; r1=\$?; tests/guest/figures.sh; r2=\$?; [ \$r1\$r2 = 00 ]"
 	"profile|--icount --fs ext4 --dev ram --size 256 --env FSLOAD_ICOUNT=1|tests/guest/profile.sh"
 	"matrix|--fs none --size 512|tests/guest/matrix.sh"
