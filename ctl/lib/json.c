@@ -434,6 +434,20 @@ const char *json_str(const struct jval *o, const char *key)
 	return v && v->type == J_STR ? v->str : NULL;
 }
 
+const struct jval *json_find(const struct jval *a, const char *key,
+			     const char *value)
+{
+	size_t i;
+
+	for (i = 0; a && a->type == J_ARR && i < a->n; i++) {
+		const char *s = json_str(a->items[i], key);
+
+		if (s && !strcmp(s, value))
+			return a->items[i];
+	}
+	return NULL;
+}
+
 static void jtext(FILE *f, const struct jval *v)
 {
 	size_t i;

@@ -37,6 +37,9 @@ const struct jval *json_at(const struct jval *a, size_t i);
 double json_num(const struct jval *o, const char *key);
 /* A string member, NULL when missing or not a string. */
 const char *json_str(const struct jval *o, const char *key);
+/* The first object of array @a whose string member @key is @value; NULL. */
+const struct jval *json_find(const struct jval *a, const char *key,
+			     const char *value);
 /* @v as compact JSON text (malloc'ed), for comparing and printing. */
 char *json_text(const struct jval *v);
 

@@ -52,16 +52,7 @@ struct fn_row {
 
 static const struct jval *op_view(const struct jval *phase, const char *op)
 {
-	const struct jval *by = json_path(phase, "cpu_profile.by_op");
-	size_t i;
-
-	for (i = 0; by && by->type == J_ARR && i < by->n; i++) {
-		const char *o = json_str(by->items[i], "op");
-
-		if (o && !strcmp(o, op))
-			return by->items[i];
-	}
-	return NULL;
+	return json_find(json_path(phase, "cpu_profile.by_op"), "op", op);
 }
 
 /* @s's runs of engine @group whose phase @pname profiled op type @op. */

@@ -82,16 +82,7 @@ int load_side(struct result_side *s, const char *path)
 
 const struct jval *find_phase(const struct jval *run, const char *name)
 {
-	const struct jval *ph = json_get(run, "phases");
-	size_t i;
-
-	for (i = 0; ph && ph->type == J_ARR && i < ph->n; i++) {
-		const char *n = json_str(ph->items[i], "name");
-
-		if (n && !strcmp(n, name))
-			return ph->items[i];
-	}
-	return NULL;
+	return json_find(json_get(run, "phases"), "name", name);
 }
 
 bool same_group(const char *a, const char *b)
