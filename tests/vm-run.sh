@@ -4,7 +4,8 @@
 # The VM harness's own contract about guests that die: a kernel that
 # panics while booting, before the initramfs's /init has run, is booted
 # again (--boot-retries) and each attempt is said and its console kept,
-# ending in 125 if it never comes up; so is one whose kernel reports a
+# ending in 125 if it never comes up; so is one whose /init has not
+# started within --boot-timeout (a hang), and one whose kernel reports a
 # problem before the module is loaded and COMMAND runs; a guest that panics after /init ran
 # (what a module bug would do) is never booted again: 125 at once.  And a
 # guest that comes up is not booted twice, and its command sees
@@ -51,6 +52,25 @@ t_boot_panic_retried() {
 	grep -q 'Kernel panic' "$tmp/boot/console-boot2.log" ||
 		fail "the second failed boot's console was not kept"
 	[ ! -e "$tmp/boot/console-boot3.log" ] || fail "a third retry"
+}
+
+# A guest whose /init has not started within --boot-timeout is a boot
+# hang: killed and booted again, said, its console kept; 125 at the end.
+# No guest reaches /init within 1 s of wall-clock time under TCG.
+t_boot_hang_retried() {
+	local rc
+
+	vm hang --boot-retries 1 --boot-timeout 1 -- echo ran
+	rc=$?
+	show hang
+	[ $rc -eq 125 ] || fail "exit $rc, not 125"
+	[ "$(grep -c 'had not started after 1 s (a boot hang): booting again (1 of 1' \
+		"$tmp/hang.stderr")" -eq 1 ] || fail "not one boot retry said"
+	grep -q 'had not started after 1 s, in each of 2 boots: killed' \
+		"$tmp/hang.stderr" || fail "the end was not said"
+	[ -e "$tmp/hang/console-boot1.log" ] || fail "the hung boot's console was not kept"
+	[ ! -e "$tmp/hang/console-boot2.log" ] || fail "a second retry"
+	! grep -qx ran "$tmp/hang.stdout" || fail "COMMAND ran"
 }
 
 # A panic once /init has run is not retried: it could be ours.
@@ -113,8 +133,9 @@ t_kernel_series() {
 		fail "booted $(cat "$tmp/series.stdout"), not $release (root $kroot)"
 }
 
-ktap_plan 5
+ktap_plan 6
 ktap_run boot_panic_retried t_boot_panic_retried
+ktap_run boot_hang_retried t_boot_hang_retried
 ktap_run panic_after_init_not_retried t_panic_after_init_not_retried
 ktap_run boot_report_retried t_boot_report_retried
 ktap_run good_boot_once t_good_boot_once
