@@ -53,6 +53,10 @@ static struct netlink_range_validation fsload_a_job_first_dir_range = {
 	.max	= FSLOAD_DIRS_MAX,
 };
 
+static struct netlink_range_validation fsload_a_job_rank_range = {
+	.max	= FSLOAD_RANK_MAX,
+};
+
 static struct netlink_range_validation fsload_a_op_weight_range = {
 	.min	= 1ULL,
 	.max	= 1000000ULL,
@@ -93,7 +97,7 @@ const struct nla_policy fsload_phase_nl_policy[FSLOAD_A_PHASE_STRIDE + 1] = {
 };
 
 /* FSLOAD_CMD_JOB_START - do */
-const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_FIRST_DIR + 1] = {
+const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_RANK + 1] = {
 	[FSLOAD_A_JOB_DIR] = { .type = NLA_NUL_STRING, .len = 4095, },
 	[FSLOAD_A_JOB_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 	[FSLOAD_A_JOB_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1, FSLOAD_THREADS_MAX),
@@ -117,6 +121,7 @@ const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_FIRST_DIR + 1] =
 	[FSLOAD_A_JOB_NAME_BYTES] = NLA_POLICY_RANGE(NLA_U32, FSLOAD_NAME_RANDOM_BYTES_MIN, FSLOAD_NAME_BYTES_MAX),
 	[FSLOAD_A_JOB_NAME_RANDOM_BYTES] = NLA_POLICY_RANGE(NLA_U32, FSLOAD_NAME_RANDOM_BYTES_MIN, FSLOAD_NAME_BYTES_MAX),
 	[FSLOAD_A_JOB_FIRST_DIR] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_job_first_dir_range),
+	[FSLOAD_A_JOB_RANK] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_job_rank_range),
 };
 
 /* FSLOAD_CMD_JOB_STOP - do */

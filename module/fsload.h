@@ -33,6 +33,9 @@ struct fsload_program {
 	char profile[FSLOAD_NAME_MAX];
 	u32 flags;		/* enum fsload_job_flags */
 	u32 threads;
+	u32 rank;		/* of a run of several jobs: thread t is its
+				 * rank x threads + t (fsload_engine_init())
+				 */
 	u64 files;		/* per thread */
 	u32 files_per_dir;
 	u32 branch;		/* directory tree's branching; 0 flat */

@@ -475,8 +475,8 @@ static int fsload_job_alloc_workers(struct fsload_job *job)
 			gend += prog->group_threads[++g];
 		w->job = job;
 		w->index = i;
-		fsload_engine_init(&w->e, i, prog->threads, prog->files,
-				   prog->files_per_dir, prog->branch,
+		fsload_engine_init(&w->e, i, prog->threads, prog->rank,
+				   prog->files, prog->files_per_dir, prog->branch,
 				   prog->first_dir, prog->seed,
 				   prog->flags & FSLOAD_JOB_F_SHARED_DIR,
 				   &prog->naming, &job->slots);

@@ -432,6 +432,14 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 	err = fsload_parse_groups(prog, info);
 	if (err)
 		return err;
+	/* The policy holds it in 0 .. FSLOAD_RANK_MAX; its threads here. */
+	prog->rank = tb[FSLOAD_A_JOB_RANK] ?
+		     nla_get_u32(tb[FSLOAD_A_JOB_RANK]) : 0;
+	if (!fsload_rank_fits(prog->rank, prog->threads)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_RANK],
+				    FSLOAD_RANK_RANGE);
+		return -ERANGE;
+	}
 	prog->files = tb[FSLOAD_A_JOB_FILES] ?
 		      nla_get_u64(tb[FSLOAD_A_JOB_FILES]) : 1000;
 	if (!prog->files || prog->files > FSLOAD_FILES_MAX) {

@@ -1390,6 +1390,19 @@ static void b_first_dir_dirs(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
+/*
+ * Rank 500000 of 2 threads: its thread 1 would be number 1000001 of the
+ * run, past FSLOAD_RANK_MAX (6 digits in mdtest's names).
+ */
+static void b_rank_threads(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	put_u32(m, FSLOAD_A_JOB_THREADS, 2);
+	put_u8(m, FSLOAD_A_JOB_NAMES, FSLOAD_NAMES_MDTEST);
+	c->off = put_u32(m, FSLOAD_A_JOB_RANK, (FSLOAD_RANK_MAX + 1) / 2);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
 /* A job of @job_flags, its phase of @flags refused (c->off), one @op. */
 static void bad_phase_flags(struct nl_msg *m, struct bctx *c,
 			    uint32_t job_flags, uint32_t flags, uint8_t op)
@@ -2035,6 +2048,8 @@ BAD_START(first_dir_flat, EINVAL);
 BAD_START(first_dir_dirs, ERANGE);
 BAD_SCALAR(first_dir_max, 0, FSLOAD_A_JOB_FIRST_DIR, 4, FSLOAD_DIRS_MAX + 1,
 	   ERANGE);
+BAD_SCALAR(rank_max, 0, FSLOAD_A_JOB_RANK, 4, FSLOAD_RANK_MAX + 1, ERANGE);
+BAD_START(rank_threads, ERANGE);
 BAD_START(op_flags_stat, EINVAL);
 BAD_START(size_read, EINVAL);
 BAD_SCALAR(unknown_attr, 0, 200, 4, 1, EINVAL);

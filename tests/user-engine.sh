@@ -423,7 +423,7 @@ t_cpu_short_phases() {
 	fi
 }
 
-ktap_plan 13
+ktap_plan 15
 # mdtest's semantics (the metadata profile, job files): the rotation
 # leaves mdtest's names (tests/jobs/mdtest-rotate.ini tells the files
 # apart by size); a stride makes thread 1 stat thread 0's files, which
@@ -478,6 +478,42 @@ t_leaf_mknod() {
 		"first-dir: only in a tree"
 	refused "$d" mknod-fsync '[phase c]\nop = create mknod fsync\n' \
 		"mknod makes the file only"
+	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
+}
+
+# A job of rank 3 (2 threads): mdtest's names of ranks 6 and 7 through the
+# uring engine too, the rank in the text header; a job file's [global]
+# rank; refused: a rank whose threads pass 999999.
+t_rank() {
+	local d=$tmp/rank e got
+
+	mkdir -p "$d"
+	for e in user uring; do
+		[ $e = uring ] && ! "$ctl" start --engine uring --profile null \
+			--files 1 --quiet --idle-ms 0 --dir "$d" \
+			>/dev/null 2>&1 && continue
+		"$ctl" start --engine $e --dir "$d" --idle-ms 0 --quiet \
+			--profile metadata --threads 2 --rank 3 --items 2 \
+			--phases create --keep >"$tmp/rank-$e.txt" ||
+			fail "$e: exited $?"
+		grep -q " threads 2, rank 3," "$tmp/rank-$e.txt" ||
+			fail "$e: no rank in the header: $(head -3 "$tmp/rank-$e.txt")"
+		got=$(cd "$d"/fsload-user-*/test-dir.0-0 && find . -type f |
+		      sort | tr '\n' ' ')
+		[ "$got" = "./mdtest_tree.6.0/file.mdtest.6.0 ./mdtest_tree.6.0/file.mdtest.6.1 ./mdtest_tree.7.0/file.mdtest.7.0 ./mdtest_tree.7.0/file.mdtest.7.1 " ] ||
+			fail "$e: not ranks 6 and 7: $got"
+		rm -rf "$d"/fsload-user-*
+	done
+	printf '[global]\nrank = 2\nthreads = 2\n[phase c]\nop = create\n' \
+		>"$tmp/rank.ini"
+	run "$d" rank-job --job "$tmp/rank.ini" --files 1
+	check "$tmp/rank-job.json" 'j["job"]["rank"]' 2 \
+		'j["run"]["params"]["rank"]' 2
+	"$ctl" start --engine user --profile metadata --threads 2 \
+		--rank 500000 --dir "$d" >/dev/null 2>"$tmp/rank.err"
+	[ $? -eq 2 ] || fail "rank 500000 of 2 threads: not a usage error"
+	grep -q "rank: rank x threads + thread" "$tmp/rank.err" ||
+		fail "rank 500000: $(cat "$tmp/rank.err")"
 	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
 }
 
@@ -536,6 +572,7 @@ ktap_run uring_same_ops_as_user t_uring_same
 ktap_run uring_usage_errors t_uring_usage
 ktap_run mdtest_semantics t_mdtest
 ktap_run mdtest_leaf_only_mknod t_leaf_mknod
+ktap_run rank_names_and_limit t_rank
 ktap_finish
 rc=$?
 echo "$ktap_pass passed, $ktap_fail failed"

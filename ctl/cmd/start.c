@@ -153,6 +153,8 @@ static const struct arg_desc start_args[] = {
 	{ "detach", ARG_FLAG, OPT(detach), NULL,
 	  "print the job id and exit; the job runs on" },
 	{ "seed", ARG_U64, OPT(seed), "N", "random seed (default: from the clock)" },
+	{ "rank", ARG_U32, OPT(rank), "R",
+	  "this job is rank R of a multi-client run: thread t is R x threads + t in mdtest's names and the random seeds (default 0)" },
 	{ "progress-ms", ARG_U32, OPT(progress_ms), "N",
 	  "progress notification interval, 0 for none (default 1000)" },
 	{ "idle-ms", ARG_U32, OPT(idle_ms), "N",

@@ -114,6 +114,8 @@ void put_job_request(struct nl_ctx *nl, const struct job_req *req)
 		nl_put_u32(nl, FSLOAD_A_JOB_TREE_BRANCH, p->tree_branch);
 	if (p->first_dir)
 		nl_put_u32(nl, FSLOAD_A_JOB_FIRST_DIR, p->first_dir);
+	if (p->rank)
+		nl_put_u32(nl, FSLOAD_A_JOB_RANK, p->rank);
 	if (p->lat_sample != 1)
 		nl_put_u32(nl, FSLOAD_A_JOB_LAT_SAMPLE, p->lat_sample);
 	nl_put_u8(nl, FSLOAD_A_JOB_NAMES, p->scheme);

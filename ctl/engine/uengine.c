@@ -143,6 +143,7 @@ struct ujob {
 	unsigned int nphases;
 	struct fsload_slots slots;
 	u32 threads;
+	u32 rank;		/* of a multi-client run */
 	u64 files;
 	u32 files_per_dir;
 	u32 branch;		/* directory tree; 0 flat */
@@ -1256,8 +1257,9 @@ static int uprog_convert(const struct program *prog, u64 files,
 }
 
 int uengine_check(const struct program *prog, uint32_t threads,
-		  uint64_t files, uint32_t files_per_dir, uint32_t branch,
-		  uint32_t first_dir, uint32_t flags, uint8_t scheme)
+		  uint32_t rank, uint64_t files, uint32_t files_per_dir,
+		  uint32_t branch, uint32_t first_dir, uint32_t flags,
+		  uint8_t scheme)
 {
 	static struct fsload_phase phases[FSLOAD_PHASES_MAX];
 	u64 tree_files = files, dirs;
@@ -1265,6 +1267,10 @@ int uengine_check(const struct program *prog, uint32_t threads,
 
 	if (!threads || threads > FSLOAD_THREADS_MAX) {
 		errmsg("user engine: threads: 1 to %d", FSLOAD_THREADS_MAX);
+		return EXIT_USAGE;
+	}
+	if (!fsload_rank_fits(rank, threads)) {
+		errmsg("user engine: " FSLOAD_RANK_RANGE);
 		return EXIT_USAGE;
 	}
 	if (!files || files > FSLOAD_FILES_MAX) {
@@ -1396,6 +1402,10 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	JS_SET(js, FSLOAD_A_JOB_FLAGS);
 	js->threads = job->threads;
 	JS_SET(js, FSLOAD_A_JOB_THREADS);
+	if (job->rank) {
+		js->rank = job->rank;
+		JS_SET(js, FSLOAD_A_JOB_RANK);
+	}
 	js->files = job->files;
 	JS_SET(js, FSLOAD_A_JOB_FILES);
 	js->files_per_dir = job->files_per_dir;
@@ -1688,8 +1698,8 @@ static int ujob_alloc(struct ujob *job)
 
 		w->job = job;
 		w->index = i;
-		fsload_engine_init(&w->e, i, job->threads, job->files,
-				   job->files_per_dir, job->branch,
+		fsload_engine_init(&w->e, i, job->threads, job->rank,
+				   job->files, job->files_per_dir, job->branch,
 				   job->first_dir, job->seed,
 				   job->flags & FSLOAD_JOB_F_SHARED_DIR,
 				   &job->naming, &job->slots);
@@ -1729,6 +1739,7 @@ static int ujob_setup(struct ujob *job, const struct job_req *req)
 	unsigned int i;
 
 	job->threads = req->threads;
+	job->rank = p->rank;
 	job->ngroups = req->prog->ngroups ? req->prog->ngroups : 1;
 	for (i = 0; i < req->prog->ngroups; i++)
 		job->group_threads[i] = req->prog->groups[i].threads;
@@ -1961,7 +1972,7 @@ int uengine_run(const struct job_req *req, struct run *run)
 
 	memset(run, 0, sizeof(*run));
 	run->threads = req->threads;
-	ret = uengine_check(req->prog, req->threads, req->files,
+	ret = uengine_check(req->prog, req->threads, p->rank, req->files,
 			    p->files_per_dir, p->tree_branch, p->first_dir,
 			    req->flags, p->scheme);
 	if (!ret && req->engine == ENGINE_URING)

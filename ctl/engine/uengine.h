@@ -23,16 +23,17 @@ struct profile;
 struct program;
 
 /*
- * Check that @prog, for @threads threads of @files files each in
- * directories of @files_per_dir (a tree of @branch, 0 flat, its files
- * from directory @first_dir on), named as
- * @scheme (enum fsload_names) says, is a program the engine runs (as the
- * kernel validates a start request).  Returns 0, or EXIT_USAGE after
- * printing why not.
+ * Check that @prog, for @threads threads (of rank @rank) of @files files
+ * each in directories of @files_per_dir (a tree of @branch, 0 flat, its
+ * files from directory @first_dir on), named as @scheme (enum
+ * fsload_names) says, is a program the engine runs (as the kernel
+ * validates a start request).  Returns 0, or EXIT_USAGE after printing
+ * why not.
  */
 int uengine_check(const struct program *prog, uint32_t threads,
-		  uint64_t files, uint32_t files_per_dir, uint32_t branch,
-		  uint32_t first_dir, uint32_t flags, uint8_t scheme);
+		  uint32_t rank, uint64_t files, uint32_t files_per_dir,
+		  uint32_t branch, uint32_t first_dir, uint32_t flags,
+		  uint8_t scheme);
 
 /*
  * Run @req in DIR/fsload-user-<pid>-<n>/ (run->job_dir), following it

@@ -43,6 +43,11 @@ static inline int fls64(u64 x)
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
 
+#ifndef __stringify
+#define __stringify_1(x...)	#x
+#define __stringify(x...)	__stringify_1(x)
+#endif
+
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif

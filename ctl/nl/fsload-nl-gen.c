@@ -453,6 +453,7 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_NAME_BYTES] = "name-bytes",
 	[FSLOAD_A_JOB_NAME_RANDOM_BYTES] = "name-random-bytes",
 	[FSLOAD_A_JOB_FIRST_DIR] = "first-dir",
+	[FSLOAD_A_JOB_RANK] = "rank",
 };
 
 static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
@@ -508,6 +509,7 @@ static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_NAME_BYTES] = ATTR_U32,
 	[FSLOAD_A_JOB_NAME_RANDOM_BYTES] = ATTR_U32,
 	[FSLOAD_A_JOB_FIRST_DIR] = ATTR_U32,
+	[FSLOAD_A_JOB_RANK] = ATTR_U32,
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {

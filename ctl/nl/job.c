@@ -75,6 +75,7 @@ static const struct decode_field status_fields[FSLOAD_A_JOB_MAX + 1] = {
 		DEC_INT_FIELD(struct job_status, tree_branch),
 	[FSLOAD_A_JOB_FIRST_DIR] =
 		DEC_INT_FIELD(struct job_status, first_dir),
+	[FSLOAD_A_JOB_RANK] = DEC_INT_FIELD(struct job_status, rank),
 	[FSLOAD_A_JOB_NAMES] = DEC_INT_FIELD(struct job_status, names),
 	[FSLOAD_A_JOB_NAME_BYTES] =
 		DEC_INT_FIELD(struct job_status, name_bytes),

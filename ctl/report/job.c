@@ -165,6 +165,10 @@ static void print_job_params(const struct job_status *js,
 	print_attr_uint(js, FSLOAD_A_JOB_THREADS, "threads",
 		       VIEW(" threads %" PRIu64 ",", " threads %" PRIu64 ",",
 			    NULL), js->threads);
+	/* absent: 0, a job on its own; said in text when not */
+	print_uint(PRINT_JSON, "rank", NULL, js->rank);
+	if (js->rank && view != JOB_VIEW_ROW)
+		print_fp(" rank %" PRIu32 ",", js->rank);
 	print_attr_uint(js, FSLOAD_A_JOB_FILES, "files_per_thread",
 		       VIEW(" files/thread %" PRIu64 ",",
 			    " files/thread %" PRIu64 ",", NULL), js->files);

@@ -12,6 +12,7 @@
  *	first-dir = 0			# the first directory holding files
  *	names = fsload			# or mdtest, fsmark (--names)
  *	seed = 42
+ *	rank = 0			# of a multi-client run (--rank)
  *	shared-dir = no
  *	keep = no
  *	name = mywork			# the job's profile label
@@ -154,7 +155,7 @@ static int global_key(struct jf *jf, const char *key, char *val)
 {
 	static const char *const keys[] = {
 		"dir", "threads", "files", "files-per-dir", "tree-branch",
-		"seed", "shared-dir", "keep", "progress-ms", "device",
+		"seed", "rank", "shared-dir", "keep", "progress-ms", "device",
 		"force", "names", "name-bytes", "name-random-bytes",
 	};
 	const struct arg_desc *a;
@@ -182,7 +183,7 @@ static int global_key(struct jf *jf, const char *key, char *val)
 		if (!strcmp(key, keys[i]))
 			break;
 	if (i == ARRAY_SIZE(keys))
-		return jf_error(jf, "unknown [global] key '%s' (one of: dir, threads, files, files-per-dir, tree-branch, first-dir, seed, shared-dir, keep, progress-ms, device, force, names, name-bytes, name-random-bytes, name)",
+		return jf_error(jf, "unknown [global] key '%s' (one of: dir, threads, files, files-per-dir, tree-branch, first-dir, seed, rank, shared-dir, keep, progress-ms, device, force, names, name-bytes, name-random-bytes, name)",
 				key);
 	for (a = jf->args; a->name; a++)
 		if (!strcmp(a->name, key))

@@ -68,6 +68,9 @@ struct params {
 	const char *job;	/* --job FILE */
 	const char *dir;
 	const char *threads;	/* "N" or a sweep "1,2,4,8" */
+	uint32_t rank;		/* of a multi-client run: thread t is its
+				 * rank x threads + t (names, seeds)
+				 */
 	uint64_t files;
 	uint64_t size;
 	uint32_t block;

@@ -162,8 +162,7 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 	else if (!dirs && e->reached < files)
 		files = (u32)e->reached;
 	if (random)
-		fsload_perm_init(&perm, files,
-				 e->seed ^ ((u64)e->index << 32 | p));
+		fsload_perm_init(&perm, files, fsload_order_seed(e, p));
 	idx = 0;
 	if (files)
 		div_u64_rem(ph->first, files, &idx);

@@ -21,6 +21,7 @@
 #include <linux/fcntl.h>
 #include <linux/math64.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 #include <uapi/linux/fsload.h>
 #endif
 
@@ -309,8 +310,8 @@ static inline u32 fsload_perm_next(struct fsload_perm *pm)
 #define FSLOAD_NAME_DCOMP_LEN	6	/* "d00000" */
 #define FSLOAD_NAME_FILE_LEN	9	/* "f00000000" */
 #define FSLOAD_NAME_ROOT_MAX	12	/* "test-dir.0-0" */
-#define FSLOAD_NAME_DCOMP_MAX	21	/* "mdtest_tree.998.99999" */
-/* A file's own component: fsmark's longest (mdtest's is 24 at most) */
+#define FSLOAD_NAME_DCOMP_MAX	24	/* "mdtest_tree.999999.99999" */
+/* A file's own component: fsmark's longest (mdtest's is 27 at most) */
 #define FSLOAD_NAME_FILE_MAX	FSLOAD_NAME_BYTES_MAX
 #define FSLOAD_NAME_LEN_MAX	(FSLOAD_NAME_ROOT_MAX + 1 + \
 				 (FSLOAD_TREE_DEPTH_MAX + 1) * \
@@ -352,6 +353,11 @@ struct fsload_engine {
 	unsigned int threads;
 	/* the thread whose items the names are (a stride's; else index) */
 	unsigned int owner;
+	/*
+	 * The job's rank x threads: its thread t is thread rank_base + t of
+	 * a run of several jobs, in mdtest's names and the random seeds.
+	 */
+	u32 rank_base;
 	bool shared;		/* one tree for all threads */
 	u8 group;		/* thread group */
 	u32 file_base;		/* first file index (shared tree, first_dir) */
@@ -491,7 +497,8 @@ static inline unsigned int fsload_dir_comp(const struct fsload_engine *e,
 		memcpy(p, "mdtest_tree.", 12);
 		len = 12;
 		if (!e->shared) {
-			len += fsload_put_udec(&p[len], e->owner);
+			len += fsload_put_udec(&p[len],
+					       e->rank_base + e->owner);
 			p[len++] = '.';
 		}
 		return len + fsload_put_udec(&p[len], k);
@@ -589,7 +596,7 @@ static inline unsigned int fsload_file_comp(const struct fsload_engine *e,
 		}
 		memcpy(&p[len], ".mdtest.", 8);
 		len += 8;
-		len += fsload_put_udec(&p[len], e->owner);
+		len += fsload_put_udec(&p[len], e->rank_base + e->owner);
 		p[len++] = '.';
 		return len + fsload_put_udec(&p[len], idx);
 	case FSLOAD_NAMES_FSMARK:
@@ -794,17 +801,35 @@ static inline void fsload_engine_owner(struct fsload_engine *e,
 }
 
 /*
+ * Whether a job of rank @rank numbers its @threads threads within
+ * FSLOAD_RANK_MAX (rank x threads + thread: 6 digits in mdtest's names).
+ * Both engines refuse a job whose do not, in these words.
+ */
+static inline bool fsload_rank_fits(u32 rank, u32 threads)
+{
+	return (u64)rank * threads + threads - 1 <= FSLOAD_RANK_MAX;
+}
+
+#define FSLOAD_RANK_RANGE \
+	"rank: rank x threads + thread (mdtest's rank in the names) passes " \
+	__stringify(FSLOAD_RANK_MAX)
+
+/*
  * Set up @e for thread @index of a job named as @nm says; the caller sets
  * e->hist.  mdtest's names carry the thread, so that in a shared tree
  * each thread numbers its items from 0 and puts its share of them in
  * every directory, as mdtest's ranks do; fsload's and fs_mark's number
  * every thread's files in one range there.  The files are in the
- * directories from @first_dir on (fsload_tree_dirs()).
+ * directories from @first_dir on (fsload_tree_dirs()).  A job of rank
+ * @rank (fsload_rank_fits()) is one of a run of several: its thread t is
+ * the run's thread @rank x @threads + t in mdtest's names and the random
+ * seeds; rank 0 runs as a job without a rank.
  */
 static inline void fsload_engine_init(struct fsload_engine *e,
 				      unsigned int index, unsigned int threads,
-				      u64 files, u32 files_per_dir, u32 branch,
-				      u32 first_dir, u64 seed, bool shared,
+				      u32 rank, u64 files, u32 files_per_dir,
+				      u32 branch, u32 first_dir, u64 seed,
+				      bool shared,
 				      const struct fsload_naming *nm,
 				      const struct fsload_slots *slots)
 {
@@ -813,6 +838,7 @@ static inline void fsload_engine_init(struct fsload_engine *e,
 
 	e->index = index;
 	e->threads = threads;
+	e->rank_base = rank * threads;
 	e->shared = shared;
 	e->files = files;
 	e->files_per_dir = files_per_dir;
@@ -827,13 +853,32 @@ static inline void fsload_engine_init(struct fsload_engine *e,
 	e->ndirs = (shared && index) || e->in_root ? 0 : dirs;
 	/* fs_mark's clock in hex, 8 digits: a time of 2021 to 2029 */
 	e->stamp = 0x60000000U | (u32)(seed * 0x9e3779b97f4a7c15ULL >> 36);
-	fsload_rng_seed(&e->rnd, seed + index);
+	fsload_rng_seed(&e->rnd, seed + e->rank_base + index);
 	e->lat_sample = 1;
-	fsload_rng_seed(&e->lat_rnd, ~(seed + index));
+	fsload_rng_seed(&e->lat_rnd, ~(seed + e->rank_base + index));
 	fsload_engine_owner(e, index);
 	e->prefix = 'f';
 	e->reached = U64_MAX;
 	fsload_name_set(e, 0);
+}
+
+/*
+ * The seed of the worker's random order in phase @p: the job's seed, the
+ * thread and the phase; a job of a rank (rank_base > 0) adds 64 random
+ * bits drawn from rank_base, for a small set's permutation takes only
+ * the seed's low bits.
+ */
+static inline u64 fsload_order_seed(const struct fsload_engine *e,
+				    unsigned int p)
+{
+	struct fsload_rng r = { .s = e->rank_base };
+	u64 s = e->seed ^ ((u64)e->index << 32 | p), hi;
+
+	if (e->rank_base) {
+		hi = fsload_rng_u32(&r);
+		s += hi << 32 | fsload_rng_u32(&r);
+	}
+	return s;
 }
 
 /* Whether @ph has an op of @type. */

@@ -281,30 +281,41 @@ start_kept() {
 	find "$d" -mindepth 1 -maxdepth 1 -name 'fsload-*'
 }
 
-# mdtest -u -b 2 -z 1 -I 3, two ranks, through either engine: exactly
-# mdtest's test directory, tree and file names, each item where mdtest
-# puts it (directory n / 3, mdtest_tree.<rank>.<k> below its parent).
-t_names_mdtest() {
-	local eng top want got
-
-	want=$(python3 -c '
+# mdtest_b2z1 RANK...: what mdtest -u -b 2 -z 1 -I 3 of those ranks makes
+# (its test directory, trees and 9 files a rank), sorted.
+mdtest_b2z1() {
+	python3 -c '
+import sys
 out = ["test-dir.0-0"]
-for r in (0, 1):
+for r in map(int, sys.argv[1:]):
     t = "test-dir.0-0/mdtest_tree.%d.0" % r
     dirs = [t, t + "/mdtest_tree.%d.1" % r, t + "/mdtest_tree.%d.2" % r]
     out += dirs
     out += ["%s/file.mdtest.%d.%d" % (dirs[n // 3], r, n) for n in range(9)]
-print("\n".join(sorted(out)))')
+print("\n".join(out))' "$@" | LC_ALL=C sort
+}
+
+# mdtest_made TOP: the test directory, trees and files under TOP, sorted
+# (the directory items apart).
+mdtest_made() {
+	(cd "$1" && find . -mindepth 1 \( -type f -o \
+		-name 'mdtest_tree.*' -o -name 'test-dir.*' \) |
+		sed 's|^\./||' | LC_ALL=C sort)
+}
+
+# mdtest -u -b 2 -z 1 -I 3, two ranks, through either engine: exactly
+# mdtest's test directory, tree and file names, each item where mdtest
+# puts it (directory n / 3, mdtest_tree.<rank>.<k> below its parent).
+t_names_mdtest() {
+	local eng top got
+
 	for eng in kernel user; do
 		top=$(start_kept mdn-$eng "$eng" --profile metadata --threads 2 \
 			--items-per-dir 3 --tree-branch 2 --tree-depth 1 --size 1 \
 			--idle-ms 0)
 		expect 'j["job"]["names"]' "$work/mdn-$eng.json" mdtest
-		# the tree and the files; the directory items apart
-		got=$(cd "$top" && find . -mindepth 1 \( -type f -o \
-			-name 'mdtest_tree.*' -o -name 'test-dir.*' \) |
-			sed 's|^\./||' | LC_ALL=C sort)
-		[ "$got" = "$(echo "$want" | LC_ALL=C sort)" ] ||
+		got=$(mdtest_made "$top")
+		[ "$got" = "$(mdtest_b2z1 0 1)" ] ||
 			fail "$eng: the tree is not mdtest's: $(echo "$got" | head -5)"
 		# every directory item is a mdtest item of its rank
 		got=$(cd "$top" && find . -mindepth 1 -type d \
@@ -312,6 +323,34 @@ print("\n".join(sorted(out)))')
 			! -regex '.*/[a-z]+\.mdtest\.[01]\.[0-8]' | head -3)
 		[ -z "$got" ] || fail "$eng: directory items not mdtest's: $got"
 		rm -rf "$FSLOAD_DIR/mdn-$eng"
+	done
+	check
+}
+
+# A job of rank 3 of a multi-client run, 2 threads, through either engine:
+# mdtest -u -b 2 -z 1 -I 3 of mdtest's ranks 6 and 7 exactly; each thread
+# stats, reads and removes the other's items (-N 1: numbered in the job,
+# named as the run's); the rank in the status and in the result's run.
+t_names_rank() {
+	local eng top got
+
+	for eng in kernel user; do
+		top=$(start_kept mdr-$eng "$eng" --profile metadata --threads 2 \
+			--rank 3 --items-per-dir 3 --tree-branch 2 --tree-depth 1 \
+			--size 1 --phases create --idle-ms 0)
+		expect '[j["job"]["rank"], j["run"]["params"]["rank"]]' \
+			"$work/mdr-$eng.json" "3 3"
+		got=$(mdtest_made "$top")
+		[ "$got" = "$(mdtest_b2z1 6 7)" ] ||
+			fail "$eng: not mdtest's ranks 6 and 7: $(echo "$got" | head -5)"
+		rm -rf "$FSLOAD_DIR/mdr-$eng"
+		run mdr-stride-$eng --profile metadata --engine "$eng" \
+			--threads 2 --rank 3 --items 20 --stride 1 --random \
+			--idle-ms 0 ||
+			fail "$eng: rank 3 with a stride exited $?"
+		expect 'sum(p["errors"] for p in j["phases"])' \
+			"$work/mdr-stride-$eng.json" 0
+		expect 'ph("file-remove")["ops"]' "$work/mdr-stride-$eng.json" 40
 	done
 	check
 }
@@ -342,9 +381,7 @@ print("\n".join(sorted(out)))')
 			"$work/mdl-$eng.json" "14 24"
 		expect 'sum(p["errors"] for p in j["phases"])' \
 			"$work/mdl-$eng.json" 0
-		got=$(cd "$top" && find . -mindepth 1 \( -type f -o \
-			-name 'mdtest_tree.*' -o -name 'test-dir.*' \) |
-			sed 's|^\./||' | LC_ALL=C sort)
+		got=$(mdtest_made "$top")
 		[ "$got" = "$(echo "$want" | LC_ALL=C sort)" ] ||
 			fail "$eng: not mdtest's -L tree: $(echo "$got" | head -5)"
 		got=$(find "$top" -name 'file.mdtest.*' \( ! -type f -o \
@@ -717,7 +754,7 @@ timed() {
 	return $rc
 }
 
-ktap_plan 27
+ktap_plan 29
 ktap_run smallfiles_sync_batch timed t_smallfiles_batch
 ktap_run smallfiles_sync_modes timed t_smallfiles_sync_modes
 ktap_run smallfiles_thread_sweep timed t_smallfiles_sweep
@@ -729,6 +766,7 @@ ktap_run metadata_tree timed t_metadata_tree
 ktap_run metadata_mdtest_semantics timed t_metadata_mdtest
 ktap_run names_mdtest timed t_names_mdtest
 ktap_run leaf_only_mknod timed t_leaf_only_mknod
+ktap_run names_rank timed t_names_rank
 ktap_run fsmark_profile timed t_fsmark_profile
 ktap_run largefile_keep_extents timed t_largefile_keep
 ktap_run largefile_direct_fallocate timed t_largefile_direct

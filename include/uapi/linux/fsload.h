@@ -27,6 +27,7 @@
 #define FSLOAD_LAT_SAMPLE_MAX		65536
 #define FSLOAD_NAME_BYTES_MAX		128
 #define FSLOAD_NAME_RANDOM_BYTES_MIN	12
+#define FSLOAD_RANK_MAX			999999
 
 /**
  * enum fsload_job_state - Life of a job.
@@ -238,7 +239,8 @@ enum fsload_phase_order {
  *   file.mdtest.<thread>.<n> for the prefix 'f', dir.mdtest.<thread>.<n> for
  *   'x', <prefix>.mdtest. <thread>.<n> for any other; n is the item's index in
  *   the thread's set (mdtest -u, -b, -z, -I). In a shared tree every thread
- *   puts its own items in every directory, as mdtest's ranks do.
+ *   puts its own items in every directory, as mdtest's ranks do. <thread> is
+ *   the job's rank x threads + the thread's index.
  * @FSLOAD_NAMES_FSMARK: fs_mark's, in t<thread, 3 digits> (fs_mark's -d): the
  *   files, or with more than one directory, directory k as k in 2 or more hex
  *   digits (fs_mark's -D) holding them. A file name is name-bytes long: a time
@@ -323,6 +325,7 @@ enum {
 	FSLOAD_A_JOB_NAME_BYTES,
 	FSLOAD_A_JOB_NAME_RANDOM_BYTES,
 	FSLOAD_A_JOB_FIRST_DIR,
+	FSLOAD_A_JOB_RANK,
 
 	__FSLOAD_A_JOB_MAX,
 	FSLOAD_A_JOB_MAX = (__FSLOAD_A_JOB_MAX - 1)
