@@ -125,7 +125,7 @@ static int run_command(int argc, char **argv)
 	return cmd->fn(&ctx, argc - i, argv + i);
 }
 
-/* fsloadctl-mpi's rank of an MPI run (lib/multi.h): from start to end. */
+/* In fsloadctl-mpi the process is one rank of an MPI run (lib/multi.h). */
 int main(int argc, char **argv)
 {
 	int ret;

@@ -588,7 +588,7 @@ static void print_part(const struct rank_part *rp)
 	}
 	close_json_array();
 	if (rp->env_json)
-		print_json_raw("node", rp->env_json);
+		print_json_raw("machine", rp->env_json);
 	close_json_object();
 }
 
