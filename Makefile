@@ -62,7 +62,7 @@ KMAKE := $(if $(filter-out /,$(KROOT)),scripts/kernels.sh run -- make,$(MAKE))
 KRELEASE ?= $(patsubst linux-headers-%,%,$(notdir $(realpath $(KDIR))))
 export KDIR KRELEASE KERNEL
 
-.PHONY: all module ctl tests demo check lint deps clean
+.PHONY: all module ctl ctl-mpi tests demo check lint deps clean
 
 all: module ctl
 
@@ -73,6 +73,10 @@ module:
 
 ctl:
 	$(MAKE) -C ctl
+
+# fsloadctl-mpi: multi-client runs over MPI (scripts/deps.sh's mpi group)
+ctl-mpi:
+	$(MAKE) -C ctl mpi
 
 tests: ctl
 	$(MAKE) -C tests
@@ -100,7 +104,7 @@ lint: deps-lint
 
 check: deps-check
 	$(if $(KERNEL),scripts/kernels.sh setup $(KERNEL))
-	$(MAKE) all tests
+	$(MAKE) all tests ctl-mpi
 	scripts/lint.sh
 	tests/run-all.sh
 

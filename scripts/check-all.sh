@@ -47,7 +47,7 @@ done
 
 t0=$(date +%s)
 scripts/kernels.sh setup "${suite[@]}" "${build_only[@]}" || exit 1
-make --no-print-directory ctl tests || exit 1
+make --no-print-directory ctl ctl-mpi tests || exit 1
 echo "# setup and userspace build: $(($(date +%s) - t0)) s"
 
 pass=0

@@ -52,6 +52,9 @@ declare -A GROUP=(
 	[dkms]="dkms"
 	# make fidelity: fs_mark, the peer fsload is measured beside
 	[fidelity]="fsmark"
+	# fsloadctl-mpi (ctl/Makefile builds it where mpicc is) and mpirun:
+	# multi-client runs (tests/mpi.sh, tests/guest/engines.sh)
+	[mpi]="libopenmpi-dev openmpi-bin"
 )
 
 # The groups of each target; the Makefile passes its target's name.
@@ -62,11 +65,11 @@ declare -A TARGET=(
 	[bench]="build vm"
 	[matrix]="build vm"
 	[lint]="build source lint"
-	[check]="build source lint vm suite"
+	[check]="build source lint vm suite mpi"
 	[kernels]="roots"
 	[gen]="roots suite"
-	[check-all]="build source lint vm suite roots"
-	[check-debug]="build source lint vm suite kbuild"
+	[check-all]="build source lint vm suite roots mpi"
+	[check-debug]="build source lint vm suite kbuild mpi"
 	[check-bisect]="build source vm kbuild git"
 	[check-dkms]="build dkms"
 	[fidelity]="build vm fidelity"

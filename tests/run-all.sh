@@ -61,6 +61,7 @@ suites=(
 	"deps|host|tests/deps.py"
 	"layers|host|tests/layers.py"
 	"user-engine|host|tests/user-engine.sh"
+	"mpi|host|tests/mpi.sh"
 	"engine-unit|host|tests/build/engine_test"
 	"stats-unit|host|tests/build/stats_test"
 	"decode-unit|host|tests/build/decode_test"

@@ -9,6 +9,7 @@
 
 #include "lib/fsloadctl.h"
 #include "lib/msg.h"
+#include "lib/multi.h"
 #include "lib/parse.h"
 #include "workload/profile.h"
 #include "cmd/cmds.h"
@@ -93,7 +94,7 @@ static int cmd_help(struct cmd_ctx *ctx __attribute__((unused)), int argc,
 	return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
 	struct cmd_ctx ctx = { 0 };
 	const struct cmd_desc *cmd;
@@ -122,4 +123,17 @@ int main(int argc, char **argv)
 		return usage_error("unknown command '%s'", argv[i]);
 	cmd_name = cmd->name;
 	return cmd->fn(&ctx, argc - i, argv + i);
+}
+
+/* In fsloadctl-mpi the process is one rank of an MPI run (lib/multi.h). */
+int main(int argc, char **argv)
+{
+	int ret;
+
+	ret = multi_init(&argc, &argv);
+	if (ret)
+		return ret;
+	ret = run_command(argc, argv);
+	multi_finish();
+	return ret;
 }

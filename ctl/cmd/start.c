@@ -27,6 +27,7 @@
 #include "lib/parse.h"
 #include "lib/print.h"
 #include "lib/msg.h"
+#include "lib/multi.h"
 #include "nl/nl.h"
 #include "nl/results.h"
 #include "nl/job.h"
@@ -35,10 +36,12 @@
 #include "workload/profile.h"
 #include "engine/blockdev.h"
 #include "engine/fsutil.h"
+#include "engine/ranks.h"
 #include "engine/run.h"
 #include "engine/uengine.h"
 #include "engine/wait.h"
 #include "report/profile.h"
+#include "report/ranks.h"
 #include "report/record.h"
 #include "report/engines.h"
 #include "report/runs.h"
@@ -177,6 +180,8 @@ static const struct arg_desc start_args[] = {
 	  "--cpu-profile: write folded stacks to PREFIX-<index>-<phase>-<op>.folded" },
 	{ "flamegraph", ARG_STR, OPT(flamegraph), "PREFIX",
 	  "--cpu-profile: write a flame graph to PREFIX-<index>-<phase>-<op>.svg" },
+	{ "rank-timeout", ARG_SECONDS, OPT(rank_timeout), "SEC",
+	  "fsloadctl-mpi: the longest a rank waits for the others at a barrier before every rank is ended (default 600)" },
 	{ "stall-sec", ARG_SECONDS, OPT(stall_sec), "SEC",
 	  "report a worker without progress for SEC seconds, with its kernel stack (default 60; 0: never)" },
 	{ "stall-stop", ARG_FLAG, OPT(stall_stop), NULL,
@@ -679,6 +684,9 @@ struct start {
 	enum engine job_engine;		/* the one of a job, and of aging */
 	struct nl_ctx nl;
 	int job_ret;			/* the first job's failure */
+	bool multi;			/* one rank of several (lib/multi.h) */
+	struct rank_sync rsync;		/* its barriers */
+	struct rank_report rr;		/* rank 0: every rank's part */
 };
 
 /*
@@ -816,6 +824,31 @@ static int start_check_uring(struct start *st)
 }
 
 /* The options that exclude each other, the engine, the CPUs, the device. */
+/*
+ * fsloadctl-mpi, one rank of several: one job a rank, reported by rank 0
+ * alone (the others print nothing but their errors).
+ */
+static int start_check_ranks(struct start *st)
+{
+	struct params *p = &st->p;
+
+	if (st->ncounts > 1 || p->iterations > 1 || st->engines.n > 1)
+		return usage_error("a multi-client run is one job on each rank: no --threads list, --iterations or --engine list");
+	if (st->is_age || st->age_first)
+		return usage_error("a multi-client run does not age (--age, the age profile)");
+	if (p->detach)
+		return usage_error("--detach: every rank waits for its job in a multi-client run");
+	if (p->cpu_profile)
+		return usage_error("--cpu-profile: not in a multi-client run");
+	if (!(p->rank_timeout > 0))
+		return usage_error("--rank-timeout: more than 0 seconds");
+	st->multi = true;
+	rank_sync_init(&st->rsync, p->rank_timeout);
+	if (multi_rank())
+		p->quiet = true;
+	return 0;
+}
+
 static int start_check(struct start *st)
 {
 	const struct params *p = &st->p;
@@ -872,7 +905,7 @@ static int start_check(struct start *st)
 		return usage_error("--folded, --flamegraph: need --cpu-profile");
 	/* Aging runs on the first engine; each job of a list in turn. */
 	st->job_engine = st->engines.e[0];
-	return 0;
+	return multi_size() > 1 ? start_check_ranks(st) : 0;
 }
 
 /* Every JSON document of start is a result file (report/record.c). */
@@ -1008,6 +1041,12 @@ static int start_program(struct start *st, uint32_t threads,
 		     (p->detach ? FSLOAD_JOB_F_DETACH : 0);
 	req->x = &st->x;
 	req->engine = st->job_engine;
+	if (st->multi) {
+		req->sync = &st->rsync;
+		req->tick = rank_sync_tick;
+		req->tick_arg = &st->rsync;
+		req->tick_ms = RANK_TICK_MS;
+	}
 	return 0;
 }
 
@@ -1105,6 +1144,69 @@ static int start_report(struct start *st, int ret)
 	return ret ? ret : st->job_ret;
 }
 
+/*
+ * A multi-client run, after this rank's job or its failure to start one
+ * (@ret): the ranks' last barrier, then every rank's part to rank 0,
+ * which merges them into its run to report.  *@done when this rank
+ * reports nothing: every rank but 0, and rank 0 without a job.  Returns
+ * the exit code: rank 0's for the run, 0 on the others.
+ */
+static int start_ranks(struct start *st, int ret, bool *done)
+{
+	struct run *run = st->nruns ? &st->runs[0] : NULL;
+	bool ok = !ret && run && run->ok && run->js.state == FSLOAD_JOB_DONE;
+	const char *where = st->block ? st->p.device : st->p.dir;
+	void **bufs = NULL;
+	size_t *lens = NULL, len;
+	unsigned int k;
+	char *buf;
+	int err;
+
+	rank_sync_end(&st->rsync, !ok);
+	err = rank_pack(run, &st->rsync, where, &buf, &len);
+	if (!err) {
+		err = multi_gather(buf, len, st->p.rank_timeout, &bufs, &lens);
+		free(buf);
+	}
+	if (err) {
+		errmsg("rank %u: gathering the ranks' results: %s: ending every rank",
+		       multi_rank(), strerror(-err));
+		multi_abort(EXIT_SYSERR);
+	}
+	/*
+	 * Rank 0's result says how every rank's job ended, and its exit
+	 * status is the run's: mpirun ends every rank as soon as one
+	 * exits with another status than 0, rank 0 still writing.
+	 */
+	if (multi_rank()) {
+		*done = true;
+		return EXIT_OK;
+	}
+	if (!run || !run->ok) {
+		errmsg("rank 0 ran no job: no result of the ranks");
+		err = -ENOENT;
+	} else {
+		st->rr.library = multi_library();
+		st->rr.timeout_s = st->p.rank_timeout;
+		err = rank_report_build(&st->rr, bufs, lens, multi_size(), run);
+		if (err == -EINVAL)
+			errmsg("a rank's part does not match rank 0's (another fsloadctl version, or another program)");
+		else if (err)
+			errmsg("out of memory");
+	}
+	for (k = 0; k < multi_size(); k++)
+		free(bufs[k]);
+	free(bufs);
+	free(lens);
+	if (err) {
+		*done = true;
+		return ret ? ret : EXIT_SYSERR;
+	}
+	if (run->ret && !st->job_ret)
+		st->job_ret = run->ret;
+	return ret;
+}
+
 static void start_free(struct start *st)
 {
 	unsigned int i;
@@ -1115,6 +1217,7 @@ static void start_free(struct start *st)
 	for (i = 0; st->runs && i < st->nruns; i++)
 		run_free(&st->runs[i]);
 	free(st->runs);
+	rank_report_free(&st->rr);
 	run_free(&st->age_run);
 	nl_close(&st->nl);
 }
@@ -1135,12 +1238,17 @@ int cmd_start(struct cmd_ctx *ctx, int argc, char **argv)
 		ret = start_params(&st, argc, argv);
 	if (!ret)
 		ret = start_check(&st);
+	/* one rank's bad command line ends every rank */
+	if (ret && multi_size() > 1)
+		multi_abort(ret);
 	if (ret)
 		return ret;
 	start_record(&st, argc, argv, rerun_of);
 	ret = start_netlink(&st);
-	if (ret)
-		goto out;
+	if (ret) {
+		done = true;
+		goto ranks;
+	}
 	if (st.is_age) {
 		ret = start_age_profile(&st);
 		goto out;
@@ -1151,6 +1259,9 @@ int cmd_start(struct cmd_ctx *ctx, int argc, char **argv)
 			goto out;
 	}
 	ret = start_jobs(&st, &done);
+ranks:
+	if (st.multi)
+		ret = start_ranks(&st, ret, &done);
 	if (!done)
 		ret = start_report(&st, ret);
 out:

@@ -44,6 +44,22 @@ struct engine_set {
 	unsigned int n;
 };
 
+struct rank_report;
+
+/**
+ * struct rank_sync - a job's part in a multi-client run (lib/multi.h):
+ * every phase of the job holds, and opens when every rank's job has
+ * arrived there (engine/ranks.c)
+ * @timeout_s: the longest a rank waits for the others (--rank-timeout)
+ * @passed: the barriers this rank has passed
+ * @stop_from: the rank whose stop ended this rank's job, or -1
+ */
+struct rank_sync {
+	double timeout_s;
+	unsigned int passed;
+	int stop_from;
+};
+
 /**
  * struct job_req - what to start
  * @p: the parameters (dir, files per dir, seed, progress, quiet)
@@ -57,6 +73,7 @@ struct engine_set {
  * @tick_arg: its argument
  * @tick_ms: its interval
  * @engine: the engine that runs it
+ * @sync: a multi-client run's barriers, or NULL
  */
 struct job_req {
 	const struct params *p;
@@ -69,7 +86,18 @@ struct job_req {
 	void *tick_arg;
 	unsigned int tick_ms;
 	enum engine engine;
+	struct rank_sync *sync;
 };
+
+/*
+ * The flags every phase of @req gets: the sync tail (unless
+ * --no-sync-tail), a hold for the ranks' barrier.
+ */
+static inline uint32_t job_phase_flags(const struct job_req *req)
+{
+	return (req->p->no_sync_tail ? 0 : FSLOAD_PHASE_F_SYNC) |
+	       (req->sync ? FSLOAD_PHASE_F_HOLD : 0);
+}
 
 /**
  * struct run - one job that ran
@@ -84,6 +112,8 @@ struct job_req {
  * @engine: the engine that ran it
  * @job_dir: the job directory of a user engine job (malloc'd); the
  *	kernel's is DIR/fsload-<id>
+ * @ranks: a multi-client run's ranks, on rank 0 (report/ranks.h): @r
+ *	and @js are then every rank's, merged; else NULL
  */
 struct run {
 	struct job_status js;
@@ -105,6 +135,7 @@ struct run {
 	bool quiet;
 	unsigned int holds;	/* FSLOAD_PHASE_F_HOLD: caches dropped */
 	uint64_t hold_ns;	/* the time that took */
+	const struct rank_report *ranks;
 };
 
 #endif /* FSLOADCTL_ENGINE_JOB_H */

@@ -19,6 +19,7 @@
 #include "engine/fsutil.h"
 #include "nl/nl.h"
 #include "lib/print.h"
+#include "engine/ranks.h"
 #include "engine/run.h"
 #include "engine/uengine.h"
 #include "engine/wait.h"
@@ -136,7 +137,7 @@ void put_job_request(struct nl_ctx *nl, const struct job_req *req)
 	if (p->cpu_profile && p->cpu_profile_stacks)
 		nl_put_u32(nl, FSLOAD_A_JOB_CPU_PROFILE_STACKS,
 			   p->cpu_profile_stacks);
-	put_program(nl, req->prog, p->no_sync_tail ? 0 : FSLOAD_PHASE_F_SYNC);
+	put_program(nl, req->prog, job_phase_flags(req));
 	for (i = 0; i < req->prog->ngroups; i++) {
 		struct nlattr *g = nl_nest_start(nl, FSLOAD_A_JOB_GROUP);
 
@@ -169,32 +170,50 @@ static void run_on_stall(void *arg, const struct job_status *js)
 		run->stall_stop = true;
 }
 
+/* What the handler of a held job needs. */
+struct held_ctx {
+	struct run *run;
+	const struct job_req *req;
+};
+
 /*
- * The job holds before phase @phase (FSLOAD_PHASE_F_HOLD): sync and drop
- * the caches, then resume it; if that cannot be done, stop it.
+ * The job holds before phase @phase (FSLOAD_PHASE_F_HOLD): if the phase
+ * asks for it, sync and drop the caches; in a multi-client run, wait for
+ * the other ranks' jobs; then resume it.  If that cannot be done, or the
+ * ranks stop, stop it.
  */
 static int run_on_held(void *arg, struct nl_ctx *nl, uint32_t id,
 		       uint32_t phase)
 {
-	struct run *run = arg;
+	struct held_ctx *hc = arg;
+	struct run *run = hc->run;
 	uint64_t ns = 0;
 	int err;
 
-	err = sync_drop_caches(&ns);
-	if (err) {
-		errno = -err;
-		errsys("job %" PRIu32 ": before phase %" PRIu32
-		       ": sync; echo 3 > /proc/sys/vm/drop_caches: stopping the job",
-		       id, phase + 1);
-		job_stop(nl, id, NL_QUIET);
-		return 0;	/* its partial results follow */
+	if (phase < hc->req->prog->nphases &&
+	    (hc->req->prog->phases[phase].flags & FSLOAD_PHASE_F_HOLD)) {
+		err = sync_drop_caches(&ns);
+		if (err) {
+			errno = -err;
+			errsys("job %" PRIu32 ": before phase %" PRIu32
+			       ": sync; echo 3 > /proc/sys/vm/drop_caches: stopping the job",
+			       id, phase + 1);
+			job_stop(nl, id, NL_QUIET);
+			return 0;	/* its partial results follow */
+		}
+		run->holds++;
+		run->hold_ns += ns;
+		if (!run->quiet)
+			fprintf(stderr, "fsloadctl: job %" PRIu32
+				": before phase %" PRIu32
+				": sync, caches dropped (%.1f ms)\n", id,
+				phase + 1, ns / 1e6);
 	}
-	run->holds++;
-	run->hold_ns += ns;
-	if (!run->quiet)
-		fprintf(stderr, "fsloadctl: job %" PRIu32 ": before phase %"
-			PRIu32 ": sync, caches dropped (%.1f ms)\n", id,
-			phase + 1, ns / 1e6);
+	if (hc->req->sync && !rank_sync_phase(hc->req->sync, phase)) {
+		run->stopped_by_us = true;
+		job_stop(nl, id, NL_QUIET);
+		return 0;
+	}
 	return job_resume(nl, id, phase);
 }
 
@@ -308,6 +327,7 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 {
 	const struct params *p = req->p;
 	struct job_status js = { 0 };
+	struct held_ctx hc = { run, req };
 	struct waiter w;
 	int ret;
 
@@ -340,7 +360,7 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 	w.on_stall = run_on_stall;
 	w.stall_arg = run;
 	w.on_held = run_on_held;
-	w.held_arg = run;
+	w.held_arg = &hc;
 	run->quiet = p->quiet;
 	run->stall_stop_wanted = p->stall_stop;
 	run->series.sample_ms = p->sample_ms;

@@ -64,6 +64,7 @@
 #include "nl/hist.h"
 #include "nl/results.h"
 #include "engine/job.h"
+#include "engine/ranks.h"
 #include "nl/job.h"
 #include "engine/uengine.h"
 #include "engine/uring.h"
@@ -139,6 +140,7 @@ struct fsload_worker {
 
 struct ujob {
 	/* The program. */
+	const struct program *prog;	/* as given (its phases' own flags) */
 	struct fsload_phase *phases;
 	unsigned int nphases;
 	struct fsload_slots slots;
@@ -166,6 +168,8 @@ struct ujob {
 	struct fsload_worker *workers;
 
 	bool stop;		/* READ_ONCE/WRITE_ONCE; workers poll it */
+	struct rank_sync *sync;	/* a multi-client run's barriers, or NULL */
+	bool stopped_by_ranks;	/* at a barrier, the ranks stopped */
 	/* Protects everything below, the barrier and merging results. */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;	/* barrier, stop, workers' end */
@@ -927,10 +931,11 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 }
 
 /*
- * Before phase @p, with every other thread waiting: a phase with
- * FSLOAD_PHASE_F_HOLD has the caches dropped first, as fsloadctl does for
- * the kernel's job (run.c); a failure stops the job.  Returns false when
- * the job is stopping.
+ * Before phase @p, with every other thread waiting: a phase of the
+ * program with FSLOAD_PHASE_F_HOLD has the caches dropped first, as
+ * fsloadctl does for the kernel's job (run.c), a failure stopping the
+ * job; in a multi-client run, the phase then waits for the other ranks'
+ * jobs.  Returns false when the job is stopping.
  */
 static bool fsload_hold(struct fsload_worker *w, unsigned int p)
 {
@@ -938,18 +943,24 @@ static bool fsload_hold(struct fsload_worker *w, unsigned int p)
 	u64 ns = 0;
 	int err;
 
-	if (!(job->phases[p].flags & FSLOAD_PHASE_F_HOLD) ||
-	    READ_ONCE(job->stop))
-		return !READ_ONCE(job->stop);
-	err = sync_drop_caches(&ns);
-	if (err) {
-		w->e.name[0] = '\0';
-		fsload_fail(w, job->phases[p].name,
-			    "sync; echo 3 > /proc/sys/vm/drop_caches", err);
+	if (READ_ONCE(job->stop))
 		return false;
+	if (job->prog->phases[p].flags & FSLOAD_PHASE_F_HOLD) {
+		err = sync_drop_caches(&ns);
+		if (err) {
+			w->e.name[0] = '\0';
+			fsload_fail(w, job->phases[p].name,
+				    "sync; echo 3 > /proc/sys/vm/drop_caches",
+				    err);
+			return false;
+		}
+		job->holds++;
+		job->hold_ns += ns;
 	}
-	job->holds++;
-	job->hold_ns += ns;
+	if (job->sync && !rank_sync_phase(job->sync, p)) {
+		job->stopped_by_ranks = true;
+		ujob_stop(job);
+	}
 	return !READ_ONCE(job->stop);
 }
 
@@ -1530,6 +1541,8 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 	pr->elapsed_ns = res->sum.end_ns > res->start_ns ?
 			 res->sum.end_ns - res->start_ns : 0;
 	RES_SET(pr, FSLOAD_A_RES_ELAPSED_NS);
+	pr->start_ns = res->start_ns;
+	RES_SET(pr, FSLOAD_A_RES_START_NS);
 	/* the phase's course, as the kernel reports it */
 	for (t = 0; t < FSLOAD_PROGRESS_MARKS && res->sum.progress[t].workers;
 	     t++) {
@@ -1761,12 +1774,14 @@ static int ujob_setup(struct ujob *job, const struct job_req *req)
 	job->uring_opts.batch = p->uring_batch;
 	/* the scheduler's ns where the kernel has them, its ticks else */
 	job->busy_ticks = !usys_read_schedstat(&job->sys0);
+	job->prog = req->prog;
+	job->sync = req->sync;
 	job->nphases = req->prog->nphases;
 	job->phases = calloc(job->nphases, sizeof(*job->phases));
 	if (!job->phases)
 		goto oom;
 	if (uprog_convert(req->prog, job->files,
-			  p->no_sync_tail ? 0 : FSLOAD_PHASE_F_SYNC,
+			  job_phase_flags(req),
 			  job->phases, &job->max_block))
 		return EXIT_USAGE;
 	fsload_slots_init(&job->slots, job->phases, job->nphases);
@@ -1945,6 +1960,8 @@ static int ujob_report(struct ujob *job, const struct job_req *req,
 		return EXIT_SYSERR;
 	}
 	run->ok = true;
+	if (job->stopped_by_ranks)
+		run->stopped_by_us = true;
 	run->holds = job->holds;
 	run->hold_ns = job->hold_ns;
 	run->ret = state_exit_code(run->js.state);

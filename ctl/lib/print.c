@@ -164,6 +164,18 @@ static void json_pop(void)
 	}
 }
 
+void print_json_raw(const char *key, const char *json)
+{
+	size_t n = strlen(json);
+
+	if (!json_mode)
+		return;
+	while (n && json[n - 1] == '\n')
+		n--;
+	json_member(key);
+	fwrite(json, 1, n, out);
+}
+
 void open_json_object(const char *key)
 {
 	if (json_mode)

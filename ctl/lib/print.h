@@ -48,6 +48,8 @@ void print_bool(enum output_type t, const char *key, const char *fmt,
 		bool value);
 /* JSON null; text: @fmt with "-" */
 void print_null(enum output_type t, const char *key, const char *fmt);
+/* JSON only: @json, a JSON value as text (a document print_*() made). */
+void print_json_raw(const char *key, const char *json);
 /* Text only. */
 void print_fp(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -12,6 +12,7 @@
 #include "lib/print.h"
 #include "nl/results.h"
 #include "nl/names.h"
+#include "report/ranks.h"
 #include "report/runs.h"
 #include "report/job.h"
 #include "report/metric.h"
@@ -148,6 +149,7 @@ void report_single(const struct run *run, const struct job_extra *x,
 	print_job("job", &run->js, x, JOB_VIEW_HEADER);
 	print_results(&run->r, &run->js);
 	print_summary(run, pf);
+	print_ranks(run->ranks);
 	print_end();
 }
 

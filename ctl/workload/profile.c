@@ -55,6 +55,7 @@ void params_init(struct params *p)
 	p->sample_ms = 100;
 	p->lat_sample = 1;
 	p->stall_sec = 60;
+	p->rank_timeout = 600;
 	p->iterations = 1;
 	p->read_weight = 1;
 	p->write_weight = 1;

@@ -95,6 +95,7 @@ struct params {
 	uint64_t files_per_round;
 	bool shared_dir;
 	double stonewall;	/* seconds on every phase; 0: none */
+	double rank_timeout;	/* a multi-client run's barrier wait, s */
 	/* metadata: mdtest's -e, -R, -C/-T/-E/-U/-r, -Y, -N */
 	uint64_t read_bytes;	/* bytes each file-read reads; 0: none */
 	bool random;		/* stat and read in a random order */

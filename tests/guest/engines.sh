@@ -8,7 +8,8 @@
 # one after the other, each in a fresh job directory, and must count
 # identical operations per phase and per op type; the report compares them
 # (each engine/kernel ratio), in text and JSON, and no run leaves
-# anything behind.
+# anything behind.  And the kernel engine's jobs as the ranks of a
+# multi-client run (mpirun, fsloadctl-mpi; the user engine's: tests/mpi.sh).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -169,13 +170,51 @@ t_text() {
 	no_job_dirs
 }
 
-ktap_plan 6
+# Two ranks of `mpirun fsloadctl-mpi start`, each its own kernel job:
+# both done, each phase opened together (a hold and a barrier before
+# each), rank 0's result every rank's ops over the slowest rank's time.
+t_mpi_kernel() {
+	local mpi=$here/../../ctl/fsloadctl-mpi
+
+	command -v mpirun >/dev/null || skip "no mpirun in this root"
+	[ -x "$mpi" ] || skip "no ctl/fsloadctl-mpi"
+	timeout 600 mpirun --allow-run-as-root --oversubscribe -np 2 "$mpi" \
+		--json start --profile metadata --files 200 --dir "$FSLOAD_DIR" \
+		--quiet --idle-ms 0 >"$work/mpi.json" 2>"$work/mpi.err" ||
+		fail "exit $?: $(tail -5 "$work/mpi.err")"
+	python3 - "$work/mpi.json" <<'PYEOF2' || exit "$KSFT_FAIL"
+import json, sys
+j = json.load(open(sys.argv[1]))
+parts = j["ranks"]["parts"]
+bad = []
+if [p["state"] for p in parts] != ["done", "done"]:
+    bad.append("states %s" % [p["state"] for p in parts])
+if parts[0]["job_id"] == parts[1]["job_id"]:
+    bad.append("one job id for both ranks")
+for i, ph in enumerate(j["phases"]):
+    a, b = parts[0]["phases"][i], parts[1]["phases"][i]
+    if ph["ops"] != a["ops"] + b["ops"] or \
+       ph["elapsed_ns"] != max(a["elapsed_ns"], b["elapsed_ns"]):
+        bad.append("%s: not the ranks' aggregate" % ph["name"])
+    skew = abs(a["start_ns"] - b["start_ns"]) / 1e6
+    print("%s: the ranks started %.1f ms apart" % (ph["name"], skew))
+    if skew > 250:
+        bad.append("%s: the ranks started %.1f ms apart" % (ph["name"], skew))
+for b in bad:
+    print("FAIL: " + b)
+sys.exit(1 if bad else 0)
+PYEOF2
+	no_job_dirs
+}
+
+ktap_plan 7
 ktap_run engines_smallfiles_same_ops t_smallfiles
 ktap_run engines_metadata_same_ops t_metadata
 ktap_run engines_randrw_same_ops t_randrw
 ktap_run uring_sqpoll_same_ops t_sqpoll
 ktap_run engines_metadata_mdtest_same_ops t_metadata_mdtest
 ktap_run both_text_report t_text
+ktap_run mpi_kernel_ranks t_mpi_kernel
 ktap_finish
 rc=$?
 echo "$ktap_pass passed, $ktap_fail failed"

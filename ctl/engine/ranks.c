@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl: a job's barriers in a multi-client run.
+ *
+ * Every rank's job holds before each phase; the phase opens when every
+ * rank's job is there (one MPI_Iallreduce per phase, which also says
+ * whether any rank asks to stop).  A job that fails, or is stopped, has
+ * its rank ask the others to stop at once (multi_alert(), polled by each
+ * job's tick).  A rank whose job has ended (or never started: no module
+ * on its machine, a bad directory) goes on passing the barriers of the
+ * others, as a stop if its job failed, until no rank's job is left: the
+ * last barrier, which every rank passes once, after its job.  A barrier
+ * the others do not reach within --rank-timeout ends every rank's
+ * process (MPI_Abort): each job then ends as its owner's socket closes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/fsloadctl.h"
+#include "lib/msg.h"
+#include "lib/multi.h"
+#include "engine/ranks.h"
+
+void rank_sync_init(struct rank_sync *rs, double timeout_s)
+{
+	memset(rs, 0, sizeof(*rs));
+	rs->timeout_s = timeout_s;
+	rs->stop_from = -1;
+}
+
+/*
+ * One barrier, before phase @phase (or after the job: -1): whether any
+ * rank asks to stop, and in @any_more whether any rank's job goes on.
+ * No return on a failure.
+ */
+static bool rank_barrier(struct rank_sync *rs, bool stop, int phase,
+			 bool *any_more)
+{
+	bool any_stop = false;
+	int err;
+
+	err = multi_sync(stop, phase >= 0, rs->timeout_s, &any_stop,
+			 any_more);
+	if (err) {
+		if (phase >= 0)
+			errmsg("rank %u: before phase %d: %s: ending every rank",
+			       multi_rank(), phase + 1, err == -ETIMEDOUT ?
+			       "the other ranks did not arrive within --rank-timeout" :
+			       "MPI failed");
+		else
+			errmsg("rank %u: after its job: %s: ending every rank",
+			       multi_rank(), err == -ETIMEDOUT ?
+			       "the other ranks' jobs did not end within --rank-timeout" :
+			       "MPI failed");
+		multi_abort(EXIT_SYSERR);
+	}
+	rs->passed++;
+	return any_stop;
+}
+
+bool rank_sync_phase(struct rank_sync *rs, unsigned int phase)
+{
+	bool more;
+
+	if (!rank_barrier(rs, false, (int)phase, &more))
+		return true;
+	if (rs->stop_from < 0)
+		rs->stop_from = multi_alerted();
+	return false;
+}
+
+bool rank_sync_tick(void *arg)
+{
+	struct rank_sync *rs = arg;
+	int from = multi_alerted();
+
+	if (from < 0)
+		return false;
+	if (rs->stop_from < 0)
+		rs->stop_from = from;
+	return true;
+}
+
+void rank_sync_end(struct rank_sync *rs, bool failed)
+{
+	bool more = true;
+
+	if (failed)
+		multi_alert();
+	while (more)
+		rank_barrier(rs, failed, -1, &more);
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsloadctl: a job's barriers in a multi-client run (struct rank_sync,
+ * engine/job.h; the ranks: lib/multi.h).
+ */
+#ifndef FSLOADCTL_ENGINE_RANKS_H
+#define FSLOADCTL_ENGINE_RANKS_H
+
+#include <stdbool.h>
+
+#include "engine/job.h"
+
+/* How often a running job looks for another rank's stop (ms). */
+#define RANK_TICK_MS	100
+
+void rank_sync_init(struct rank_sync *rs, double timeout_s);
+/*
+ * Before phase @phase, the job held: wait for every rank there.  False
+ * when a rank asked to stop (its job failed or was stopped).
+ */
+bool rank_sync_phase(struct rank_sync *rs, unsigned int phase);
+/* A job_req tick (@arg: the rank_sync): true when another rank asks to stop. */
+bool rank_sync_tick(void *arg);
+/*
+ * After the job, which @failed (or never started) or not: ask the other
+ * ranks to stop if it did, then pass the others' barriers (as a stop if
+ * it failed) until every rank's job has ended.
+ */
+void rank_sync_end(struct rank_sync *rs, bool failed);
+
+#endif /* FSLOADCTL_ENGINE_RANKS_H */

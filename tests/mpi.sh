@@ -1,0 +1,238 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Multi-client runs (issue 17): `mpirun -np N fsloadctl-mpi start ...`,
+# several ranks on this host with the user engine (the kernel engine's
+# ranks run in the guest suites: tests/guest/profile.sh's mpi_kernel).
+# Rank 0's result must be every rank's: the aggregate phases (the ops of
+# all, the slowest rank's time), each rank's part; the phases must open
+# together (a barrier before each); a rank that cannot start, fails, is
+# interrupted or hangs must end every rank promptly with its number in
+# rank 0's report; a bad command line at one rank ends them all.  KTAP;
+# "N passed, N failed" last.
+set -uo pipefail
+
+# shellcheck source=tests/lib/host.sh
+. "$(dirname "$0")/lib/host.sh"
+
+mpi=$repo/ctl/fsloadctl-mpi
+if ! command -v mpirun >/dev/null; then
+	echo "1..0 # SKIP no mpirun (Debian's openmpi-bin)"
+	exit 4
+fi
+if [ ! -x "$mpi" ] && ! make -s -C "$repo/ctl" mpi >/dev/null; then
+	echo "1..0 # SKIP cannot build ctl/fsloadctl-mpi (Debian's libopenmpi-dev)"
+	exit 4
+fi
+# As root, Open MPI wants to be told; every rank on this one host.
+mpirun=(mpirun --allow-run-as-root --oversubscribe)
+
+# job NAME WAIT: a job file whose first phase lasts WAIT seconds (a null
+# phase, stopped by its time), then 50 files made and removed.
+job() {
+	printf '[global]\nfiles = 50\n[phase wait]\nop = null\niterations = 1000000000000\ntime = %s\n[phase create]\nop = create size=0\n[phase remove]\nop = unlink\n' \
+		"$2" >"$tmp/$1.ini"
+}
+
+# rank ARGS...: one rank's command line (mpirun's MPMD form joins them).
+rank() {
+	echo "-np 1 $mpi --json start --engine user --dir $tmp/d --quiet --idle-ms 0 $*"
+}
+
+# mpmd OUT ERR RANK... : run the ranks (each one's "rank" words), the
+# result on OUT, stderr on ERR; its exit status.
+mpmd() {
+	local out=$1 err=$2 args=() r
+
+	shift 2
+	for r; do
+		[ ${#args[@]} -eq 0 ] || args+=(:)
+		# shellcheck disable=SC2206 # a rank's words
+		args+=($r)
+	done
+	timeout 120 "${mpirun[@]}" "${args[@]}" >"$out" 2>"$err"
+}
+
+# py FILE EXPR: a Python expression over the JSON document FILE (as j).
+py() {
+	python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+no_trees() {
+	local left
+
+	left=$(find "$tmp/d" -mindepth 1 -maxdepth 1 2>/dev/null | head -3)
+	[ -z "$left" ] || fail "trees left behind: $left"
+}
+
+# Three ranks: the aggregate is theirs, each part is there, and the
+# result file is one compare reads.
+t_aggregate() {
+	mkdir -p "$tmp/d"
+	timeout 120 "${mpirun[@]}" -np 3 "$mpi" --json start --engine user \
+		--profile metadata --files 200 --dir "$tmp/d" --quiet \
+		--idle-ms 0 -o "$tmp/agg.json" >"$tmp/agg.out" 2>"$tmp/agg.err" ||
+		fail "exit $?: $(tail -5 "$tmp/agg.err")"
+	python3 - "$tmp/agg.json" <<'PYEOF' || exit "$KSFT_FAIL"
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = j["ranks"]
+bad = []
+if r["size"] != 3 or len(r["parts"]) != 3:
+    bad.append("size %s, %d parts" % (r["size"], len(r["parts"])))
+if j["job"]["state"] != "done":
+    bad.append("state %s" % j["job"]["state"])
+for p in j["phases"]:
+    parts = [[q for q in part["phases"] if q["name"] == p["name"]][0]
+             for part in r["parts"]]
+    if p["ops"] != sum(q["ops"] for q in parts):
+        bad.append("%s: ops %d, the ranks' sum %d" %
+                   (p["name"], p["ops"], sum(q["ops"] for q in parts)))
+    if p["elapsed_ns"] != max(q["elapsed_ns"] for q in parts):
+        bad.append("%s: elapsed %d, not the slowest rank's" %
+                   (p["name"], p["elapsed_ns"]))
+    if p["threads"] != 3:
+        bad.append("%s: threads %d" % (p["name"], p["threads"]))
+for part in r["parts"]:
+    if part["state"] != "done" or "environment" not in part["machine"]:
+        bad.append("rank %d: %s, environment %s" %
+                   (part["rank"], part["state"], "machine" in part))
+if "environment" not in j or j["result"]["schema"] != "fsload-result":
+    bad.append("not a result file")
+for b in bad:
+    print("FAIL: " + b)
+sys.exit(1 if bad else 0)
+PYEOF
+	"$ctl" compare "$tmp/agg.json" "$tmp/agg.json" >"$tmp/cmp.out" 2>&1 ||
+		fail "compare: exit $?: $(tail -3 "$tmp/cmp.out")"
+	# one document on stdout: rank 0's
+	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/agg.out" ||
+		fail "stdout is not one JSON document: $(head -c 200 "$tmp/agg.out")"
+	no_trees
+}
+
+# Rank 1's first phase lasts 1.5 s, rank 0's 0.1 s: the next phases
+# still open together (without the barrier, 1.4 s apart).
+t_barrier() {
+	local skew
+
+	mkdir -p "$tmp/d"
+	job fast 0.1
+	job slow 1.5
+	mpmd "$tmp/bar.json" "$tmp/bar.err" "$(rank --job "$tmp/fast.ini")" \
+		"$(rank --job "$tmp/slow.ini")" ||
+		fail "exit $?: $(tail -5 "$tmp/bar.err")"
+	for i in 1 2; do
+		skew=$(py "$tmp/bar.json" "abs(j['ranks']['parts'][1]['phases'][$i]['start_ns'] - j['ranks']['parts'][0]['phases'][$i]['start_ns']) // 1000000")
+		echo "phase $((i + 1)): the ranks started ${skew} ms apart"
+		[ "$skew" -lt 250 ] || fail "phase $((i + 1)) opened ${skew} ms apart"
+	done
+	[ "$(py "$tmp/bar.json" "j['phases'][0]['elapsed_ns'] >= 1500000000")" = True ] ||
+		fail "the aggregate's first phase is not the slowest rank's"
+	no_trees
+}
+
+# Rank 1 cannot start (no such directory): rank 0 stops at its next
+# barrier and reports rank 1; neither waits for --rank-timeout.
+t_rank_no_job() {
+	local t0 rc
+
+	mkdir -p "$tmp/d"
+	job long 0.5
+	t0=$(date +%s)
+	mpmd "$tmp/nojob.json" "$tmp/nojob.err" "$(rank --job "$tmp/long.ini")" \
+		"$(rank --job "$tmp/long.ini" --dir "$tmp/missing")"
+	rc=$?
+	[ $rc -ne 0 ] || fail "exit 0"
+	[ $(($(date +%s) - t0)) -lt 60 ] || fail "took $(($(date +%s) - t0)) s"
+	grep -q "missing" "$tmp/nojob.err" || fail "rank 1's error is not said: $(tail -3 "$tmp/nojob.err")"
+	[ "$(py "$tmp/nojob.json" "j['job']['error']")" = "rank 1: started no job (its error is on its stderr)" ] ||
+		fail "rank 0's result: $(py "$tmp/nojob.json" "j['job']['error']")"
+	[ "$(py "$tmp/nojob.json" "j['ranks']['parts'][0]['state']")" = stopped ] ||
+		fail "rank 0's job was not stopped"
+	no_trees
+}
+
+# SIGINT to rank 1 while every job is in a 30 s phase: rank 0's job is
+# stopped within seconds, as rank 1 asked.
+t_rank_interrupted() {
+	local t0 pid i
+
+	mkdir -p "$tmp/d"
+	job long 30
+	t0=$(date +%s)
+	mpmd "$tmp/int.json" "$tmp/int.err" "$(rank --job "$tmp/long.ini")" \
+		"$(rank --job "$tmp/long.ini" --seed 7)" &
+	for ((i = 0; i < 100; i++)); do
+		pid=$(pgrep -f -- "^$mpi --json start.* --seed 7" | head -1)
+		[ -n "$pid" ] && [ -n "$(find "$tmp/d" -mindepth 1 -maxdepth 1 | head -1)" ] && break
+		sleep 0.1
+	done
+	[ -n "$pid" ] || fail "rank 1 never ran"
+	sleep 1
+	kill -INT "$pid"
+	wait $!
+	[ $(($(date +%s) - t0)) -lt 20 ] || fail "took $(($(date +%s) - t0)) s, not stopped"
+	[ "$(py "$tmp/int.json" "j['ranks']['parts'][0]['stopped_by_rank']")" = 1 ] ||
+		fail "rank 0: stopped_by_rank $(py "$tmp/int.json" "j['ranks']['parts'][0]['stopped_by_rank']")"
+	[ "$(py "$tmp/int.json" "j['job']['state']")" = stopped ] ||
+		fail "the aggregate's state: $(py "$tmp/int.json" "j['job']['state']")"
+	no_trees
+}
+
+# Rank 1's first phase outlasts --rank-timeout: every rank ends, with the
+# reason said, long before rank 1's phase would have.
+t_rank_timeout() {
+	local t0 rc
+
+	mkdir -p "$tmp/d"
+	job fast 0.1
+	job slow 30
+	t0=$(date +%s)
+	mpmd "$tmp/to.json" "$tmp/to.err" \
+		"$(rank --job "$tmp/fast.ini" --rank-timeout 2)" \
+		"$(rank --job "$tmp/slow.ini" --rank-timeout 2)"
+	rc=$?
+	[ $rc -ne 0 ] || fail "exit 0"
+	[ $(($(date +%s) - t0)) -lt 20 ] || fail "took $(($(date +%s) - t0)) s"
+	grep -q "rank 0: before phase 2: the other ranks did not arrive within --rank-timeout: ending every rank" \
+		"$tmp/to.err" || fail "no timeout said: $(grep fsloadctl "$tmp/to.err" | head -3)"
+	# A rank ended by MPI_Abort leaves its job's tree (user engine).
+	rm -rf "$tmp/d"
+}
+
+# A bad option at one rank ends every rank at once.
+t_usage_ends_all() {
+	local t0 rc
+
+	mkdir -p "$tmp/d"
+	job fast 0.1
+	t0=$(date +%s)
+	mpmd "$tmp/use.json" "$tmp/use.err" "$(rank --job "$tmp/fast.ini")" \
+		"$(rank --job "$tmp/fast.ini" --lat-sample 0)"
+	rc=$?
+	[ $rc -ne 0 ] || fail "exit 0"
+	[ $(($(date +%s) - t0)) -lt 30 ] || fail "took $(($(date +%s) - t0)) s"
+	grep -q "lat-sample" "$tmp/use.err" || fail "the error is not said"
+	rm -rf "$tmp/d"
+}
+
+# Under several ranks, what a multi-client run cannot do is refused.
+t_refused() {
+	timeout 60 "${mpirun[@]}" -np 2 "$mpi" start --engine user \
+		--profile metadata --iterations 2 --dir "$tmp" \
+		>/dev/null 2>"$tmp/ref.err" && fail "--iterations 2 accepted"
+	grep -q "one job on each rank" "$tmp/ref.err" ||
+		fail "$(grep fsloadctl "$tmp/ref.err" | head -2)"
+}
+
+ktap_plan 7
+ktap_run aggregate t_aggregate
+ktap_run barrier t_barrier
+ktap_run rank_no_job t_rank_no_job
+ktap_run rank_interrupted t_rank_interrupted
+ktap_run rank_timeout t_rank_timeout
+ktap_run usage_ends_all t_usage_ends_all
+ktap_run refused t_refused
+ktap_finish
+echo "$ktap_pass passed, $ktap_fail failed"
