@@ -217,6 +217,22 @@ t_usage_ends_all() {
 	rm -rf "$tmp/d"
 }
 
+# mdtest's names carry the rank: rank 1's thread 0 is mdtest's rank 1.
+t_names_rank() {
+	local n
+
+	mkdir -p "$tmp/d"
+	timeout 120 "${mpirun[@]}" -np 2 "$mpi" start --engine user \
+		--profile metadata --files 10 --phases create --keep \
+		--dir "$tmp/d" --quiet >/dev/null 2>"$tmp/names.err" ||
+		fail "exit $?: $(tail -3 "$tmp/names.err")"
+	for r in 0 1; do
+		n=$(find "$tmp/d" -name "file.mdtest.$r.*" | wc -l)
+		[ "$n" -eq 10 ] || fail "rank $r: $n files named file.mdtest.$r.N, not 10"
+	done
+	rm -rf "$tmp/d"
+}
+
 # Under several ranks, what a multi-client run cannot do is refused.
 t_refused() {
 	timeout 60 "${mpirun[@]}" -np 2 "$mpi" start --engine user \
@@ -226,13 +242,14 @@ t_refused() {
 		fail "$(grep fsloadctl "$tmp/ref.err" | head -2)"
 }
 
-ktap_plan 7
+ktap_plan 8
 ktap_run aggregate t_aggregate
 ktap_run barrier t_barrier
 ktap_run rank_no_job t_rank_no_job
 ktap_run rank_interrupted t_rank_interrupted
 ktap_run rank_timeout t_rank_timeout
 ktap_run usage_ends_all t_usage_ends_all
+ktap_run names_rank t_names_rank
 ktap_run refused t_refused
 ktap_finish
 echo "$ktap_pass passed, $ktap_fail failed"

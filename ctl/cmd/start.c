@@ -842,6 +842,10 @@ static int start_check_ranks(struct start *st)
 		return usage_error("--cpu-profile: not in a multi-client run");
 	if (!(p->rank_timeout > 0))
 		return usage_error("--rank-timeout: more than 0 seconds");
+	if (given("rank", &st->gc))
+		return usage_error("--rank: a multi-client run's ranks are MPI's");
+	/* mdtest's names carry the rank */
+	p->rank = multi_rank();
 	st->multi = true;
 	rank_sync_init(&st->rsync, p->rank_timeout);
 	if (multi_rank())
