@@ -156,7 +156,7 @@ t_rank_no_job() {
 # SIGINT to rank 1 while every job is in a 30 s phase: rank 0's job is
 # stopped within seconds, as rank 1 asked.
 t_rank_interrupted() {
-	local t0 pid i
+	local t0 pid i rc
 
 	mkdir -p "$tmp/d"
 	job long 30
@@ -172,6 +172,8 @@ t_rank_interrupted() {
 	sleep 1
 	kill -INT "$pid"
 	wait $!
+	rc=$?
+	[ $rc -ne 0 ] || fail "exit 0: rank 0's status does not say the run was stopped"
 	[ $(($(date +%s) - t0)) -lt 20 ] || fail "took $(($(date +%s) - t0)) s, not stopped"
 	[ "$(py "$tmp/int.json" "j['ranks']['parts'][0]['stopped_by_rank']")" = 1 ] ||
 		fail "rank 0: stopped_by_rank $(py "$tmp/int.json" "j['ranks']['parts'][0]['stopped_by_rank']")"

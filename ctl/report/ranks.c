@@ -473,7 +473,6 @@ static void merge_state(struct run *run0, const struct rank_part *rp)
 		free(run0->js.error_msg);
 		run0->js.error_msg = msg;
 	}
-	run0->ret = state_exit_code(state);
 }
 
 int rank_report_build(struct rank_report *rr, void **bufs,
@@ -517,6 +516,12 @@ int rank_report_build(struct rank_report *rr, void **bufs,
 	/* Marks of rank 0's course alone do not describe the aggregate. */
 	for (i = 0; i < run0->r.nphases; i++)
 		run0->r.phases[i].nprogress = 0;
+	/*
+	 * The run's exit code is the merged state's: a job stopped because
+	 * another rank asked (its tick's stop, exit 0 on its own) is a
+	 * run that did not complete.
+	 */
+	run0->ret = state_exit_code(run0->js.state);
 	/* the header's threads: every rank's */
 	run0->js.threads = threads;
 	run0->threads = threads;
