@@ -57,6 +57,11 @@ static struct netlink_range_validation fsload_a_job_rank_range = {
 	.max	= FSLOAD_RANK_MAX,
 };
 
+static struct netlink_range_validation fsload_a_job_ranks_range = {
+	.min	= 1ULL,
+	.max	= FSLOAD_RANK_MAX,
+};
+
 static struct netlink_range_validation fsload_a_op_weight_range = {
 	.min	= 1ULL,
 	.max	= 1000000ULL,
@@ -97,9 +102,9 @@ const struct nla_policy fsload_phase_nl_policy[FSLOAD_A_PHASE_STRIDE + 1] = {
 };
 
 /* FSLOAD_CMD_JOB_START - do */
-const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_RANK + 1] = {
+const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_JOIN_INO + 1] = {
 	[FSLOAD_A_JOB_DIR] = { .type = NLA_NUL_STRING, .len = 4095, },
-	[FSLOAD_A_JOB_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
+	[FSLOAD_A_JOB_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0xf),
 	[FSLOAD_A_JOB_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1, FSLOAD_THREADS_MAX),
 	[FSLOAD_A_JOB_FILES] = { .type = NLA_U64, },
 	[FSLOAD_A_JOB_FILES_PER_DIR] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_job_files_per_dir_range),
@@ -122,6 +127,9 @@ const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_RANK + 1] = {
 	[FSLOAD_A_JOB_NAME_RANDOM_BYTES] = NLA_POLICY_RANGE(NLA_U32, FSLOAD_NAME_RANDOM_BYTES_MIN, FSLOAD_NAME_BYTES_MAX),
 	[FSLOAD_A_JOB_FIRST_DIR] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_job_first_dir_range),
 	[FSLOAD_A_JOB_RANK] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_job_rank_range),
+	[FSLOAD_A_JOB_RANKS] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_job_ranks_range),
+	[FSLOAD_A_JOB_JOIN_DIR] = { .type = NLA_NUL_STRING, .len = 63, },
+	[FSLOAD_A_JOB_JOIN_INO] = { .type = NLA_U64, },
 };
 
 /* FSLOAD_CMD_JOB_STOP - do */

@@ -36,6 +36,11 @@ struct fsload_program {
 	u32 rank;		/* of a run of several jobs: thread t is its
 				 * rank x threads + t (fsload_engine_init())
 				 */
+	u32 ranks;		/* > 1: the run's ranks share one directory */
+	char *join_dir;		/* rank 0's job directory, which this job
+				 * works in (its name in the target)
+				 */
+	u64 join_ino;		/* its st_ino */
 	u64 files;		/* per thread */
 	u32 files_per_dir;
 	u32 branch;		/* directory tree's branching; 0 flat */
@@ -61,6 +66,18 @@ struct fsload_program {
 	u32 profile_hz;		/* CPU profile's samples per second; 0 none */
 	u32 profile_stacks;	/* distinct stacks a worker keeps */
 };
+
+/*
+ * Whether @prog's job holds before phase @p, or after its last (@p its
+ * number of phases).
+ */
+static inline bool fsload_holds(const struct fsload_program *prog,
+				unsigned int p)
+{
+	if (p < prog->nphases)
+		return prog->phases[p].flags & FSLOAD_PHASE_F_HOLD;
+	return prog->flags & FSLOAD_JOB_F_HOLD_END;
+}
 
 /* A thread other than the workers, by CPU time used during a phase. */
 struct fsload_top {
@@ -425,6 +442,8 @@ int fsload_tree_remove(const struct path *dir, struct fsload_cleanup *st);
 int fsload_mkdir(const struct path *parent, const char *name, int len,
 		 struct path *res);
 int fsload_rmdir_pinned(const struct path *d);
+int fsload_lookup_dir(const struct path *parent, const char *name,
+		      struct path *res);
 
 /* profile.c */
 int fsload_profile_alloc(struct fsload_job *job);

@@ -122,6 +122,7 @@ static void fsload_job_free(struct fsload_job *job)
 	fsload_threads_free(&job->threads0);
 	kfree(job->prog.phases);
 	kfree(job->prog.cpus);
+	kfree(job->prog.join_dir);
 	kfree(job->dir_str);
 	fsload_bdev_close(&job->bdev);
 	path_put(&job->dir);
@@ -303,7 +304,8 @@ static u64 fsload_cleanup_budget(const struct fsload_job *job)
 			n += job->res[p].sum.op[makers[i]].ops +
 			     job->res[p].sum.op[makers[i]].errors;
 	}
-	return 2 * n + 1024;
+	/* Rank 0's job removes the tree of every rank's. */
+	return 2 * n * prog->ranks + 1024;
 }
 
 /*
@@ -316,7 +318,9 @@ static void fsload_job_remove_dir(struct fsload_job *job)
 	struct fsload_cleanup st = {};
 	const struct cred *old;
 
-	if ((job->prog.flags & FSLOAD_JOB_F_KEEP) || job->prog.block)
+	/* A joined directory is the job's of rank 0 to remove. */
+	if ((job->prog.flags & FSLOAD_JOB_F_KEEP) || job->prog.block ||
+	    job->prog.join_dir)
 		return;
 	if (READ_ONCE(fsload_unloading)) {
 		pr_notice("module unloading: left %s/fsload-%u in place\n",
@@ -476,7 +480,7 @@ static int fsload_job_alloc_workers(struct fsload_job *job)
 		w->job = job;
 		w->index = i;
 		fsload_engine_init(&w->e, i, prog->threads, prog->rank,
-				   prog->files, prog->files_per_dir, prog->branch,
+				   prog->ranks, prog->files, prog->files_per_dir, prog->branch,
 				   prog->first_dir, prog->seed,
 				   prog->flags & FSLOAD_JOB_F_SHARED_DIR,
 				   &prog->naming, &job->slots);
@@ -515,6 +519,31 @@ static void fsload_job_dir_error(struct netlink_ext_ack *extack, int err)
 	}
 }
 
+/*
+ * The job's directory, DIR/fsload-<@id>, made and pinned, its st_ino
+ * into job->dir_ino; a job that joins rank 0's has it pinned already
+ * (fsload_resolve_dir()).
+ */
+static int fsload_job_dir(struct fsload_job *job, int id,
+			  struct netlink_ext_ack *extack)
+{
+	struct kstat st;
+	char name[24];
+	int err;
+
+	if (job->prog.join_dir)
+		return 0;
+	snprintf(name, sizeof(name), "fsload-%u", id);
+	err = fsload_mkdir(&job->parent, name, strlen(name), &job->dir);
+	if (err) {
+		fsload_job_dir_error(extack, err);
+		return err;
+	}
+	if (!vfs_getattr(&job->dir, &st, STATX_INO, AT_STATX_SYNC_AS_STAT))
+		job->dir_ino = st.ino;
+	return 0;
+}
+
 /**
  * fsload_job_start() - start @job, whose program and target are set
  * @job: from fsload_job_alloc(), prog and parent filled in
@@ -529,7 +558,6 @@ static void fsload_job_dir_error(struct netlink_ext_ack *extack, int err)
  */
 int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 {
-	char name[24];
 	unsigned int i;
 	int id, err;
 
@@ -558,20 +586,9 @@ int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 	if (err)
 		goto err_unpublish;
 	job->cred = get_current_cred();
-	snprintf(name, sizeof(name), "fsload-%u", id);
-	err = job->prog.block ? 0 :
-	      fsload_mkdir(&job->parent, name, strlen(name), &job->dir);
-	if (err) {
-		fsload_job_dir_error(extack, err);
+	err = job->prog.block ? 0 : fsload_job_dir(job, id, extack);
+	if (err)
 		goto err_unpublish;
-	}
-	if (!job->prog.block) {
-		struct kstat st;
-
-		if (!vfs_getattr(&job->dir, &st, STATX_INO,
-				 AT_STATX_SYNC_AS_STAT))
-			job->dir_ino = st.ino;
-	}
 
 	atomic_set(&job->running, job->prog.threads);
 	for (i = 0; i < job->prog.threads; i++) {
@@ -620,7 +637,7 @@ int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 err_stop:
 	/* Workers never woken never run: kthread_stop() just reaps them. */
 	fsload_job_stop_workers(job);
-	if (!job->prog.block)
+	if (!job->prog.block && !job->prog.join_dir)
 		fsload_rmdir_pinned(&job->dir);
 	path_put(&job->dir);
 	job->dir.mnt = NULL;

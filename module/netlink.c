@@ -116,16 +116,17 @@ static size_t fsload_status_size(size_t dirlen, unsigned int ngroups)
 	size_t n;
 
 	/*
-	 * u32: ID, FLAGS, THREADS, RANK, FILES_PER_DIR, TREE_BRANCH,
+	 * u32: ID, FLAGS, THREADS, RANK, RANKS, FILES_PER_DIR, TREE_BRANCH,
 	 * FIRST_DIR, HELD, PROGRESS_MS, PHASES, OWNER_PORTID, CPUS, IDLE_MS,
 	 * SAMPLE_MS, STALL_MS, PHASE_INDEX, ERRNO, LAT_SAMPLE, CPU_PROFILE_HZ,
 	 * CPU_PROFILE_STACKS, NAME_BYTES, NAME_RANDOM_BYTES; u8: STATE, PMU,
 	 * CPU_PROFILE_CLOCK, NAMES; u64: FILES, SEED, ELAPSED_NS, OPS, BYTES,
 	 * DEVICE_BYTES or DIR_INO, IDLE_NS, IDLE_BUSY_NS, OVERHEAD_OPS,
 	 * OVERHEAD_NS, CPU_PROFILE_PERIOD; strings: DIR or DEVICE, PROFILE,
-	 * ERROR_MSG.
+	 * ERROR_MSG, JOIN_DIR.
 	 */
-	n = 22 * u32s + 4 * u8s + 11 * u64s +
+	n = 23 * u32s + 4 * u8s + 11 * u64s +
+	    nla_total_size(FSLOAD_JOIN_DIR_MAX) +
 	    nla_total_size(min_t(size_t, dirlen, FSLOAD_STATUS_DIR_MAX)) +
 	    nla_total_size(FSLOAD_NAME_MAX) +
 	    nla_total_size(sizeof_field(struct fsload_job, errmsg)) +
@@ -170,6 +171,10 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	    nla_put_u32(skb, FSLOAD_A_JOB_FLAGS, prog->flags) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_THREADS, prog->threads) ||
 	    (prog->rank && nla_put_u32(skb, FSLOAD_A_JOB_RANK, prog->rank)) ||
+	    (prog->ranks > 1 &&
+	     nla_put_u32(skb, FSLOAD_A_JOB_RANKS, prog->ranks)) ||
+	    (prog->join_dir &&
+	     nla_put_string(skb, FSLOAD_A_JOB_JOIN_DIR, prog->join_dir)) ||
 	    fsload_put_u64(skb, FSLOAD_A_JOB_FILES, prog->files,
 			   FSLOAD_A_JOB_PAD) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_FILES_PER_DIR, prog->files_per_dir) ||

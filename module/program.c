@@ -401,6 +401,66 @@ static int fsload_parse_cpus(struct fsload_program *prog,
 	return 0;
 }
 
+/*
+ * A run's ranks (RANKS) and the directory of rank 0's job that this one
+ * joins (JOIN_DIR, JOIN_INO): after the threads, flags and names.
+ */
+static int fsload_parse_ranks(struct fsload_program *prog, struct nlattr **tb,
+			      struct netlink_ext_ack *extack)
+{
+	const struct nlattr *a = tb[FSLOAD_A_JOB_JOIN_DIR];
+	const char *name;
+
+	/* The policy holds it in 1 .. FSLOAD_RANK_MAX. */
+	prog->ranks = tb[FSLOAD_A_JOB_RANKS] ?
+		      nla_get_u32(tb[FSLOAD_A_JOB_RANKS]) : 1;
+	if (prog->ranks > 1 && prog->block) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_RANKS],
+				    "ranks: needs a dir, not a device");
+		return -EINVAL;
+	}
+	if (!fsload_ranks_fit(prog->rank, prog->ranks, prog->threads,
+			      prog->flags & FSLOAD_JOB_F_SHARED_DIR,
+			      prog->naming.scheme)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_RANKS],
+				    FSLOAD_RANKS_RANGE);
+		return -ERANGE;
+	}
+	if (!a) {
+		if (prog->ranks > 1 && prog->rank) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_RANKS],
+					    "ranks: a job of rank 1 or more works in rank 0's job directory (join_dir)");
+			return -EINVAL;
+		}
+		if (tb[FSLOAD_A_JOB_JOIN_INO]) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_JOIN_INO],
+					    "join_ino: only with join_dir");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (prog->ranks <= 1 || !prog->rank) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "join_dir: only for a job of rank 1 or more of a run of several (ranks)");
+		return -EINVAL;
+	}
+	name = nla_data(a);
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") ||
+	    !strcmp(name, "..")) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "join_dir: one name in dir: no '/', not '.' or '..'");
+		return -EINVAL;
+	}
+	if (!tb[FSLOAD_A_JOB_JOIN_INO]) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "join_ino: required with join_dir");
+		return -EINVAL;
+	}
+	prog->join_ino = nla_get_u64(tb[FSLOAD_A_JOB_JOIN_INO]);
+	prog->join_dir = kstrdup(name, GFP_KERNEL);
+	return prog->join_dir ? 0 : -ENOMEM;
+}
+
 /**
  * fsload_parse_program() - validate a start request into a program
  * @prog: the job's program, zeroed; its arrays are the job's to free
@@ -459,7 +519,15 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 				    "flags: shared_dir needs a dir, not a device");
 		return -EINVAL;
 	}
+	if ((prog->flags & FSLOAD_JOB_F_HOLD_END) &&
+	    (prog->flags & FSLOAD_JOB_F_DETACH)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FLAGS],
+				    "flags: hold_end needs the job's owner, not detach");
+		return -EINVAL;
+	}
 	err = fsload_parse_naming(prog, tb, extack);
+	if (!err)
+		err = fsload_parse_ranks(prog, tb, extack);
 	if (err)
 		return err;
 	/*
@@ -469,7 +537,7 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 	tree_files = prog->files;
 	if ((prog->flags & FSLOAD_JOB_F_SHARED_DIR) &&
 	    prog->naming.scheme != FSLOAD_NAMES_MDTEST)
-		tree_files *= prog->threads;
+		tree_files *= fsload_run_threads(prog->threads, prog->ranks);
 	if (tree_files > FSLOAD_FILES_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES],
 				    "files: threads x files in a shared tree exceeds "
@@ -498,7 +566,8 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 				    "first_dir: only in a tree (tree_branch)");
 		return -EINVAL;
 	}
-	dirs = fsload_tree_dirs(prog->threads, prog->files,
+	dirs = fsload_tree_dirs(fsload_run_threads(prog->threads, prog->ranks),
+				prog->files,
 				prog->files_per_dir, prog->first_dir,
 				prog->flags & FSLOAD_JOB_F_SHARED_DIR,
 				prog->naming.scheme);

@@ -39,6 +39,69 @@ static bool fsload_is_pseudo_fs(const struct super_block *sb)
 	return false;
 }
 
+/* Why rank 0's job directory could not be joined, for the starter. */
+static void fsload_join_error(struct netlink_ext_ack *extack,
+			      const struct nlattr *a, int err)
+{
+	switch (err) {
+	case -ENOENT:
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "join_dir: no such directory in dir (is dir on a filesystem every rank shares?)");
+		break;
+	case -ENOTDIR:
+	case -ELOOP:
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "join_dir: not a directory (a symlink is not followed)");
+		break;
+	case -EXDEV:
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "join_dir: a mount point, not rank 0's job directory");
+		break;
+	case -ESTALE:
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "join_dir: another inode than join_ino (rank 0's job directory was moved or replaced)");
+		break;
+	case -EACCES:
+	case -EPERM:
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "join_dir: no permission to look it up");
+		break;
+	default:
+		NL_SET_ERR_MSG_ATTR(extack, a, "join_dir: cannot look it up");
+	}
+}
+
+/*
+ * Pin the directory of rank 0's job that @job joins, in its target: no
+ * symlink followed, no mount crossed, and only the inode rank 0's job
+ * made (JOIN_INO), so that nothing that took its name is joined.
+ */
+static int fsload_join_dir(struct fsload_job *job, struct genl_info *info)
+{
+	const struct nlattr *a = info->attrs[FSLOAD_A_JOB_JOIN_DIR];
+	struct kstat st;
+	int err;
+
+	err = fsload_lookup_dir(&job->parent, job->prog.join_dir, &job->dir);
+	if (!err) {
+		err = vfs_getattr(&job->dir, &st, STATX_INO,
+				  AT_STATX_SYNC_AS_STAT);
+		if (!err && st.ino != job->prog.join_ino)
+			err = -ESTALE;
+		if (err) {
+			path_put(&job->dir);
+			job->dir.mnt = NULL;
+			job->dir.dentry = NULL;
+		}
+	}
+	if (err) {
+		fsload_join_error(info->extack, a, err);
+		return err;
+	}
+	job->dir_ino = st.ino;
+	return 0;
+}
+
 /**
  * fsload_resolve_dir() - resolve and pin a job's target directory
  * @job: the job; sets job->parent and job->dir_str
@@ -46,6 +109,7 @@ static bool fsload_is_pseudo_fs(const struct super_block *sb)
  *
  * The path resolves in the sender's context (its root, cwd and mount
  * namespace); kernel interfaces that look like filesystems are refused.
+ * A job that joins rank 0's job directory has it pinned here (job->dir).
  *
  * Context: process context, the sender's.
  * Return: 0, or a negative errno with an extack message.
@@ -79,7 +143,9 @@ int fsload_resolve_dir(struct fsload_job *job, struct genl_info *info)
 	job->dir_str = kstrdup(IS_ERR(p) ? (char *)nla_data(a) : p,
 			       GFP_KERNEL);
 	kfree(buf);
-	return job->dir_str ? 0 : -ENOMEM;
+	if (!job->dir_str)
+		return -ENOMEM;
+	return job->prog.join_dir ? fsload_join_dir(job, info) : 0;
 }
 
 /**

@@ -207,6 +207,36 @@ out_unlock:
 }
 
 /**
+ * fsload_lookup_dir() - pin directory @name of @parent, scoped
+ * @parent: the directory to look in
+ * @name: one path component
+ * @res: where to return it, pinned
+ *
+ * No symlink is followed (one is not a directory), no mount crossed.
+ *
+ * Context: process context.
+ * Return: 0, -ENOTDIR when @name is not a directory, or a negative errno
+ * of the lookup (-EXDEV: a mount point).
+ */
+int fsload_lookup_dir(const struct path *parent, const char *name,
+		      struct path *res)
+{
+	int err;
+
+	err = vfs_path_lookup(parent->dentry, parent->mnt, name,
+			      FSLOAD_LOOKUP_SCOPED, res);
+	if (err)
+		return err;
+	if (!d_can_lookup(res->dentry)) {
+		path_put(res);
+		res->mnt = NULL;
+		res->dentry = NULL;
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
+/**
  * fsload_rmdir_pinned() - remove the empty directory @d where it now is
  * @d: a directory the caller made and holds
  *

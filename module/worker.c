@@ -217,9 +217,10 @@ static bool fsload_barrier_wait(struct fsload_worker *w, unsigned int gen)
 }
 
 /*
- * Before phase @p opens, with every other worker asleep in the barrier:
- * if the phase asks, announce the hold and wait for JOB_RESUME or a stop.
- * Returns false when the job is stopping.
+ * Before phase @p opens (or after the last, @p the number of phases),
+ * with every other worker asleep in the barrier: if the phase asks (the
+ * job, with FSLOAD_JOB_F_HOLD_END), announce the hold and wait for
+ * JOB_RESUME or a stop.  Returns false when the job is stopping.
  */
 static bool fsload_hold(struct fsload_worker *w, unsigned int p)
 {
@@ -227,7 +228,7 @@ static bool fsload_hold(struct fsload_worker *w, unsigned int p)
 
 	if (READ_ONCE(job->stop))
 		return false;
-	if (!(job->prog.phases[p].flags & FSLOAD_PHASE_F_HOLD))
+	if (!fsload_holds(&job->prog, p))
 		return true;
 	WRITE_ONCE(job->held, p + 1);
 	fsload_nl_notify(job, FSLOAD_CMD_JOB_HELD_NTF);

@@ -75,6 +75,7 @@
 #define MAX_JOBS_SEEN	256
 #define MSG_SIZE	65536
 #define REGULAR_FILE	"nl_test.regular"	/* in $FSLOAD_DIR */
+#define SELF_LINK	"nl_test.self"		/* a symlink to "." there */
 
 /* ------------------------------------------------------------------ */
 /* Small utilities                                                     */
@@ -1403,6 +1404,126 @@ static void b_rank_threads(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
+/*
+ * Rank 1 of a run of 2 in one directory, joining @name of inode @ino
+ * (@with_ino) in DIR; c->off the join_dir attribute.
+ */
+static void join_base(struct nl_msg *m, struct bctx *c, const char *name,
+		      bool with_ino, uint64_t ino)
+{
+	base(m, c, 0);
+	put_u32(m, FSLOAD_A_JOB_RANK, 1);
+	put_u32(m, FSLOAD_A_JOB_RANKS, 2);
+	c->off = put_str(m, FSLOAD_A_JOB_JOIN_DIR, name);
+	if (with_ino)
+		put_u64(m, FSLOAD_A_JOB_JOIN_INO, ino);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
+static uint64_t ino_of(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return lstat(path, &st) ? 0 : st.st_ino;
+}
+
+/* Not one name in DIR: '..', a path. */
+static void b_join_dotdot(struct nl_msg *m, struct bctx *c)
+{
+	join_base(m, c, "..", true, ino_of(c->dir, ".."));
+}
+
+static void b_join_path(struct nl_msg *m, struct bctx *c)
+{
+	join_base(m, c, "./.", true, ino_of(c->dir, "."));
+}
+
+/* No join_ino: a directory is joined only as the inode rank 0 made. */
+static void b_join_no_ino(struct nl_msg *m, struct bctx *c)
+{
+	join_base(m, c, "lost+found", false, 0);
+}
+
+static void b_join_enoent(struct nl_msg *m, struct bctx *c)
+{
+	join_base(m, c, "fsload-999999", true, 1);
+}
+
+/* A regular file is no job directory. */
+static void b_join_file(struct nl_msg *m, struct bctx *c)
+{
+	join_base(m, c, REGULAR_FILE, true, ino_of(c->dir, REGULAR_FILE));
+}
+
+/*
+ * A symlink to DIR itself, with DIR's inode: followed, it would pass the
+ * inode check; it is not followed.
+ */
+static void b_join_symlink(struct nl_msg *m, struct bctx *c)
+{
+	join_base(m, c, SELF_LINK, true, ino_of(c->dir, "."));
+}
+
+/* A directory that is not the inode rank 0's job made (moved, replaced). */
+static void b_join_other_inode(struct nl_msg *m, struct bctx *c)
+{
+	uint64_t ino = ino_of(c->dir, "lost+found");
+
+	if (!ino)
+		c->skip = "no lost+found in $FSLOAD_DIR (not ext4)";
+	join_base(m, c, "lost+found", true, ino + 1);
+}
+
+/* join_dir on rank 0, or without a run of several ranks. */
+static void b_join_rank0(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	put_u32(m, FSLOAD_A_JOB_RANKS, 2);
+	c->off = put_str(m, FSLOAD_A_JOB_JOIN_DIR, "lost+found");
+	put_u64(m, FSLOAD_A_JOB_JOIN_INO, 11);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
+/* @threads threads of rank @rank of @ranks, nothing to join; c->off ranks. */
+static void ranks_case(struct nl_msg *m, struct bctx *c, uint32_t threads,
+		       uint32_t rank, uint32_t ranks)
+{
+	base(m, c, 0);
+	put_u32(m, FSLOAD_A_JOB_THREADS, threads);
+	put_u32(m, FSLOAD_A_JOB_RANK, rank);
+	c->off = put_u32(m, FSLOAD_A_JOB_RANKS, ranks);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
+/* Rank 1 of 2 without rank 0's directory to join. */
+static void b_ranks_no_join(struct nl_msg *m, struct bctx *c)
+{
+	ranks_case(m, c, 1, 1, 2);
+}
+
+/* Rank 2 of a run of 2. */
+static void b_ranks_rank(struct nl_msg *m, struct bctx *c)
+{
+	ranks_case(m, c, 1, 2, 2);
+}
+
+/* 501 ranks x 2 threads in per-thread trees: past t999. */
+static void b_ranks_trees(struct nl_msg *m, struct bctx *c)
+{
+	ranks_case(m, c, 2, 0, 501);
+}
+
+/* The end's hold needs an owner to end it. */
+static void b_hold_end_detach(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	c->off = put_u32(m, FSLOAD_A_JOB_FLAGS,
+			 FSLOAD_JOB_F_HOLD_END | FSLOAD_JOB_F_DETACH);
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
 /* A job of @job_flags, its phase of @flags refused (c->off), one @op. */
 static void bad_phase_flags(struct nl_msg *m, struct bctx *c,
 			    uint32_t job_flags, uint32_t flags, uint8_t op)
@@ -1974,6 +2095,7 @@ FIXTURE(start_bad) {
 	struct fsl f;
 	const char *dir;
 	char file[PATH_MAX];
+	char link[PATH_MAX];	/* SELF_LINK */
 	struct tracked jobs;
 	unsigned long long max_threads, max_file_bytes, max_block_bytes;
 };
@@ -2050,6 +2172,19 @@ BAD_SCALAR(first_dir_max, 0, FSLOAD_A_JOB_FIRST_DIR, 4, FSLOAD_DIRS_MAX + 1,
 	   ERANGE);
 BAD_SCALAR(rank_max, 0, FSLOAD_A_JOB_RANK, 4, FSLOAD_RANK_MAX + 1, ERANGE);
 BAD_START(rank_threads, ERANGE);
+BAD_START(join_dotdot, EINVAL);
+BAD_START(join_path, EINVAL);
+BAD_START(join_no_ino, EINVAL);
+BAD_START(join_enoent, ENOENT);
+BAD_START(join_file, ENOTDIR);
+BAD_START(join_symlink, ENOTDIR);
+BAD_START(join_other_inode, ESTALE);
+BAD_START(join_rank0, EINVAL);
+BAD_START(ranks_no_join, EINVAL);
+BAD_START(ranks_rank, ERANGE);
+BAD_START(ranks_trees, ERANGE);
+BAD_START(hold_end_detach, EINVAL);
+BAD_SCALAR(ranks_0, 0, FSLOAD_A_JOB_RANKS, 4, 0, ERANGE);
 BAD_START(op_flags_stat, EINVAL);
 BAD_START(size_read, EINVAL);
 BAD_SCALAR(unknown_attr, 0, 200, 4, 1, EINVAL);
@@ -2103,6 +2238,9 @@ FIXTURE_SETUP(start_bad)
 	fd = open(self->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	ASSERT_LE(0, fd);
 	close(fd);
+	snprintf(self->link, sizeof(self->link), "%s/" SELF_LINK, self->dir);
+	unlink(self->link);
+	ASSERT_EQ(0, symlink(".", self->link));
 }
 
 FIXTURE_TEARDOWN(start_bad)
@@ -2111,6 +2249,8 @@ FIXTURE_TEARDOWN(start_bad)
 		untrack_all(&self->f, &self->jobs, self->dir);
 	if (self->file[0])
 		unlink(self->file);
+	if (self->link[0])
+		unlink(self->link);
 	fsl_close(&self->f);
 }
 

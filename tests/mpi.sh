@@ -235,6 +235,105 @@ t_names_rank() {
 	rm -rf "$tmp/d"
 }
 
+# --one-dir: every rank's job in rank 0's job directory, each rank's
+# trees in it as mdtest's ranks' in its test directory; the run removes
+# it all.
+t_one_dir() {
+	mkdir -p "$tmp/d"
+	timeout 120 "${mpirun[@]}" -np 3 "$mpi" start --engine user \
+		--profile metadata --files 10 --phases create --keep --one-dir \
+		--dir "$tmp/d" --quiet --idle-ms 0 >/dev/null 2>"$tmp/od.err" ||
+		fail "exit $?: $(tail -3 "$tmp/od.err")"
+	[ "$(find "$tmp/d" -mindepth 1 -maxdepth 1 | wc -l)" -eq 1 ] ||
+		fail "not one job directory: $(find "$tmp/d" -mindepth 1 -maxdepth 1)"
+	for r in 0 1 2; do
+		n=$(find "$tmp/d"/*/test-dir.0-0/mdtest_tree.$r.0 -name "file.mdtest.$r.*" | wc -l)
+		[ "$n" -eq 10 ] || fail "rank $r: $n files in mdtest_tree.$r.0, not 10"
+	done
+	rm -rf "$tmp/d"
+	mkdir -p "$tmp/d"
+	timeout 120 "${mpirun[@]}" -np 3 "$mpi" --json start --engine user \
+		--profile metadata --files 20 --one-dir --stride 1 \
+		--dir "$tmp/d" --quiet --idle-ms 0 -o "$tmp/od.json" \
+		>/dev/null 2>"$tmp/od.err" ||
+		fail "exit $?: $(tail -3 "$tmp/od.err")"
+	python3 - "$tmp/od.json" <<'PYEOF2' || exit "$KSFT_FAIL"
+import json, sys
+j = json.load(open(sys.argv[1]))
+parts = j["ranks"]["parts"]
+bad = []
+if len({p["job_dir"] for p in parts}) != 1:
+    bad.append("job directories %s" % [p["job_dir"] for p in parts])
+for p in j["phases"]:
+    if p["errors"] or p["ops"] != (3 if p["name"].startswith("tree") else 60):
+        bad.append("%s: %d ops, %d errors" % (p["name"], p["ops"], p["errors"]))
+for b in bad:
+    print("FAIL: " + b)
+sys.exit(1 if bad else 0)
+PYEOF2
+	no_trees
+}
+
+# --shared-dir under MPI: one tree for every rank (IO500's mdtest-hard),
+# its directories made and removed once, each rank's items in each.
+t_shared_tree() {
+	mkdir -p "$tmp/d"
+	timeout 120 "${mpirun[@]}" -np 2 "$mpi" start --engine user \
+		--profile metadata --files 5 --shared-dir --phases create --keep \
+		--dir "$tmp/d" --quiet --idle-ms 0 >/dev/null 2>"$tmp/st.err" ||
+		fail "exit $?: $(tail -3 "$tmp/st.err")"
+	for r in 0 1; do
+		n=$(find "$tmp/d"/*/test-dir.0-0/mdtest_tree.0 -maxdepth 1 -name "file.mdtest.$r.*" | wc -l)
+		[ "$n" -eq 5 ] || fail "rank $r: $n files in the one tree, not 5"
+	done
+	[ "$(find "$tmp/d" -name 'mdtest_tree.*' | wc -l)" -eq 1 ] ||
+		fail "not one tree: $(find "$tmp/d" -name 'mdtest_tree.*' | head -3)"
+	rm -rf "$tmp/d"
+	mkdir -p "$tmp/d"
+	timeout 120 "${mpirun[@]}" -np 2 "$mpi" --json start --engine user \
+		--profile metadata --files 20 --shared-dir --stride 1 \
+		--dir "$tmp/d" --quiet --idle-ms 0 -o "$tmp/st.json" \
+		>/dev/null 2>"$tmp/st.err" ||
+		fail "exit $?: $(tail -3 "$tmp/st.err")"
+	[ "$(py "$tmp/st.json" "[(p['name'], p['ops'], p['errors']) for p in j['phases'] if p['name'].startswith('tree') or p['errors']]")" = \
+		"[('tree-create', 1, 0), ('tree-remove', 1, 0)]" ] ||
+		fail "$(py "$tmp/st.json" "[(p['name'], p['ops'], p['errors']) for p in j['phases']]")"
+	no_trees
+}
+
+# A stride across ranks: with --one-dir, rank 1 of 2 (one thread each)
+# stats rank 0's files (mdtest -N 1), seen in its system calls.
+t_stride_ranks() {
+	command -v strace >/dev/null || skip "no strace"
+	mkdir -p "$tmp/d"
+	mpmd "$tmp/sr.out" "$tmp/sr.err" \
+		"$(rank --profile metadata --files 5 --one-dir --stride 1 --phases create,stat)" \
+		"-np 1 strace -f -o $tmp/sr.trace $mpi start --engine user --dir $tmp/d --quiet --idle-ms 0 --profile metadata --files 5 --one-dir --stride 1 --phases create,stat" ||
+		fail "exit $?: $(tail -3 "$tmp/sr.err")"
+	grep -q 'stat.*file\.mdtest\.0\.4"' "$tmp/sr.trace" ||
+		fail "rank 1 did not stat rank 0's files: $(grep -c 'file\.mdtest' "$tmp/sr.trace") of its calls name an item"
+	no_trees
+}
+
+# Rank 0's job removes the directory only when every rank's job is past
+# its last phase: rank 1 stats its files 1.5 s after rank 0 has ended.
+t_end_hold() {
+	mkdir -p "$tmp/d"
+	for t in 0.1 1.5; do
+		printf '[global]\nfiles = 20\n[phase create]\nop = create size=0\n[phase look]\nop = stat\niterations = 1000000000000\ntime = %s\n' \
+			"$t" >"$tmp/look$t.ini"
+	done
+	mpmd "$tmp/eh.json" "$tmp/eh.err" \
+		"$(rank --job "$tmp/look0.1.ini" --one-dir)" \
+		"$(rank --job "$tmp/look1.5.ini" --one-dir)" ||
+		fail "exit $?: $(tail -3 "$tmp/eh.err")"
+	[ "$(py "$tmp/eh.json" "[q['errors'] for p in j['ranks']['parts'] for q in p['phases']]")" = "[0, 0, 0, 0]" ] ||
+		fail "errors: $(py "$tmp/eh.json" "[(q['name'], q['errors']) for p in j['ranks']['parts'] for q in p['phases']]")"
+	[ "$(py "$tmp/eh.json" "j['ranks']['parts'][1]['phases'][1]['elapsed_ns'] >= 1500000000")" = True ] ||
+		fail "rank 1's last phase ended early"
+	no_trees
+}
+
 # Under several ranks, what a multi-client run cannot do is refused.
 t_refused() {
 	timeout 60 "${mpirun[@]}" -np 2 "$mpi" start --engine user \
@@ -242,9 +341,13 @@ t_refused() {
 		>/dev/null 2>"$tmp/ref.err" && fail "--iterations 2 accepted"
 	grep -q "one job on each rank" "$tmp/ref.err" ||
 		fail "$(grep fsloadctl "$tmp/ref.err" | head -2)"
+	"$ctl" start --engine user --profile metadata --one-dir --dir "$tmp" \
+		>/dev/null 2>"$tmp/ref.err" && fail "--one-dir accepted without MPI"
+	grep -q "one-dir: in a multi-client run only" "$tmp/ref.err" ||
+		fail "$(head -2 "$tmp/ref.err")"
 }
 
-ktap_plan 8
+ktap_plan 12
 ktap_run aggregate t_aggregate
 ktap_run barrier t_barrier
 ktap_run rank_no_job t_rank_no_job
@@ -252,6 +355,10 @@ ktap_run rank_interrupted t_rank_interrupted
 ktap_run rank_timeout t_rank_timeout
 ktap_run usage_ends_all t_usage_ends_all
 ktap_run names_rank t_names_rank
+ktap_run one_dir t_one_dir
+ktap_run shared_tree t_shared_tree
+ktap_run stride_ranks t_stride_ranks
+ktap_run end_hold t_end_hold
 ktap_run refused t_refused
 ktap_finish
 echo "$ktap_pass passed, $ktap_fail failed"

@@ -180,6 +180,8 @@ static const struct arg_desc start_args[] = {
 	  "--cpu-profile: write folded stacks to PREFIX-<index>-<phase>-<op>.folded" },
 	{ "flamegraph", ARG_STR, OPT(flamegraph), "PREFIX",
 	  "--cpu-profile: write a flame graph to PREFIX-<index>-<phase>-<op>.svg" },
+	{ "one-dir", ARG_FLAG, OPT(one_dir), NULL,
+	  "fsloadctl-mpi: every rank's job works in the job directory rank 0's makes, as mdtest's ranks in its test directory (--stride then reaches other ranks' items; implied by --shared-dir)" },
 	{ "rank-timeout", ARG_SECONDS, OPT(rank_timeout), "SEC",
 	  "fsloadctl-mpi: the longest a rank waits for the others at a barrier before every rank is ended (default 600)" },
 	{ "stall-sec", ARG_SECONDS, OPT(stall_sec), "SEC",
@@ -848,6 +850,15 @@ static int start_check_ranks(struct start *st)
 	p->rank = multi_rank();
 	st->multi = true;
 	rank_sync_init(&st->rsync, p->rank_timeout);
+	/*
+	 * One directory, rank 0's job's, for every rank's job (one tree with
+	 * --shared-dir): the others join it, and rank 0's removes it once
+	 * every rank's job is past its last phase (its end's hold).
+	 */
+	if (p->one_dir || p->shared_dir) {
+		st->rsync.join = true;
+		p->ranks = multi_size();
+	}
 	if (multi_rank())
 		p->quiet = true;
 	return 0;
@@ -909,6 +920,8 @@ static int start_check(struct start *st)
 		return usage_error("--folded, --flamegraph: need --cpu-profile");
 	/* Aging runs on the first engine; each job of a list in turn. */
 	st->job_engine = st->engines.e[0];
+	if (multi_size() <= 1 && st->p.one_dir)
+		return usage_error("--one-dir: in a multi-client run only (mpirun fsloadctl-mpi)");
 	return multi_size() > 1 ? start_check_ranks(st) : 0;
 }
 
@@ -1042,7 +1055,8 @@ static int start_program(struct start *st, uint32_t threads,
 	req->flags = prog->job_flags |
 		     (p->shared_dir ? FSLOAD_JOB_F_SHARED_DIR : 0) |
 		     (p->keep || st->extents ? FSLOAD_JOB_F_KEEP : 0) |
-		     (p->detach ? FSLOAD_JOB_F_DETACH : 0);
+		     (p->detach ? FSLOAD_JOB_F_DETACH : 0) |
+		     (st->rsync.join ? FSLOAD_JOB_F_HOLD_END : 0);
 	req->x = &st->x;
 	req->engine = st->job_engine;
 	if (st->multi) {
@@ -1166,6 +1180,7 @@ static int start_ranks(struct start *st, int ret, bool *done)
 	char *buf;
 	int err;
 
+	rank_sync_join_done(&st->rsync);
 	rank_sync_end(&st->rsync, !ok);
 	err = rank_pack(run, &st->rsync, where, &buf, &len);
 	if (!err) {

@@ -53,11 +53,20 @@ struct rank_report;
  * @timeout_s: the longest a rank waits for the others (--rank-timeout)
  * @passed: the barriers this rank has passed
  * @stop_from: the rank whose stop ended this rank's job, or -1
+ * @join: every rank's job works in the directory rank 0's makes (ranks)
+ * @join_sent: rank 0 has told the others which (or that it made none);
+ *	on the others, they have been told
+ * @join_dir: its name in the target directory (rank 0's job's, to join)
+ * @join_ino: its st_ino
  */
 struct rank_sync {
 	double timeout_s;
 	unsigned int passed;
 	int stop_from;
+	bool join;
+	bool join_sent;
+	char join_dir[FSLOAD_JOIN_DIR_MAX];
+	uint64_t join_ino;
 };
 
 /**
@@ -97,6 +106,18 @@ static inline uint32_t job_phase_flags(const struct job_req *req)
 {
 	return (req->p->no_sync_tail ? 0 : FSLOAD_PHASE_F_SYNC) |
 	       (req->sync ? FSLOAD_PHASE_F_HOLD : 0);
+}
+
+/* The run's ranks when they work in one directory (ranks), else 1. */
+static inline uint32_t job_ranks(const struct job_req *req)
+{
+	return req->p->ranks > 1 ? req->p->ranks : 1;
+}
+
+/* Whether @req's job works in rank 0's job's directory, not its own. */
+static inline bool job_joins(const struct job_req *req)
+{
+	return req->sync && req->sync->join && req->p->rank;
 }
 
 /**

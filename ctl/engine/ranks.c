@@ -70,6 +70,71 @@ bool rank_sync_phase(struct rank_sync *rs, unsigned int phase)
 	return false;
 }
 
+/* What rank 0 tells the others of its job's directory. */
+struct rank_join {
+	char dir[FSLOAD_JOIN_DIR_MAX];	/* "": rank 0 made none */
+	uint64_t ino;
+};
+
+static void rank_join_bcast(struct rank_sync *rs, struct rank_join *j)
+{
+	int err = multi_bcast(j, sizeof(*j), rs->timeout_s);
+
+	if (err) {
+		errmsg("rank %u: rank 0's job directory: %s: ending every rank",
+		       multi_rank(), err == -ETIMEDOUT ?
+		       "not told within --rank-timeout" : "MPI failed");
+		multi_abort(EXIT_SYSERR);
+	}
+}
+
+void rank_sync_join_put(struct rank_sync *rs, const char *name, uint64_t ino)
+{
+	struct rank_join j = { .ino = ino };
+
+	if (!rs->join || rs->join_sent || multi_rank())
+		return;
+	rs->join_sent = true;
+	if (name)
+		snprintf(j.dir, sizeof(j.dir), "%s", name);
+	rank_join_bcast(rs, &j);
+}
+
+int rank_sync_join_get(struct rank_sync *rs)
+{
+	struct rank_join j = { .ino = 0 };
+
+	if (rs->join_sent)
+		return rs->join_dir[0] ? 0 : -ENOENT;
+	rs->join_sent = true;
+	rank_join_bcast(rs, &j);
+	j.dir[sizeof(j.dir) - 1] = '\0';
+	if (!j.dir[0]) {
+		errmsg("rank %u: rank 0 made no job directory to work in",
+		       multi_rank());
+		return -ENOENT;
+	}
+	/* one name in the target directory, as the kernel wants it */
+	if (strchr(j.dir, '/') || !strcmp(j.dir, ".") || !strcmp(j.dir, "..")) {
+		errmsg("rank %u: rank 0's job directory '%s' is not one name",
+		       multi_rank(), j.dir);
+		return -EINVAL;
+	}
+	memcpy(rs->join_dir, j.dir, sizeof(j.dir));
+	rs->join_ino = j.ino;
+	return 0;
+}
+
+void rank_sync_join_done(struct rank_sync *rs)
+{
+	if (!rs->join || rs->join_sent)
+		return;
+	if (multi_rank())
+		rank_sync_join_get(rs);
+	else
+		rank_sync_join_put(rs, NULL, 0);
+}
+
 bool rank_sync_tick(void *arg)
 {
 	struct rank_sync *rs = arg;

@@ -19,6 +19,19 @@ void rank_sync_init(struct rank_sync *rs, double timeout_s);
  * when a rank asked to stop (its job failed or was stopped).
  */
 bool rank_sync_phase(struct rank_sync *rs, unsigned int phase);
+/*
+ * A run in one directory (@rs->join), once: rank 0 tells the others the
+ * directory its job made, @name (NULL: it made none) of inode @ino, and
+ * each other rank learns it before it starts its job: 0, or -ENOENT when
+ * rank 0 made none.
+ */
+void rank_sync_join_put(struct rank_sync *rs, const char *name, uint64_t ino);
+int rank_sync_join_get(struct rank_sync *rs);
+/*
+ * After this rank's job, or its failure to start one: the exchange above
+ * if it has not taken place, for every rank takes part in it once.
+ */
+void rank_sync_join_done(struct rank_sync *rs);
 /* A job_req tick (@arg: the rank_sync): true when another rank asks to stop. */
 bool rank_sync_tick(void *arg);
 /*

@@ -117,6 +117,12 @@ void put_job_request(struct nl_ctx *nl, const struct job_req *req)
 		nl_put_u32(nl, FSLOAD_A_JOB_FIRST_DIR, p->first_dir);
 	if (p->rank)
 		nl_put_u32(nl, FSLOAD_A_JOB_RANK, p->rank);
+	if (job_ranks(req) > 1)
+		nl_put_u32(nl, FSLOAD_A_JOB_RANKS, job_ranks(req));
+	if (job_joins(req)) {
+		nl_put_strz(nl, FSLOAD_A_JOB_JOIN_DIR, req->sync->join_dir);
+		nl_put_u64(nl, FSLOAD_A_JOB_JOIN_INO, req->sync->join_ino);
+	}
 	if (p->lat_sample != 1)
 		nl_put_u32(nl, FSLOAD_A_JOB_LAT_SAMPLE, p->lat_sample);
 	nl_put_u8(nl, FSLOAD_A_JOB_NAMES, p->scheme);
@@ -338,6 +344,9 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 	}
 	memset(run, 0, sizeof(*run));
 	run->threads = req->threads;
+	/* A run in one directory: the other ranks join rank 0's. */
+	if (job_joins(req) && rank_sync_join_get(req->sync))
+		return EXIT_SYSERR;
 	waiter_init(&w, nl, !p->quiet && progress_wanted(), req->x);
 
 	put_job_request(nl, req);
@@ -348,6 +357,15 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 		errmsg("the kernel's reply carries no job id");
 		ret = EXIT_SYSERR;
 		goto out;
+	}
+	if (req->sync && req->sync->join) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "fsload-%" PRIu32, js.id);
+		rank_sync_join_put(req->sync, name, js.dir_ino);
+		if (asprintf(&run->job_dir, "%s/%s", js.dir ? js.dir : p->dir,
+			     p->rank ? req->sync->join_dir : name) < 0)
+			run->job_dir = NULL;
 	}
 	if (!p->quiet)
 		fprintf(stderr, "fsloadctl: job %" PRIu32 " started (%s, %" PRIu32
@@ -391,7 +409,8 @@ char *run_job_dir(const struct run *run)
 {
 	char *s;
 
-	if (run->engine != ENGINE_KERNEL)
+	/* a user engine's, and a kernel job's in rank 0's directory */
+	if (run->engine != ENGINE_KERNEL || run->job_dir)
 		return run->job_dir ? strdup(run->job_dir) : NULL;
 	if (!run->js.dir ||
 	    asprintf(&s, "%s/fsload-%" PRIu32, run->js.dir, run->js.id) < 0)

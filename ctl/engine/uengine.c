@@ -146,6 +146,7 @@ struct ujob {
 	struct fsload_slots slots;
 	u32 threads;
 	u32 rank;		/* of a multi-client run */
+	u32 ranks;		/* > 1: its ranks in one directory */
 	u64 files;
 	u32 files_per_dir;
 	u32 branch;		/* directory tree; 0 flat */
@@ -935,7 +936,8 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
  * program with FSLOAD_PHASE_F_HOLD has the caches dropped first, as
  * fsloadctl does for the kernel's job (run.c), a failure stopping the
  * job; in a multi-client run, the phase then waits for the other ranks'
- * jobs.  Returns false when the job is stopping.
+ * jobs, and so does the end (@p the number of phases) of a job with
+ * FSLOAD_JOB_F_HOLD_END.  Returns false when the job is stopping.
  */
 static bool fsload_hold(struct fsload_worker *w, unsigned int p)
 {
@@ -945,7 +947,11 @@ static bool fsload_hold(struct fsload_worker *w, unsigned int p)
 
 	if (READ_ONCE(job->stop))
 		return false;
-	if (job->prog->phases[p].flags & FSLOAD_PHASE_F_HOLD) {
+	/* after the last phase: the job's hold, with FSLOAD_JOB_F_HOLD_END */
+	if (p == job->nphases && !(job->flags & FSLOAD_JOB_F_HOLD_END))
+		return true;
+	if (p < job->nphases &&
+	    (job->prog->phases[p].flags & FSLOAD_PHASE_F_HOLD)) {
 		err = sync_drop_caches(&ns);
 		if (err) {
 			w->e.name[0] = '\0';
@@ -1268,7 +1274,8 @@ static int uprog_convert(const struct program *prog, u64 files,
 }
 
 int uengine_check(const struct program *prog, uint32_t threads,
-		  uint32_t rank, uint64_t files, uint32_t files_per_dir,
+		  uint32_t rank, uint32_t ranks, uint64_t files,
+		  uint32_t files_per_dir,
 		  uint32_t branch, uint32_t first_dir, uint32_t flags,
 		  uint8_t scheme)
 {
@@ -1284,6 +1291,13 @@ int uengine_check(const struct program *prog, uint32_t threads,
 		errmsg("user engine: " FSLOAD_RANK_RANGE);
 		return EXIT_USAGE;
 	}
+	if (!fsload_ranks_fit(rank, ranks, threads,
+			      flags & FSLOAD_JOB_F_SHARED_DIR, scheme)) {
+		errmsg("user engine: " FSLOAD_RANKS_RANGE);
+		return EXIT_USAGE;
+	}
+	/* the run's threads, in one directory */
+	threads = fsload_run_threads(threads, ranks);
 	if (!files || files > FSLOAD_FILES_MAX) {
 		errmsg("user engine: files: 1 to 100000000 per thread");
 		return EXIT_USAGE;
@@ -1416,6 +1430,10 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	if (job->rank) {
 		js->rank = job->rank;
 		JS_SET(js, FSLOAD_A_JOB_RANK);
+	}
+	if (job->ranks > 1) {
+		js->ranks = job->ranks;
+		JS_SET(js, FSLOAD_A_JOB_RANKS);
 	}
 	js->files = job->files;
 	JS_SET(js, FSLOAD_A_JOB_FILES);
@@ -1712,7 +1730,7 @@ static int ujob_alloc(struct ujob *job)
 		w->job = job;
 		w->index = i;
 		fsload_engine_init(&w->e, i, job->threads, job->rank,
-				   job->files, job->files_per_dir, job->branch,
+				   job->ranks, job->files, job->files_per_dir, job->branch,
 				   job->first_dir, job->seed,
 				   job->flags & FSLOAD_JOB_F_SHARED_DIR,
 				   &job->naming, &job->slots);
@@ -1753,6 +1771,7 @@ static int ujob_setup(struct ujob *job, const struct job_req *req)
 
 	job->threads = req->threads;
 	job->rank = p->rank;
+	job->ranks = job_ranks(req);
 	job->ngroups = req->prog->ngroups ? req->prog->ngroups : 1;
 	for (i = 0; i < req->prog->ngroups; i++)
 		job->group_threads[i] = req->prog->groups[i].threads;
@@ -1794,6 +1813,52 @@ oom:
 }
 
 /*
+ * The job of a rank but 0 of a run in one directory: it works in rank
+ * 0's job's directory (the kernel's join_dir), looked up in the target
+ * without following a symlink or crossing a mount, and only if it is
+ * still the inode rank 0's job made.
+ */
+static int ujob_join_dir(struct ujob *job, const struct job_req *req,
+			 int parent_fd, const char *resolved, struct run *run)
+{
+	struct rank_sync *rs = req->sync;
+	struct stat pst, st;
+
+	if (rank_sync_join_get(rs))
+		return EXIT_SYSERR;
+	if (asprintf(&run->job_dir, "%s/%s", resolved, rs->join_dir) < 0) {
+		run->job_dir = NULL;
+		errmsg("out of memory");
+		return EXIT_SYSERR;
+	}
+	job->dir_fd = openat(parent_fd, rs->join_dir,
+			     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (job->dir_fd < 0) {
+		errsys("rank %" PRIu32 ": rank 0's job directory %s",
+		       req->p->rank, run->job_dir);
+		return EXIT_SYSERR;
+	}
+	if (fstat(parent_fd, &pst) || fstat(job->dir_fd, &st)) {
+		errsys("%s", run->job_dir);
+		return EXIT_SYSERR;
+	}
+	if (st.st_dev != pst.st_dev || st.st_ino != rs->join_ino) {
+		errmsg("rank %" PRIu32 ": %s: %s", req->p->rank, run->job_dir,
+		       st.st_dev != pst.st_dev ?
+		       "a mount point, not rank 0's job directory" :
+		       "another inode than rank 0's job directory (moved or replaced)");
+		return EXIT_SYSERR;
+	}
+	job->sync_fd = openat(job->dir_fd, ".",
+			      O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (job->sync_fd < 0) {
+		errsys("%s", run->job_dir);
+		return EXIT_SYSERR;
+	}
+	return 0;
+}
+
+/*
  * As the kernel: the target directory @parent_fd (@resolved) must exist;
  * the job's is new.  Makes it, names it in @run->job_dir and opens it.
  * 0, or an exit code with nothing left behind but what out_rm removes.
@@ -1802,9 +1867,12 @@ static int ujob_make_job_dir(struct ujob *job, const struct job_req *req,
 			     int parent_fd, const char *resolved,
 			     struct run *run)
 {
+	struct rank_sync *rs = req->sync;
 	char name[64];
 	int err;
 
+	if (job_joins(req))
+		return ujob_join_dir(job, req, parent_fd, resolved, run);
 	err = ujob_mkdir(parent_fd, name, sizeof(name));
 	if (err) {
 		errno = -err;
@@ -1824,6 +1892,15 @@ static int ujob_make_job_dir(struct ujob *job, const struct job_req *req,
 	if (job->dir_fd < 0 || job->sync_fd < 0) {
 		errsys("%s", run->job_dir);
 		return EXIT_SYSERR;
+	}
+	if (rs && rs->join) {
+		struct stat st;
+
+		if (fstat(job->dir_fd, &st)) {
+			errsys("%s", run->job_dir);
+			return EXIT_SYSERR;
+		}
+		rank_sync_join_put(rs, name, st.st_ino);
 	}
 	return 0;
 }
@@ -1989,7 +2066,8 @@ int uengine_run(const struct job_req *req, struct run *run)
 
 	memset(run, 0, sizeof(*run));
 	run->threads = req->threads;
-	ret = uengine_check(req->prog, req->threads, p->rank, req->files,
+	ret = uengine_check(req->prog, req->threads, p->rank, job_ranks(req),
+			    req->files,
 			    p->files_per_dir, p->tree_branch, p->first_dir,
 			    req->flags, p->scheme);
 	if (!ret && req->engine == ENGINE_URING)
@@ -2022,8 +2100,12 @@ int uengine_run(const struct job_req *req, struct run *run)
 	ret = ujob_report(&job, req, resolved, end_ns - start_ns, run);
 
 out_rm:
-	/* From the directory it holds: never what took its name. */
-	if (!(req->flags & FSLOAD_JOB_F_KEEP) && job.dir_fd >= 0)
+	/*
+	 * From the directory it holds: never what took its name; rank 0's
+	 * job's, which it joined, is rank 0's to remove.
+	 */
+	if (!(req->flags & FSLOAD_JOB_F_KEEP) && job.dir_fd >= 0 &&
+	    !job_joins(req))
 		tree_remove_fd(job.dir_fd, run->job_dir);
 	if (job.dir_fd >= 0)
 		close(job.dir_fd);

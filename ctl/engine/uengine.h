@@ -23,7 +23,8 @@ struct profile;
 struct program;
 
 /*
- * Check that @prog, for @threads threads (of rank @rank) of @files files
+ * Check that @prog, for @threads threads (of rank @rank, of @ranks in one
+ * directory) of @files files
  * each in directories of @files_per_dir (a tree of @branch, 0 flat, its
  * files from directory @first_dir on), named as @scheme (enum
  * fsload_names) says, is a program the engine runs (as the kernel
@@ -31,12 +32,14 @@ struct program;
  * why not.
  */
 int uengine_check(const struct program *prog, uint32_t threads,
-		  uint32_t rank, uint64_t files, uint32_t files_per_dir,
+		  uint32_t rank, uint32_t ranks, uint64_t files,
+		  uint32_t files_per_dir,
 		  uint32_t branch, uint32_t first_dir, uint32_t flags,
 		  uint8_t scheme);
 
 /*
- * Run @req in DIR/fsload-user-<pid>-<n>/ (run->job_dir), following it
+ * Run @req in DIR/fsload-user-<pid>-<n>/ (run->job_dir; in a run in one
+ * directory, on ranks but 0, rank 0's job's), following it
  * with a progress line on stderr unless quiet, and fill run->js and
  * run->r as the kernel's status and results would be.  SIGINT/SIGTERM
  * stop it (a second one kills the process).  Returns 0 when the job ran

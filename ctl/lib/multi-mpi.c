@@ -121,6 +121,19 @@ int multi_sync(bool stop, bool more, double timeout_s, bool *any_stop,
 	return err;
 }
 
+int multi_bcast(void *buf, size_t len, double timeout_s)
+{
+	MPI_Request req;
+	int err;
+
+	if (len > INT32_MAX)
+		return -EINVAL;
+	pthread_mutex_lock(&mpi_lock);
+	err = MPI_Ibcast(buf, (int)len, MPI_BYTE, 0, comm, &req);
+	pthread_mutex_unlock(&mpi_lock);
+	return err != MPI_SUCCESS ? -EIO : wait_request(&req, timeout_s);
+}
+
 int multi_gather(const void *buf, size_t len, double timeout_s,
 		 void ***bufs, size_t **lens)
 {

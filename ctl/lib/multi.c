@@ -43,6 +43,13 @@ int multi_sync(bool stop, bool more,
 	return 0;
 }
 
+int multi_bcast(void *buf __attribute__((unused)),
+		size_t len __attribute__((unused)),
+		double timeout_s __attribute__((unused)))
+{
+	return 0;
+}
+
 int multi_gather(const void *buf, size_t len,
 		 double timeout_s __attribute__((unused)),
 		 void ***bufs, size_t **lens)

@@ -31,6 +31,12 @@ int multi_sync(bool stop, bool more, double timeout_s, bool *any_stop,
 	       bool *any_more);
 
 /*
+ * Rank 0's @len bytes at @buf to every other rank's @buf (@len the same
+ * on every rank).  0, -ETIMEDOUT or -EIO.
+ */
+int multi_bcast(void *buf, size_t len, double timeout_s);
+
+/*
  * Rank 0 receives each rank's @len bytes at @buf: (*@bufs)[r] and
  * (*@lens)[r], malloc'd, for r < multi_size(); the others get NULL.  0,
  * -ETIMEDOUT, -EIO or -ENOMEM.

@@ -454,6 +454,9 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_NAME_RANDOM_BYTES] = "name-random-bytes",
 	[FSLOAD_A_JOB_FIRST_DIR] = "first-dir",
 	[FSLOAD_A_JOB_RANK] = "rank",
+	[FSLOAD_A_JOB_RANKS] = "ranks",
+	[FSLOAD_A_JOB_JOIN_DIR] = "join-dir",
+	[FSLOAD_A_JOB_JOIN_INO] = "join-ino",
 };
 
 static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
@@ -510,6 +513,9 @@ static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_NAME_RANDOM_BYTES] = ATTR_U32,
 	[FSLOAD_A_JOB_FIRST_DIR] = ATTR_U32,
 	[FSLOAD_A_JOB_RANK] = ATTR_U32,
+	[FSLOAD_A_JOB_RANKS] = ATTR_U32,
+	[FSLOAD_A_JOB_JOIN_DIR] = ATTR_STRING,
+	[FSLOAD_A_JOB_JOIN_INO] = ATTR_U64,
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {

@@ -610,7 +610,10 @@ static void print_spread(const struct rank_report *rr, unsigned int index,
 		for (i = 0; i < r->nphases; i++) {
 			double v = rate(&r->phases[i]);
 
-			if (r->phases[i].index != index || !isfinite(v))
+			/* a rank that passed the phase idle (a shared
+			 * tree's directories are rank 0's) does not count */
+			if (r->phases[i].index != index || !isfinite(v) ||
+			    (!r->phases[i].ops && !r->phases[i].errors))
 				continue;
 			lo = v < lo ? v : lo;
 			hi = v > hi ? v : hi;
@@ -656,12 +659,15 @@ void print_ranks(const struct rank_report *rr)
 			const struct phase_result *pr = &rp->r.phases[i];
 
 			print_fp("%-12s %4u %-16.16s %6" PRIu32 " %-8s %10"
-				 PRIu64 " %11.1f %12.1f %10.2f\n", pr->name,
+				 PRIu64 " %11.1f %12.1f", pr->name,
 				 rp->rank, rp->host ? rp->host : "?",
 				 rp->job_id, state_name(rp->state), pr->ops,
-				 pr->elapsed_ns / 1e6, rate(pr),
-				 pr->ops ? pr->worker_cpu_ns / 1e3 / pr->ops :
-					   NAN);
+				 pr->elapsed_ns / 1e6, rate(pr));
+			if (pr->ops)
+				print_fp(" %10.2f\n",
+					 pr->worker_cpu_ns / 1e3 / pr->ops);
+			else
+				print_fp(" %10s\n", "-");
 		}
 	}
 	for (k = 0; k < rr->size; k++) {

@@ -71,6 +71,8 @@ struct params {
 	uint32_t rank;		/* of a multi-client run: thread t is its
 				 * rank x threads + t (names, seeds)
 				 */
+	uint32_t ranks;		/* > 1: the run's ranks, in one directory */
+	bool one_dir;		/* --one-dir */
 	uint64_t files;
 	uint64_t size;
 	uint32_t block;

@@ -21,8 +21,10 @@
  *				the others: wait until barrier @gen is
  *				passed (true) or the job stops (false)
  *	bool fsload_hold(w, p)	before phase @p opens, its hold if it has
- *				FSLOAD_PHASE_F_HOLD; false when the job is
- *				stopping
+ *				FSLOAD_PHASE_F_HOLD (after the last phase,
+ *				@p the number of phases: the job's if it
+ *				has FSLOAD_JOB_F_HOLD_END); false when the
+ *				job is stopping
  *	void fsload_phase_open(w, p)
  *	void fsload_phase_close(w, p)
  *				open or close phase @p: its clock, the
@@ -64,6 +66,24 @@ static bool fsload_barrier(struct fsload_worker *w, unsigned int gen)
 		fsload_phase_open(w, gen / 2);
 	fsload_barrier_pass(w, gen);
 	return !fsload_stopping(w);
+}
+
+/*
+ * After the last phase (@nphases), every thread arrives once more; the
+ * last holds (FSLOAD_JOB_F_HOLD_END: until the other ranks of a run in
+ * the job's directory are done with it) while the others wait, so that
+ * no thread ends, and the tree is not removed, before the hold ends.
+ */
+static void fsload_barrier_end(struct fsload_worker *w, unsigned int nphases)
+{
+	unsigned int gen = 2 * nphases;
+
+	if (!fsload_barrier_arrive(w, gen)) {
+		fsload_barrier_wait(w, gen);
+		return;
+	}
+	fsload_hold(w, nphases);
+	fsload_barrier_pass(w, gen);
 }
 
 /*
@@ -128,7 +148,7 @@ static int fsload_engine_prepare(struct fsload_worker *w,
  * Thread @w's whole job: its directories (unless @dirs is false: a block
  * job has none), then the @nphases phases of @ph, each between its two
  * barriers (2p opens phase p, 2p + 1 closes it), until one fails or the
- * job stops.
+ * job stops, and after the last, the end's barrier.
  */
 static void fsload_engine_job(struct fsload_worker *w, struct fsload_engine *e,
 			      const struct fsload_phase *ph,
@@ -148,6 +168,8 @@ static void fsload_engine_job(struct fsload_worker *w, struct fsload_engine *e,
 		ok = fsload_run_phase(w, p);
 		fsload_barrier(w, 2 * p + 1);
 	}
+	if (!err && ok && p == nphases)
+		fsload_barrier_end(w, nphases);
 }
 
 #endif /* _FSLOAD_ENGINE_JOB_H */

@@ -815,6 +815,38 @@ static inline bool fsload_rank_fits(u32 rank, u32 threads)
 	__stringify(FSLOAD_RANK_MAX)
 
 /*
+ * Whether a job of rank @rank of a run of @ranks ranks in one directory
+ * (ranks > 1: every rank's threads are one job's) fits: its rank below
+ * @ranks, the run's ranks x @threads threads numbered within
+ * FSLOAD_RANK_MAX, and within t000 to t999 where each thread has its own
+ * tree named by fsload's or fs_mark's scheme.  Both engines refuse a job
+ * whose do not, in these words.
+ */
+static inline bool fsload_ranks_fit(u32 rank, u32 ranks, u32 threads,
+				    bool shared, u8 scheme)
+{
+	u64 run = (u64)ranks * threads;
+
+	if (ranks <= 1)
+		return true;
+	return rank < ranks && run - 1 <= FSLOAD_RANK_MAX &&
+	       (shared || scheme == FSLOAD_NAMES_MDTEST || run <= 1000);
+}
+
+#define FSLOAD_RANKS_RANGE \
+	"ranks: rank below ranks, and ranks x threads at most " \
+	__stringify(FSLOAD_RANK_MAX) " + 1 (1000 for per-thread trees t000 to t999)"
+
+/*
+ * The threads of the run a job is part of: ranks x @threads when its
+ * ranks share its directory (@ranks > 1), else its own.
+ */
+static inline u32 fsload_run_threads(u32 threads, u32 ranks)
+{
+	return ranks > 1 ? ranks * threads : threads;
+}
+
+/*
  * Set up @e for thread @index of a job named as @nm says; the caller sets
  * e->hist.  mdtest's names carry the thread, so that in a shared tree
  * each thread numbers its items from 0 and puts its share of them in
@@ -823,19 +855,30 @@ static inline bool fsload_rank_fits(u32 rank, u32 threads)
  * directories from @first_dir on (fsload_tree_dirs()).  A job of rank
  * @rank (fsload_rank_fits()) is one of a run of several: its thread t is
  * the run's thread @rank x @threads + t in mdtest's names and the random
- * seeds; rank 0 runs as a job without a rank.
+ * seeds; rank 0 runs as a job without a rank.  When the @ranks ranks of
+ * the run share one directory (@ranks > 1, fsload_ranks_fit()), the job is
+ * a slice of one job of @ranks x @threads threads: thread t is that
+ * job's thread @rank x @threads + t in everything, its tree and file
+ * numbers, a stride's owner and the seeds.
  */
 static inline void fsload_engine_init(struct fsload_engine *e,
 				      unsigned int index, unsigned int threads,
-				      u32 rank, u64 files, u32 files_per_dir,
+				      u32 rank, u32 ranks, u64 files,
+				      u32 files_per_dir,
 				      u32 branch, u32 first_dir, u64 seed,
 				      bool shared,
 				      const struct fsload_naming *nm,
 				      const struct fsload_slots *slots)
 {
-	u32 dirs = (u32)fsload_tree_dirs(threads, files, files_per_dir,
-					 first_dir, shared, nm->scheme);
+	u32 dirs;
 
+	if (ranks > 1) {
+		index += rank * threads;
+		threads *= ranks;
+		rank = 0;
+	}
+	dirs = (u32)fsload_tree_dirs(threads, files, files_per_dir, first_dir,
+				     shared, nm->scheme);
 	e->index = index;
 	e->threads = threads;
 	e->rank_base = rank * threads;

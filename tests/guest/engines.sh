@@ -207,7 +207,51 @@ PYEOF2
 	no_job_dirs
 }
 
-ktap_plan 7
+# Two kernel-engine ranks in one tree (--shared-dir, mdtest-hard): rank
+# 1's job joins rank 0's job directory, one tree holds both ranks' items,
+# a stride of 1 stats and removes the other rank's, and rank 0's job
+# removes it all once rank 1's is past its last phase.
+t_mpi_kernel_shared() {
+	local mpi=$here/../../ctl/fsloadctl-mpi
+
+	command -v mpirun >/dev/null || skip "no mpirun in this root"
+	[ -x "$mpi" ] || skip "no ctl/fsloadctl-mpi"
+	timeout 600 mpirun --allow-run-as-root --oversubscribe -np 2 "$mpi" \
+		start --profile metadata --files 20 --shared-dir \
+		--phases create --keep --dir "$FSLOAD_DIR" --quiet --idle-ms 0 \
+		>/dev/null 2>"$work/mpis.err" ||
+		fail "exit $?: $(tail -5 "$work/mpis.err")"
+	for r in 0 1; do
+		n=$(find "$FSLOAD_DIR"/fsload-*/test-dir.0-0/mdtest_tree.0 -maxdepth 1 -name "file.mdtest.$r.*" | wc -l)
+		[ "$n" -eq 20 ] || fail "rank $r: $n files in the one tree, not 20"
+	done
+	rm -rf "${FSLOAD_DIR:?}"/fsload-*
+	timeout 600 mpirun --allow-run-as-root --oversubscribe -np 2 "$mpi" \
+		--json start --profile metadata --files 100 --shared-dir \
+		--stride 1 --dir "$FSLOAD_DIR" --quiet --idle-ms 0 \
+		>"$work/mpis.json" 2>"$work/mpis.err" ||
+		fail "exit $?: $(tail -5 "$work/mpis.err")"
+	python3 - "$work/mpis.json" <<'PYEOF2' || exit "$KSFT_FAIL"
+import json, sys
+j = json.load(open(sys.argv[1]))
+parts = j["ranks"]["parts"]
+bad = []
+if [p["state"] for p in parts] != ["done", "done"]:
+    bad.append("states %s" % [p["state"] for p in parts])
+if parts[0]["job_dir"] != parts[1]["job_dir"]:
+    bad.append("job directories %s" % [p["job_dir"] for p in parts])
+for ph in j["phases"]:
+    want = 1 if ph["name"].startswith("tree") else 200
+    if ph["errors"] or ph["ops"] != want:
+        bad.append("%s: %d ops, %d errors" % (ph["name"], ph["ops"], ph["errors"]))
+for b in bad:
+    print("FAIL: " + b)
+sys.exit(1 if bad else 0)
+PYEOF2
+	no_job_dirs
+}
+
+ktap_plan 8
 ktap_run engines_smallfiles_same_ops t_smallfiles
 ktap_run engines_metadata_same_ops t_metadata
 ktap_run engines_randrw_same_ops t_randrw
@@ -215,6 +259,7 @@ ktap_run uring_sqpoll_same_ops t_sqpoll
 ktap_run engines_metadata_mdtest_same_ops t_metadata_mdtest
 ktap_run both_text_report t_text
 ktap_run mpi_kernel_ranks t_mpi_kernel
+ktap_run mpi_kernel_shared_tree t_mpi_kernel_shared
 ktap_finish
 rc=$?
 echo "$ktap_pass passed, $ktap_fail failed"

@@ -10,6 +10,7 @@
 #define FSLOAD_FAMILY_VERSION	1
 
 #define FSLOAD_NAME_MAX			32
+#define FSLOAD_JOIN_DIR_MAX		64
 #define FSLOAD_THREADS_MAX		999
 #define FSLOAD_FILES_MAX		100000000
 #define FSLOAD_DIRS_MAX			100000
@@ -57,14 +58,19 @@ enum fsload_job_state {
  * @FSLOAD_JOB_F_SHARED_DIR: All threads work in one directory tree (t000):
  *   thread i's files are numbered from i x files; by default each thread has
  *   its own tree.
+ * @FSLOAD_JOB_F_HOLD_END: After its last phase, before its tree is removed,
+ *   the job holds once more (job-held-ntf with held the number of phases,
+ *   ended by job-resume or a stop): for the other ranks of a run that works in
+ *   its directory (ranks) to end their phases first. Not with detach.
  */
 enum fsload_job_flags {
 	FSLOAD_JOB_F_KEEP = 1,
 	FSLOAD_JOB_F_DETACH = 2,
 	FSLOAD_JOB_F_SHARED_DIR = 4,
+	FSLOAD_JOB_F_HOLD_END = 8,
 
 	/* private: */
-	FSLOAD_JOB_F_MASK = 7,
+	FSLOAD_JOB_F_MASK = 15,
 };
 
 /**
@@ -326,6 +332,9 @@ enum {
 	FSLOAD_A_JOB_NAME_RANDOM_BYTES,
 	FSLOAD_A_JOB_FIRST_DIR,
 	FSLOAD_A_JOB_RANK,
+	FSLOAD_A_JOB_RANKS,
+	FSLOAD_A_JOB_JOIN_DIR,
+	FSLOAD_A_JOB_JOIN_INO,
 
 	__FSLOAD_A_JOB_MAX,
 	FSLOAD_A_JOB_MAX = (__FSLOAD_A_JOB_MAX - 1)
