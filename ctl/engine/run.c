@@ -375,6 +375,7 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 			req->prog->block ? p->device : p->dir);
 	waiter_set_id(&w, js.id);
 	waiter_status(&w, &js);
+	waiter_refresh(&w);
 	w.on_stall = run_on_stall;
 	w.stall_arg = run;
 	w.on_held = run_on_held;

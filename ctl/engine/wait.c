@@ -189,6 +189,12 @@ static int waiter_poll(struct waiter *w)
 	return ret;
 }
 
+void waiter_refresh(struct waiter *w)
+{
+	if (!w->done)
+		waiter_poll(w);
+}
+
 int waiter_run(struct waiter *w, double timeout_s, bool stop_on_signal)
 {
 	uint64_t deadline = 0, next_poll = 0, now;

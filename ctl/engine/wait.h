@@ -67,6 +67,13 @@ void waiter_init(struct waiter *w, struct nl_ctx *nl, bool progress,
 void waiter_set_id(struct waiter *w, uint32_t id);
 /* Take a status (from JOB_GET) into account; marks done when final. */
 void waiter_status(struct waiter *w, struct job_status *js);
+/*
+ * Once the id is set: the job's status now (JOB_GET), for what it said
+ * before its id was known (a HELD notification of a job that holds
+ * before its first phase may come before the start's reply, and is not
+ * sent again).  A failure leaves it to the notifications.
+ */
+void waiter_refresh(struct waiter *w);
 
 /*
  * Wait for the job to end, or @timeout_s (< 0: forever).  With
