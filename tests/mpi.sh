@@ -182,6 +182,42 @@ t_rank_interrupted() {
 	no_trees
 }
 
+# SIGKILL to rank 1 in a 30 s phase: mpirun ends the run (SIGTERM, then
+# SIGKILL a second later); rank 0 stops its job and writes a partial
+# result at once, rank 1's part lost, its exit status not 0.
+t_rank_killed() {
+	local t0 pid i rc left
+
+	mkdir -p "$tmp/d"
+	job long 30
+	t0=$(date +%s)
+	mpmd "$tmp/kill.out" "$tmp/kill.err" \
+		"$(rank --job "$tmp/long.ini" -o "$tmp/kill.json")" \
+		"$(rank --job "$tmp/long.ini" --seed 7)" &
+	for ((i = 0; i < 100; i++)); do
+		pid=$(pgrep -f -- "^$mpi --json start.* --seed 7" | head -1)
+		[ -n "$pid" ] && [ "$(find "$tmp/d" -mindepth 1 -maxdepth 1 | wc -l)" -eq 2 ] && break
+		sleep 0.1
+	done
+	[ -n "$pid" ] || fail "rank 1 never ran"
+	sleep 1
+	kill -KILL "$pid"
+	wait $!
+	rc=$?
+	[ $rc -ne 0 ] || fail "exit 0"
+	[ $(($(date +%s) - t0)) -lt 20 ] || fail "took $(($(date +%s) - t0)) s"
+	[ -s "$tmp/kill.json" ] || fail "rank 0 wrote no result: $(grep -v '^-' "$tmp/kill.err" | tail -3)"
+	[ "$(py "$tmp/kill.json" "(j['job']['state'], [p['lost'] for p in j['ranks']['parts']], j['ranks']['parts'][0]['state'])")" = \
+		"('failed', [False, True], 'stopped')" ] ||
+		fail "result: $(py "$tmp/kill.json" "(j['job'], [(p['lost'], p.get('state')) for p in j['ranks']['parts']])")"
+	py "$tmp/kill.json" "j['job']['error']" | grep -q "^rank 1: no part" ||
+		fail "error: $(py "$tmp/kill.json" "j['job']['error']")"
+	# rank 0's tree removed; the killed rank's left, as after any SIGKILL
+	left=$(find "$tmp/d" -mindepth 1 -maxdepth 1 | wc -l)
+	[ "$left" -le 1 ] || fail "$left trees left"
+	rm -rf "$tmp/d"
+}
+
 # Rank 1's first phase outlasts --rank-timeout: every rank ends, with the
 # reason said, long before rank 1's phase would have.
 t_rank_timeout() {
@@ -347,11 +383,12 @@ t_refused() {
 		fail "$(head -2 "$tmp/ref.err")"
 }
 
-ktap_plan 12
+ktap_plan 13
 ktap_run aggregate t_aggregate
 ktap_run barrier t_barrier
 ktap_run rank_no_job t_rank_no_job
 ktap_run rank_interrupted t_rank_interrupted
+ktap_run rank_killed t_rank_killed
 ktap_run rank_timeout t_rank_timeout
 ktap_run usage_ends_all t_usage_ends_all
 ktap_run names_rank t_names_rank

@@ -1141,14 +1141,16 @@ static int start_jobs(struct start *st, bool *no_report)
 	return ret;
 }
 
-/* The reports of the jobs that ran, and -o's result file. */
+/*
+ * -o's result file, then the reports of the jobs that ran: the file first,
+ * for a reader of stdout that has stopped reading (mpirun ending a run)
+ * may keep the report from being written to the end.
+ */
 static int start_report(struct start *st, int ret)
 {
 	const struct age_report *ar = st->age_first ? &st->ar : NULL;
 
 	print_set_trailer(record_trailer);
-	report(st->runs, st->nruns, st->nwant, st->ncounts, &st->engines,
-	       &st->x, st->report_pf, ar, st->ctx->json);
 	if (st->p.output && st->nruns) {
 		int wret = write_result_file(st->p.output, st->runs, st->nruns,
 					     st->nwant, st->ncounts,
@@ -1158,6 +1160,8 @@ static int start_report(struct start *st, int ret)
 		if (wret && !ret)
 			ret = wret;
 	}
+	report(st->runs, st->nruns, st->nwant, st->ncounts, &st->engines,
+	       &st->x, st->report_pf, ar, st->ctx->json);
 	print_set_trailer(NULL);
 	return ret ? ret : st->job_ret;
 }
@@ -1180,6 +1184,25 @@ static int start_ranks(struct start *st, int ret, bool *done)
 	char *buf;
 	int err;
 
+	/*
+	 * mpirun's SIGTERM: a rank died (or was killed) and every rank is
+	 * killed in a moment (Open MPI's odls_base_sigkill_timeout, 1 s by
+	 * default), no collective call would complete: rank 0 reports its
+	 * own part at once, the others' as lost.
+	 */
+	if (wait_sigterm_seen()) {
+		if (multi_rank()) {
+			*done = true;
+			return EXIT_OK;
+		}
+		err = rank_pack(run, &st->rsync, where, &buf, &len);
+		if (!err)
+			err = rank_lone_part(buf, len, multi_size(), &bufs,
+					     &lens);
+		if (err)
+			free(buf);
+		goto report;
+	}
 	rank_sync_join_done(&st->rsync);
 	rank_sync_end(&st->rsync, !ok);
 	err = rank_pack(run, &st->rsync, where, &buf, &len);
@@ -1187,6 +1210,7 @@ static int start_ranks(struct start *st, int ret, bool *done)
 		err = multi_gather(buf, len, st->p.rank_timeout, &bufs, &lens);
 		free(buf);
 	}
+report:
 	if (err) {
 		errmsg("rank %u: gathering the ranks' results: %s: ending every rank",
 		       multi_rank(), strerror(-err));

@@ -21,9 +21,11 @@
 #include "lib/msg.h"
 #include "lib/multi.h"
 #include "engine/ranks.h"
+#include "engine/wait.h"
 
 void rank_sync_init(struct rank_sync *rs, double timeout_s)
 {
+	multi_set_ended(wait_sigterm_seen);
 	memset(rs, 0, sizeof(*rs));
 	rs->timeout_s = timeout_s;
 	rs->stop_from = -1;
@@ -42,6 +44,11 @@ static bool rank_barrier(struct rank_sync *rs, bool stop, int phase,
 
 	err = multi_sync(stop, phase >= 0, rs->timeout_s, &any_stop,
 			 any_more);
+	if (err == -EINTR) {
+		/* mpirun ends the run (start_ranks() reports what it has) */
+		*any_more = false;
+		return true;
+	}
 	if (err) {
 		if (phase >= 0)
 			errmsg("rank %u: before phase %d: %s: ending every rank",
@@ -80,6 +87,11 @@ static void rank_join_bcast(struct rank_sync *rs, struct rank_join *j)
 {
 	int err = multi_bcast(j, sizeof(*j), rs->timeout_s);
 
+	if (err == -EINTR) {
+		/* mpirun ends the run: nothing to join */
+		j->dir[0] = '\0';
+		return;
+	}
 	if (err) {
 		errmsg("rank %u: rank 0's job directory: %s: ending every rank",
 		       multi_rank(), err == -ETIMEDOUT ?

@@ -65,6 +65,7 @@
 #include "nl/results.h"
 #include "engine/job.h"
 #include "engine/ranks.h"
+#include "engine/wait.h"
 #include "nl/job.h"
 #include "engine/uengine.h"
 #include "engine/uring.h"
@@ -1361,6 +1362,7 @@ static volatile sig_atomic_t usignals;
 
 static void uengine_on_signal(int sig)
 {
+	wait_sigterm_note(sig);
 	if (++usignals >= 2) {
 		/* second Ctrl-C: die, leaving the job directory */
 		signal(sig, SIG_DFL);

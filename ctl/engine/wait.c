@@ -31,9 +31,22 @@
 #define POLL_MS		500
 
 static volatile sig_atomic_t signals;
+static volatile sig_atomic_t sigterm_seen;
+
+void wait_sigterm_note(int sig)
+{
+	if (sig == SIGTERM)
+		sigterm_seen = 1;
+}
+
+bool wait_sigterm_seen(void)
+{
+	return sigterm_seen;
+}
 
 static void on_signal(int sig)
 {
+	wait_sigterm_note(sig);
 	if (++signals >= 2) {
 		/* second Ctrl-C: die; the kernel stops the job we own */
 		signal(sig, SIG_DFL);

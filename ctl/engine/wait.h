@@ -87,5 +87,12 @@ void waiter_fini(struct waiter *w);
 
 /* SIGINT/SIGTERM: the first is noted, the second kills us. */
 void wait_signals_install(void);
+/*
+ * Whether a SIGTERM came (the engines' handlers note it): mpirun's
+ * word that it is ending the run, a rank having died, and that every
+ * rank is killed a moment later.
+ */
+bool wait_sigterm_seen(void);
+void wait_sigterm_note(int sig);
 
 #endif /* FSLOADCTL_WAIT_H */

@@ -82,6 +82,13 @@ static double mono_s(void)
 }
 
 /* Poll @req until it completes (0) or @timeout_s passes (-ETIMEDOUT). */
+static bool (*run_ended)(void);
+
+void multi_set_ended(bool (*ended)(void))
+{
+	run_ended = ended;
+}
+
 static int wait_request(MPI_Request *req, double timeout_s)
 {
 	struct timespec nap = { 0, 100000 };	/* 0.1 ms, growing to 1 ms */
@@ -98,6 +105,8 @@ static int wait_request(MPI_Request *req, double timeout_s)
 			return 0;
 		if (mono_s() > deadline)
 			return -ETIMEDOUT;
+		if (run_ended && run_ended())
+			return -EINTR;
 		nanosleep(&nap, NULL);
 		if (nap.tv_nsec < 1000000)
 			nap.tv_nsec *= 2;

@@ -34,6 +34,10 @@ const char *multi_library(void)
 	return NULL;
 }
 
+void multi_set_ended(bool (*ended)(void) __attribute__((unused)))
+{
+}
+
 int multi_sync(bool stop, bool more,
 	       double timeout_s __attribute__((unused)), bool *any_stop,
 	       bool *any_more)

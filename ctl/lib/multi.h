@@ -49,6 +49,13 @@ void multi_alert(void);
 /* The first rank that asked this one to stop, or -1. */
 int multi_alerted(void);
 
+/*
+ * @ended says when the run is being ended from outside (mpirun's
+ * SIGTERM): a collective call then returns -EINTR instead of waiting for
+ * ranks that may be gone.
+ */
+void multi_set_ended(bool (*ended)(void));
+
 /* End every rank's process at once (MPI_Abort); never returns. */
 void multi_abort(int code) __attribute__((noreturn));
 

@@ -292,6 +292,10 @@ static int unpack_part(struct rank_part *rp, unsigned int rank,
 	memset(rp, 0, sizeof(*rp));
 	rp->rank = rank;
 	rp->stop_from = -1;
+	if (!buf) {
+		rp->lost = true;
+		return 0;
+	}
 	if (get_u64(&up) != RANK_MAGIC)
 		return -EINVAL;
 	version = get_str(&up);
@@ -468,11 +472,29 @@ static void merge_state(struct run *run0, const struct rank_part *rp)
 	run0->js.state = state;
 	run0->js.err = rp->err;
 	if (asprintf(&msg, "rank %u: %s", rp->rank,
+		     rp->lost ? "no part: mpirun ended the run (a rank died or was killed; mpirun names it)" :
 		     !rp->started ? "started no job (its error is on its stderr)" :
 		     rp->error ? rp->error : state_name(state)) >= 0) {
 		free(run0->js.error_msg);
 		run0->js.error_msg = msg;
 	}
+}
+
+int rank_lone_part(void *buf, size_t len, unsigned int n, void ***bufs,
+		   size_t **lens)
+{
+	*bufs = calloc(n, sizeof(**bufs));
+	*lens = calloc(n, sizeof(**lens));
+	if (!*bufs || !*lens) {
+		free(*bufs);
+		free(*lens);
+		*bufs = NULL;
+		*lens = NULL;
+		return -ENOMEM;
+	}
+	(*bufs)[0] = buf;
+	(*lens)[0] = len;
+	return 0;
 }
 
 int rank_report_build(struct rank_report *rr, void **bufs,
@@ -561,6 +583,7 @@ static void print_part(const struct rank_part *rp)
 	print_uint(PRINT_JSON, "rank", NULL, rp->rank);
 	print_string(PRINT_JSON, "host", NULL, rp->host);
 	print_bool(PRINT_JSON, "started", NULL, rp->started);
+	print_bool(PRINT_JSON, "lost", NULL, rp->lost);
 	if (rp->started) {
 		print_uint(PRINT_JSON, "job_id", NULL, rp->job_id);
 		print_string(PRINT_JSON, "state", NULL, state_name(rp->state));
@@ -654,7 +677,8 @@ void print_ranks(const struct rank_report *rr)
 
 		if (!rp->started)
 			print_fp("%-12s %4u %-16s %6s %-8s\n", "-", rp->rank,
-				 rp->host ? rp->host : "?", "-", "no job");
+				 rp->host ? rp->host : "?", "-",
+				 rp->lost ? "lost" : "no job");
 		for (i = 0; i < rp->r.nphases; i++) {
 			const struct phase_result *pr = &rp->r.phases[i];
 

@@ -29,6 +29,7 @@ struct rank_part {
 	uint32_t threads;
 	int32_t stop_from;	/* the rank whose stop it followed, or -1 */
 	bool started;		/* its job started (the others are zero) */
+	bool lost;		/* no part came from it (the run was ended) */
 	struct results r;
 };
 
@@ -38,6 +39,14 @@ struct rank_report {
 	double timeout_s;
 	struct rank_part *parts;
 };
+
+/*
+ * Rank 0's own part @buf of @len bytes as the parts of @n ranks, the
+ * others missing (NULL, 0): what rank_report_build() reports as lost.
+ * Takes @buf.  0 or -ENOMEM.
+ */
+int rank_lone_part(void *buf, size_t len, unsigned int n, void ***bufs,
+		   size_t **lens);
 
 /*
  * This rank's job: @run (NULL or not ok: it did not start), its barriers
