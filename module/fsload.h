@@ -282,6 +282,9 @@ struct fsload_job {
 	struct path parent;		/* the target directory, pinned */
 	struct path dir;		/* parent/fsload-<id>, pinned */
 	u64 dir_ino;			/* its st_ino, set before publishing */
+	char dir_name[FSLOAD_JOIN_DIR_MAX];	/* its name in parent, set
+						 * before publishing
+						 */
 	char *dir_str;			/* target directory as resolved, or
 					 * a block job's device path
 					 */

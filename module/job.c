@@ -323,8 +323,8 @@ static void fsload_job_remove_dir(struct fsload_job *job)
 	    job->prog.join_dir)
 		return;
 	if (READ_ONCE(fsload_unloading)) {
-		pr_notice("module unloading: left %s/fsload-%u in place\n",
-			  job->dir_str, job->id);
+		pr_notice("module unloading: left %s/%s in place\n",
+			  job->dir_str, job->dir_name);
 		return;
 	}
 	st.budget = fsload_cleanup_budget(job);
@@ -332,15 +332,15 @@ static void fsload_job_remove_dir(struct fsload_job *job)
 	fsload_tree_remove(&job->dir, &st);
 	revert_creds(old);
 	if (st.err)
-		pr_warn("job %u: %llu entries of %s/fsload-%u left, first %s: error %d\n",
-			job->id, st.left, job->dir_str, job->id, st.name,
+		pr_warn("job %u: %llu entries of %s/%s left, first %s: error %d\n",
+			job->id, st.left, job->dir_str, job->dir_name, st.name,
 			st.err);
 	spin_lock(&job->lock);
 	if (st.err && !job->err) {
 		job->err = st.err;
 		snprintf(job->errmsg, sizeof(job->errmsg),
-			 "cleanup: %llu entries of fsload-%u left, first %.64s: error %d",
-			 st.left, job->id, st.name, st.err);
+			 "cleanup: %llu entries of %s left, first %.64s: error %d",
+			 st.left, job->dir_name, st.name, st.err);
 	}
 	spin_unlock(&job->lock);
 }
@@ -520,21 +520,41 @@ static void fsload_job_dir_error(struct netlink_ext_ack *extack, int err)
 }
 
 /*
- * The job's directory, DIR/fsload-<@id>, made and pinned, its st_ino
- * into job->dir_ino; a job that joins rank 0's has it pinned already
- * (fsload_resolve_dir()).
+ * Names a job directory may take: fsload-<id>, then fsload-<id>-<n>
+ * where another machine's job of the same id has taken it in a directory
+ * both share (NFS, a cluster filesystem).
+ */
+#define FSLOAD_DIR_NAME_TRIES	100
+
+/*
+ * The job's directory, DIR/fsload-<@id> (or the first free of
+ * fsload-<@id>-<n>), made and pinned, its name into job->dir_name, its
+ * st_ino into job->dir_ino; a job that joins rank 0's has it pinned
+ * already (fsload_resolve_dir()).
  */
 static int fsload_job_dir(struct fsload_job *job, int id,
 			  struct netlink_ext_ack *extack)
 {
+	char *name = job->dir_name;
 	struct kstat st;
-	char name[24];
+	unsigned int n;
 	int err;
 
-	if (job->prog.join_dir)
+	if (job->prog.join_dir) {
+		strscpy(name, job->prog.join_dir, sizeof(job->dir_name));
 		return 0;
-	snprintf(name, sizeof(name), "fsload-%u", id);
-	err = fsload_mkdir(&job->parent, name, strlen(name), &job->dir);
+	}
+	for (n = 0; n < FSLOAD_DIR_NAME_TRIES; n++) {
+		if (n)
+			snprintf(name, sizeof(job->dir_name), "fsload-%u-%u",
+				 id, n);
+		else
+			snprintf(name, sizeof(job->dir_name), "fsload-%u", id);
+		err = fsload_mkdir(&job->parent, name, strlen(name),
+				   &job->dir);
+		if (err != -EEXIST)
+			break;
+	}
 	if (err) {
 		fsload_job_dir_error(extack, err);
 		return err;
@@ -549,9 +569,10 @@ static int fsload_job_dir(struct fsload_job *job, int id,
  * @job: from fsload_job_alloc(), prog and parent filled in
  * @extack: where to explain a failure
  *
- * Creates DIR/fsload-<id> with the caller's credentials, the workers, and
- * publishes the job.  On failure nothing is left behind: no directory, no
- * thread, no IDR entry; the caller still owns its reference to @job.
+ * Creates DIR/fsload-<id> (fsload_job_dir()) with the caller's
+ * credentials, the workers, and publishes the job.  On failure nothing is
+ * left behind: no directory, no thread, no IDR entry; the caller still
+ * owns its reference to @job.
  *
  * Context: the netlink request's sender, process context.
  * Return: 0 or a negative errno.

@@ -123,7 +123,7 @@ static size_t fsload_status_size(size_t dirlen, unsigned int ngroups)
 	 * CPU_PROFILE_CLOCK, NAMES; u64: FILES, SEED, ELAPSED_NS, OPS, BYTES,
 	 * DEVICE_BYTES or DIR_INO, IDLE_NS, IDLE_BUSY_NS, OVERHEAD_OPS,
 	 * OVERHEAD_NS, CPU_PROFILE_PERIOD; strings: DIR or DEVICE, PROFILE,
-	 * ERROR_MSG, JOIN_DIR.
+	 * ERROR_MSG, DIR_NAME.
 	 */
 	n = 23 * u32s + 4 * u8s + 11 * u64s +
 	    nla_total_size(FSLOAD_JOIN_DIR_MAX) +
@@ -173,8 +173,8 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	    (prog->rank && nla_put_u32(skb, FSLOAD_A_JOB_RANK, prog->rank)) ||
 	    (prog->ranks > 1 &&
 	     nla_put_u32(skb, FSLOAD_A_JOB_RANKS, prog->ranks)) ||
-	    (prog->join_dir &&
-	     nla_put_string(skb, FSLOAD_A_JOB_JOIN_DIR, prog->join_dir)) ||
+	    (job->dir_name[0] &&
+	     nla_put_string(skb, FSLOAD_A_JOB_DIR_NAME, job->dir_name)) ||
 	    fsload_put_u64(skb, FSLOAD_A_JOB_FILES, prog->files,
 			   FSLOAD_A_JOB_PAD) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_FILES_PER_DIR, prog->files_per_dir) ||

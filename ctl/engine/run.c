@@ -358,15 +358,8 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 		ret = EXIT_SYSERR;
 		goto out;
 	}
-	if (req->sync && req->sync->join) {
-		char name[32];
-
-		snprintf(name, sizeof(name), "fsload-%" PRIu32, js.id);
-		rank_sync_join_put(req->sync, name, js.dir_ino);
-		if (asprintf(&run->job_dir, "%s/%s", js.dir ? js.dir : p->dir,
-			     p->rank ? req->sync->join_dir : name) < 0)
-			run->job_dir = NULL;
-	}
+	if (req->sync && req->sync->join)
+		rank_sync_join_put(req->sync, js.dir_name, js.dir_ino);
 	if (!p->quiet)
 		fprintf(stderr, "fsloadctl: job %" PRIu32 " started (%s, %" PRIu32
 			" thread%s, %s %s)\n", js.id, req->prog->profile,
@@ -410,11 +403,13 @@ char *run_job_dir(const struct run *run)
 {
 	char *s;
 
-	/* a user engine's, and a kernel job's in rank 0's directory */
-	if (run->engine != ENGINE_KERNEL || run->job_dir)
+	if (run->engine != ENGINE_KERNEL)
 		return run->job_dir ? strdup(run->job_dir) : NULL;
+	/* the kernel's name, or before it said it, fsload-<id> */
 	if (!run->js.dir ||
-	    asprintf(&s, "%s/fsload-%" PRIu32, run->js.dir, run->js.id) < 0)
+	    (run->js.dir_name ?
+	     asprintf(&s, "%s/%s", run->js.dir, run->js.dir_name) :
+	     asprintf(&s, "%s/fsload-%" PRIu32, run->js.dir, run->js.id)) < 0)
 		return NULL;
 	return s;
 }

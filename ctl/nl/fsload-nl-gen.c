@@ -457,6 +457,7 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_RANKS] = "ranks",
 	[FSLOAD_A_JOB_JOIN_DIR] = "join-dir",
 	[FSLOAD_A_JOB_JOIN_INO] = "join-ino",
+	[FSLOAD_A_JOB_DIR_NAME] = "dir-name",
 };
 
 static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
@@ -516,6 +517,7 @@ static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_RANKS] = ATTR_U32,
 	[FSLOAD_A_JOB_JOIN_DIR] = ATTR_STRING,
 	[FSLOAD_A_JOB_JOIN_INO] = ATTR_U64,
+	[FSLOAD_A_JOB_DIR_NAME] = ATTR_STRING,
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {

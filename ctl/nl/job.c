@@ -77,7 +77,7 @@ static const struct decode_field status_fields[FSLOAD_A_JOB_MAX + 1] = {
 		DEC_INT_FIELD(struct job_status, first_dir),
 	[FSLOAD_A_JOB_RANK] = DEC_INT_FIELD(struct job_status, rank),
 	[FSLOAD_A_JOB_RANKS] = DEC_INT_FIELD(struct job_status, ranks),
-	[FSLOAD_A_JOB_JOIN_DIR] = DEC_STRDUP_FIELD(struct job_status, join_dir),
+	[FSLOAD_A_JOB_DIR_NAME] = DEC_STRDUP_FIELD(struct job_status, dir_name),
 	[FSLOAD_A_JOB_NAMES] = DEC_INT_FIELD(struct job_status, names),
 	[FSLOAD_A_JOB_NAME_BYTES] =
 		DEC_INT_FIELD(struct job_status, name_bytes),
@@ -220,7 +220,7 @@ void job_status_free(struct job_status *js)
 {
 	free(js->dir);
 	free(js->device);
-	free(js->join_dir);
+	free(js->dir_name);
 	free(js->worker_cpus);
 	free(js->error_msg);
 	free(js->pids);

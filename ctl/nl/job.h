@@ -53,7 +53,7 @@ struct job_status {
 	uint32_t first_dir;	/* the first directory holding files */
 	uint32_t rank;		/* of a multi-client run */
 	uint32_t ranks;		/* > 1: its ranks share one directory */
-	char *join_dir;		/* the directory of rank 0's job it joined */
+	char *dir_name;		/* its job directory's name in @dir */
 	uint32_t lat_sample;	/* 1 op timed in lat_sample */
 	uint8_t names;		/* enum fsload_names */
 	uint32_t name_bytes;	/* fsmark names */

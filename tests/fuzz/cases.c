@@ -423,8 +423,9 @@ static void gen_job(struct rng *r, struct fjob *j)
 		j->fpd = pct(r, 20) ? 1 : pct(r, 10) ? (uint32_t)FSLOAD_FILES_MAX
 						    : range(r, 1, 5000);
 	j->h_flags = pct(r, 60);
+	/* hold-end would hold at the end with nobody to resume it */
 	if (j->h_flags)
-		j->flags = rnd(r) & FSLOAD_JOB_F_MASK;
+		j->flags = rnd(r) & FSLOAD_JOB_F_MASK & ~FSLOAD_JOB_F_HOLD_END;
 	/* Respect the tree limits the kernel enforces. */
 	if ((j->flags & FSLOAD_JOB_F_SHARED_DIR) &&
 	    j->files * j->threads > FSLOAD_FILES_MAX)
