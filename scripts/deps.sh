@@ -56,6 +56,11 @@ declare -A GROUP=(
 	# fsloadctl-mpi (ctl/Makefile builds it where mpicc is) and mpirun:
 	# multi-client runs (tests/mpi.sh, tests/guest/engines.sh)
 	[mpi]="libopenmpi-dev openmpi-bin"
+	# make check-multi: the NFS server and client userspace that two
+	# guests run from the host's root (rpc.nfsd, rpc.mountd, exportfs,
+	# mount.nfs); the guest kernel's nfsd does the rest.  No service is
+	# started on the host.
+	[nfs]="nfs-kernel-server nfs-common rpcbind"
 )
 
 # The groups of each target; the Makefile passes its target's name.
@@ -70,6 +75,7 @@ declare -A TARGET=(
 	[kernels]="roots"
 	[gen]="roots suite"
 	[check-all]="build source lint vm suite roots mpi"
+	[check-multi]="build source vm suite mpi nfs"
 	[check-debug]="build source lint vm suite kbuild mpi"
 	[check-bisect]="build source vm kbuild git"
 	[check-dkms]="build dkms"

@@ -40,6 +40,7 @@ bad+='|Kernel panic|soft lockup|hard LOCKUP|rcu: .*detected stalls|RCU stall'
 : "${FS:?}" "${DEV:?}" "${SIZE_MIB:?}" "${REPO:?}" "${MODULE:=}" "${MODULE_NAME:=}"
 : "${MODULE_ARGS:=}" "${MKFS_OPTS:=}" "${MOUNT_OPTS:=}" "${NULLB_OPTS:=}" "${FSCK:=0}" "${VERBOSE:=0}"
 : "${BOOT:=}" "${OUT_HOST:=}" "${DEADLINE:=0}" "${MODS_SHARED:=0}" "${MODDEP:=0}" "${CLOCK:?}"
+: "${NET_IP:=}" "${NET_MAC:=}" "${HOST_NAME:=}"
 
 read -r krel </proc/sys/kernel/osrelease
 t0=${EPOCHREALTIME/./}
@@ -184,6 +185,29 @@ else
 fi
 vmsg "filesystem ready at $(elapsed) s"
 
+# --- network (--net, --ip) and host name ----------------------------------------
+[ -z "$HOST_NAME" ] || echo "$HOST_NAME" >/proc/sys/kernel/hostname ||
+	die "cannot set the host name $HOST_NAME"
+net_if=
+if [ -n "$NET_IP" ]; then
+	need_mod virtio_net
+	# busybox's ip (vm-init's): no iproute2 needed in the root
+	ipcmd=(/run/fsload/bin/busybox ip)
+	for _ in $(seq 100); do
+		for d in /sys/class/net/*; do
+			[ "$(cat "$d/address" 2>/dev/null)" = "$NET_MAC" ] && net_if=${d##*/}
+		done
+		[ -n "$net_if" ] && break
+		sleep 0.1
+	done
+	[ -n "$net_if" ] || die "no network interface with MAC $NET_MAC appeared (--net)"
+	if ! "${ipcmd[@]}" addr add "$NET_IP" dev "$net_if" >&4 2>&4 ||
+		! "${ipcmd[@]}" link set "$net_if" up >&4 2>&4; then
+		die "cannot give $net_if the address $NET_IP"
+	fi
+	vmsg "$net_if: $NET_IP at $(elapsed) s"
+fi
+
 # --- record what makes this run repeatable ------------------------------------
 {
 	read -r cmdline </proc/cmdline
@@ -208,6 +232,8 @@ vmsg "filesystem ready at $(elapsed) s"
 			[ -f "$a" ] && read -r v <"$a" 2>/dev/null && echo "nullb.${a##*/}: $v"
 		done
 	fi
+	[ -z "$net_if" ] || echo "net: $net_if $NET_IP $NET_MAC"
+	[ -z "$HOST_NAME" ] || echo "hostname: $HOST_NAME"
 	echo "tainted_before: $tainted"
 } >"$OUT/vm-info.txt" 2>/dev/null
 
@@ -250,6 +276,7 @@ if [ $rc = 0 ]; then
 		FSLOAD_MODULE="$MODULE" FSLOAD_MODULE_NAME="$MODULE_NAME"
 		FSLOAD_MKFS="${mkfs_cmd[*]}" FSLOAD_MOUNT="${mnt_cmd[*]}"
 		FSLOAD_CLOCK="$CLOCK"	# icount or wall: recorded in results
+		FSLOAD_NET_IF="$net_if" FSLOAD_NET_ADDR="${NET_IP%/*}"
 		DM_DISABLE_UDEV=1)	# no udev: dmsetup makes /dev/mapper nodes
 	if [ -f "$RUN/env" ]; then
 		while IFS= read -r -d '' kv; do
