@@ -153,24 +153,32 @@ t_rank_no_job() {
 	no_trees
 }
 
+# signal_rank1 SIG TREES: once rank 1 (the one of --seed 7) runs and
+# TREES job directories are there, a second into the phase, send it SIG.
+signal_rank1() {
+	local pid i
+
+	for ((i = 0; i < 100; i++)); do
+		pid=$(pgrep -f -- "^$mpi --json start.* --seed 7" | head -1)
+		[ -n "$pid" ] && [ "$(find "$tmp/d" -mindepth 1 -maxdepth 1 | wc -l)" -ge "$2" ] && break
+		sleep 0.1
+	done
+	[ -n "$pid" ] || fail "rank 1 never ran"
+	sleep 1
+	kill -"$1" "$pid"
+}
+
 # SIGINT to rank 1 while every job is in a 30 s phase: rank 0's job is
 # stopped within seconds, as rank 1 asked.
 t_rank_interrupted() {
-	local t0 pid i rc
+	local t0 rc
 
 	mkdir -p "$tmp/d"
 	job long 30
 	t0=$(date +%s)
 	mpmd "$tmp/int.json" "$tmp/int.err" "$(rank --job "$tmp/long.ini")" \
 		"$(rank --job "$tmp/long.ini" --seed 7)" &
-	for ((i = 0; i < 100; i++)); do
-		pid=$(pgrep -f -- "^$mpi --json start.* --seed 7" | head -1)
-		[ -n "$pid" ] && [ -n "$(find "$tmp/d" -mindepth 1 -maxdepth 1 | head -1)" ] && break
-		sleep 0.1
-	done
-	[ -n "$pid" ] || fail "rank 1 never ran"
-	sleep 1
-	kill -INT "$pid"
+	signal_rank1 INT 1
 	wait $!
 	rc=$?
 	[ $rc -ne 0 ] || fail "exit 0: rank 0's status does not say the run was stopped"
@@ -186,7 +194,7 @@ t_rank_interrupted() {
 # SIGKILL a second later); rank 0 stops its job and writes a partial
 # result at once, rank 1's part lost, its exit status not 0.
 t_rank_killed() {
-	local t0 pid i rc left
+	local t0 rc left
 
 	mkdir -p "$tmp/d"
 	job long 30
@@ -194,14 +202,7 @@ t_rank_killed() {
 	mpmd "$tmp/kill.out" "$tmp/kill.err" \
 		"$(rank --job "$tmp/long.ini" -o "$tmp/kill.json")" \
 		"$(rank --job "$tmp/long.ini" --seed 7)" &
-	for ((i = 0; i < 100; i++)); do
-		pid=$(pgrep -f -- "^$mpi --json start.* --seed 7" | head -1)
-		[ -n "$pid" ] && [ "$(find "$tmp/d" -mindepth 1 -maxdepth 1 | wc -l)" -eq 2 ] && break
-		sleep 0.1
-	done
-	[ -n "$pid" ] || fail "rank 1 never ran"
-	sleep 1
-	kill -KILL "$pid"
+	signal_rank1 KILL 2
 	wait $!
 	rc=$?
 	[ $rc -ne 0 ] || fail "exit 0"
