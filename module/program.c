@@ -445,8 +445,7 @@ static int fsload_parse_ranks(struct fsload_program *prog, struct nlattr **tb,
 		return -EINVAL;
 	}
 	name = nla_data(a);
-	if (!*name || strchr(name, '/') || !strcmp(name, ".") ||
-	    !strcmp(name, "..")) {
+	if (!fsload_one_name(name)) {
 		NL_SET_ERR_MSG_ATTR(extack, a,
 				    "join_dir: one name in dir: no '/', not '.' or '..'");
 		return -EINVAL;

@@ -17,6 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/kshim.h"
+#include <fsload/engine.h>
+
 #include "lib/fsloadctl.h"
 #include "lib/msg.h"
 #include "lib/multi.h"
@@ -127,7 +130,7 @@ int rank_sync_join_get(struct rank_sync *rs)
 		return -ENOENT;
 	}
 	/* one name in the target directory, as the kernel wants it */
-	if (strchr(j.dir, '/') || !strcmp(j.dir, ".") || !strcmp(j.dir, "..")) {
+	if (!fsload_one_name(j.dir)) {
 		errmsg("rank %u: rank 0's job directory '%s' is not one name",
 		       multi_rank(), j.dir);
 		return -EINVAL;

@@ -830,7 +830,18 @@ static inline bool fsload_ranks_fit(u32 rank, u32 ranks, u32 threads,
 	if (ranks <= 1)
 		return true;
 	return rank < ranks && run - 1 <= FSLOAD_RANK_MAX &&
-	       (shared || scheme == FSLOAD_NAMES_MDTEST || run <= 1000);
+	       (shared || scheme == FSLOAD_NAMES_MDTEST ||
+		run <= FSLOAD_THREADS_MAX + 1);
+}
+
+/*
+ * Whether @name is one entry's name in a directory (join-dir): not empty,
+ * no '/', not '.' or '..'.  Both engines refuse another.
+ */
+static inline bool fsload_one_name(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") &&
+	       strcmp(name, "..");
 }
 
 #define FSLOAD_RANKS_RANGE \
