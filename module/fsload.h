@@ -311,6 +311,7 @@ struct fsload_job {
 	u64 idle_busy_ns;
 	u64 overhead_ops;
 	u64 overhead_ns;
+	u8 op_clock;			/* enum fsload_op_clock of overhead_ns */
 	bool pmu;			/* some worker has hardware counters */
 	wait_queue_head_t wq;		/* barrier and stop waiters */
 	bool stop;			/* WRITE_ONCE; workers poll it */
@@ -323,7 +324,7 @@ struct fsload_job {
 	 * Protects, here: state, reaping (the workers' tasks are signalled
 	 * only before it is set), cur_phase, phase_seq, err, errmsg and
 	 * res[] but for res[].hist (hist_lock); above: end_ns, idle_ns,
-	 * idle_busy_ns, overhead_ops and overhead_ns; below: the ring's
+	 * idle_busy_ns, overhead_ops, overhead_ns and op_clock; below: the ring's
 	 * samples and ring_head, stalls[] and nstalls.
 	 */
 	spinlock_t lock;
@@ -423,6 +424,9 @@ unsigned int fsload_series_words(const struct fsload_job *job);
 
 /* worker.c */
 int fsload_worker_fn(void *data);
+void fsload_clock_init(void);
+/* the clock the phase loop times ops with: enum fsload_op_clock */
+u8 fsload_op_clock(void);
 
 /*
  * vfs.c: the primitives of the phase loop's fsload_do_op() (engine-loop.h

@@ -120,12 +120,12 @@ static size_t fsload_status_size(size_t dirlen, unsigned int ngroups)
 	 * FIRST_DIR, HELD, PROGRESS_MS, PHASES, OWNER_PORTID, CPUS, IDLE_MS,
 	 * SAMPLE_MS, STALL_MS, PHASE_INDEX, ERRNO, LAT_SAMPLE, CPU_PROFILE_HZ,
 	 * CPU_PROFILE_STACKS, NAME_BYTES, NAME_RANDOM_BYTES; u8: STATE, PMU,
-	 * CPU_PROFILE_CLOCK, NAMES; u64: FILES, SEED, ELAPSED_NS, OPS, BYTES,
+	 * CPU_PROFILE_CLOCK, NAMES, OP_CLOCK; u64: FILES, SEED, ELAPSED_NS, OPS, BYTES,
 	 * DEVICE_BYTES or DIR_INO, IDLE_NS, IDLE_BUSY_NS, OVERHEAD_OPS,
 	 * OVERHEAD_NS, CPU_PROFILE_PERIOD; strings: DIR or DEVICE, PROFILE,
 	 * ERROR_MSG, DIR_NAME.
 	 */
-	n = 23 * u32s + 4 * u8s + 11 * u64s +
+	n = 23 * u32s + 5 * u8s + 11 * u64s +
 	    nla_total_size(FSLOAD_JOIN_DIR_MAX) +
 	    nla_total_size(min_t(size_t, dirlen, FSLOAD_STATUS_DIR_MAX)) +
 	    nla_total_size(FSLOAD_NAME_MAX) +
@@ -149,6 +149,7 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	enum fsload_job_state state;
 	char errmsg[sizeof(job->errmsg)];
 	u64 ops, bytes, end, idle_ns, idle_busy, oh_ops, oh_ns;
+	u8 op_clock;
 	int err, phase, held = READ_ONCE(job->held);
 	unsigned int i;
 
@@ -162,6 +163,7 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	idle_busy = job->idle_busy_ns;
 	oh_ops = job->overhead_ops;
 	oh_ns = job->overhead_ns;
+	op_clock = job->op_clock;
 	spin_unlock(&job->lock);
 	fsload_job_progress(job, &ops, &bytes);
 
@@ -221,7 +223,8 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	    (fsload_put_u64(skb, FSLOAD_A_JOB_OVERHEAD_OPS, oh_ops,
 			    FSLOAD_A_JOB_PAD) ||
 	     fsload_put_u64(skb, FSLOAD_A_JOB_OVERHEAD_NS, oh_ns,
-			    FSLOAD_A_JOB_PAD)))
+			    FSLOAD_A_JOB_PAD) ||
+	     nla_put_u8(skb, FSLOAD_A_JOB_OP_CLOCK, op_clock)))
 		return -EMSGSIZE;
 	if ((prog->sample_ms &&
 	     nla_put_u32(skb, FSLOAD_A_JOB_SAMPLE_MS, prog->sample_ms)) ||

@@ -100,7 +100,7 @@ static u64 fsload_worker_count(const struct fsload_worker *w)
 
 	for (t = 1; t <= FSLOAD_OP_MAX; t++)
 		/* The worker's own counters: a value a moment old is fine. */
-		n += data_race(w->e.st[t].ops + w->e.st[t].errors);
+		n += data_race(w->e.acc[t].st.ops + w->e.acc[t].st.errors);
 	return n;
 }
 
@@ -207,14 +207,14 @@ static void fsload_sample(struct fsload_job *job, u64 now)
 				continue;
 			o = v + fsload_sample_op(s);
 			/* The worker's own; a moment old is fine. */
-			ops = data_race(w->e.st[t].ops);
+			ops = data_race(w->e.acc[t].st.ops);
 			o[0] += ops;
 			/* As above. */
-			o[1] += data_race(w->e.st[t].bytes);
+			o[1] += data_race(w->e.acc[t].st.bytes);
 			/* As above. */
-			o[2] += data_race(w->e.st[t].lat_sum);
+			o[2] += data_race(w->e.acc[t].st.lat_sum);
 			/* As above; counted on since ops was read. */
-			o[5] += ops - min(ops, data_race(w->e.st[t].untimed));
+			o[5] += ops - min(ops, data_race(w->e.acc[t].st.untimed));
 		}
 	}
 	fsload_sample_percentiles(job, phase, v);

@@ -892,7 +892,7 @@ static int fsload_bio_reap(struct fsload_worker *w, unsigned int max,
 
 	list_for_each_entry_safe(c, tmp, &done, node) {
 		if (c->status) {
-			w->e.st[c->op->type].errors++;
+			w->e.acc[c->op->type].st.errors++;
 			if (!err)
 				err = blk_status_to_errno((__force blk_status_t)
 							  c->status);

@@ -14,6 +14,10 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/jump_label.h>
+#ifdef CONFIG_X86_TSC
+#include <asm/tsc.h>
+#endif
 #include "fsload.h"
 #include "compat.h"
 #define CREATE_TRACE_POINTS
@@ -46,6 +50,87 @@ static inline u64 fsload_now(void)
 {
 	return ktime_get_ns();
 }
+
+#ifdef CONFIG_X86_TSC
+/*
+ * The TSC, where the kernel trusts it (fsload_clock_init()): ktime_get_ns()
+ * reads it too, under the timekeeper's sequence count and through the
+ * clocksource's read callback.
+ */
+static DEFINE_STATIC_KEY_FALSE(fsload_tsc);
+static u32 fsload_tsc_mult;
+
+static __always_inline bool fsload_cycles_ok(void)
+{
+	return static_branch_likely(&fsload_tsc);
+}
+
+static __always_inline u64 fsload_cycles(void)
+{
+	return rdtsc();
+}
+
+static inline u32 fsload_cycles_mult(void)
+{
+	return fsload_tsc_mult;
+}
+
+/*
+ * Time ops with the TSC when the kernel has found it synchronised across
+ * CPUs and of constant rate (not marked unstable, its rate known).  A TSC
+ * marked unstable later (the clocksource watchdog) ends it at the next
+ * phase's anchor.
+ */
+static void fsload_clock_check(void)
+{
+	if (static_branch_likely(&fsload_tsc) && check_tsc_unstable())
+		static_branch_disable(&fsload_tsc);
+}
+
+void fsload_clock_init(void)
+{
+	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz ||
+	    check_tsc_unstable())
+		return;
+	fsload_tsc_mult = div_u64((u64)NSEC_PER_MSEC << FSLOAD_CLOCK_SHIFT,
+				  tsc_khz);
+	static_branch_enable(&fsload_tsc);
+}
+
+u8 fsload_op_clock(void)
+{
+	return static_branch_likely(&fsload_tsc) ? FSLOAD_OP_CLOCK_TSC :
+						   FSLOAD_OP_CLOCK_KTIME;
+}
+#else
+static __always_inline bool fsload_cycles_ok(void)
+{
+	return false;
+}
+
+static __always_inline u64 fsload_cycles(void)
+{
+	return 0;
+}
+
+static inline u32 fsload_cycles_mult(void)
+{
+	return 0;
+}
+
+static void fsload_clock_check(void)
+{
+}
+
+void fsload_clock_init(void)
+{
+}
+
+u8 fsload_op_clock(void)
+{
+	return FSLOAD_OP_CLOCK_KTIME;
+}
+#endif
 
 static inline void fsload_yield(void)
 {
@@ -89,6 +174,7 @@ static void fsload_calibrate(struct fsload_worker *w)
 	ph = kzalloc(sizeof(*ph), GFP_KERNEL);
 	if (!ph)
 		return;
+	fsload_clock_check();
 	ns = fsload_engine_overhead(w, &w->e, ph);
 	kfree(ph);
 	if (!ns)
@@ -96,6 +182,7 @@ static void fsload_calibrate(struct fsload_worker *w)
 	spin_lock(&job->lock);
 	job->overhead_ops = FSLOAD_OVERHEAD_OPS;
 	job->overhead_ns = ns;
+	job->op_clock = fsload_op_clock();
 	spin_unlock(&job->lock);
 }
 
@@ -279,6 +366,7 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 	enum fsload_run_end end;
 	u64 end_ns;
 
+	fsload_clock_check();
 	fsload_counters_read(w, &c0);
 	/* Before its first op, a sample is of no op type (0). */
 	WRITE_ONCE(w->e.op_type, 0);

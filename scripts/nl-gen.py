@@ -48,7 +48,7 @@ EXIT_SKIP = 4
 
 # The enums whose names fsloadctl prints as the spec writes them (op
 # types are named by the engine, engine.h, as the command line spells them).
-CTL_ENUMS = ["job-state", "names"]
+CTL_ENUMS = ["job-state", "names", "op-clock"]
 
 # fsloadctl names two attributes as its command line does.
 CTL_NAMES = {

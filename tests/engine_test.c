@@ -1053,6 +1053,31 @@ static u64 fsload_now(void)
 	return clock_ns += CLOCK_STEP;
 }
 
+/*
+ * The cycle counter, when cycles_on: CYCLES_PER_NS counts per ns of the
+ * same fake clock (each read advances it), so that fsload_clock() must
+ * give fsload_now()'s figures exactly.
+ */
+#define CYCLES_PER_NS	4
+static bool cycles_on;
+
+static bool fsload_cycles_ok(void)
+{
+	return cycles_on;
+}
+
+static u64 fsload_cycles(void)
+{
+	clock_reads++;
+	clock_ns += CLOCK_STEP;
+	return clock_ns * CYCLES_PER_NS;
+}
+
+static u32 fsload_cycles_mult(void)
+{
+	return (1u << FSLOAD_CLOCK_SHIFT) / CYCLES_PER_NS;
+}
+
 static void fsload_yield(void)
 {
 }
@@ -1191,6 +1216,30 @@ static enum fsload_run_end loop_run(struct fsload_engine *e, u32 n,
 }
 
 /*
+ * The loop on a cycle counter (fsload_clock()): the same latencies, sums
+ * and phase end (loop_run() checks it) as on fsload_now(), every op timed
+ * and 1 in 16.
+ */
+TEST(cycle_clock_loop)
+{
+	static const u32 ns[] = { 1, 16 };
+	struct fsload_engine e;
+	const struct fsload_opstat *st = &e.acc[FSLOAD_OP_NULL].st;
+	u64 reads;
+	unsigned int i;
+
+	cycles_on = true;
+	for (i = 0; i < ARRAY_SIZE(ns); i++) {
+		ASSERT_EQ(FSLOAD_RUN_DONE, loop_run(&e, ns[i], 0, &reads));
+		EXPECT_EQ(LOOP_OPS, st->ops);
+		EXPECT_EQ(fsload_opstat_timed(st) * CLOCK_STEP, st->lat_sum);
+		EXPECT_EQ(CLOCK_STEP, st->lat_min);
+		EXPECT_EQ(CLOCK_STEP, st->lat_max);
+	}
+	cycles_on = false;
+}
+
+/*
  * 1 op timed in N: the counts stay exact, the histogram holds the timed
  * ops (sampled, ~ops / N), the latency sum is theirs, the clock is read
  * about twice per timed op, and the op sequence does not depend on N.
@@ -1199,7 +1248,7 @@ TEST(lat_sample_loop)
 {
 	static const u32 ns[] = { 1, 2, 16, 64, 1000, FSLOAD_LAT_SAMPLE_MAX };
 	struct fsload_engine e;
-	const struct fsload_opstat *st = &e.st[FSLOAD_OP_NULL];
+	const struct fsload_opstat *st = &e.acc[FSLOAD_OP_NULL].st;
 	u64 reads, rnd = 0, hsum;
 	unsigned int i, b;
 	double expect;
@@ -1286,7 +1335,7 @@ TEST(loop_names)
 			ASSERT_EQ(FSLOAD_RUN_DONE,
 				  fsload_engine_run(&w, e, &ph, r, 0, &end_ns));
 			EXPECT_EQ(runs[r].iterations,
-				  e->st[FSLOAD_OP_STAT].ops);
+				  e->acc[FSLOAD_OP_STAT].st.ops);
 			EXPECT_EQ(0, name_bad)
 				TH_LOG("names %u, run %u: %u names wrong", n,
 				       r, name_bad);
@@ -1358,9 +1407,9 @@ TEST(lat_sample_stonewall)
 	u64 reads;
 
 	ASSERT_EQ(FSLOAD_RUN_STONEWALLED, loop_run(&e, 64, 1000, &reads));
-	EXPECT_GT(e.st[FSLOAD_OP_NULL].ops, 0);
-	EXPECT_EQ(0, e.st[FSLOAD_OP_NULL].ops % FSLOAD_YIELD_OPS);
-	EXPECT_LT(e.st[FSLOAD_OP_NULL].ops, LOOP_OPS);
+	EXPECT_GT(e.acc[FSLOAD_OP_NULL].st.ops, 0);
+	EXPECT_EQ(0, e.acc[FSLOAD_OP_NULL].st.ops % FSLOAD_YIELD_OPS);
+	EXPECT_LT(e.acc[FSLOAD_OP_NULL].st.ops, LOOP_OPS);
 }
 
 TEST_HARNESS_MAIN

@@ -39,12 +39,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 #include "lib/kshim.h"
 /*
@@ -490,6 +496,107 @@ static inline u64 fsload_now(void)
 {
 	return mono_ns();
 }
+
+#if defined(__x86_64__) || defined(__i386__)
+/*
+ * The TSC, where the kernel trusts it as it does for its own scheduler
+ * clock (uengine_clock_init()): mono_ns() reads it too, in the vDSO, under
+ * the timekeeper's sequence count.
+ */
+static bool tsc_ok;
+static u32 tsc_mult;
+
+static inline bool fsload_cycles_ok(void)
+{
+	return tsc_ok;
+}
+
+static inline u64 fsload_cycles(void)
+{
+	return __rdtsc();
+}
+
+static inline u32 fsload_cycles_mult(void)
+{
+	return tsc_mult;
+}
+
+/*
+ * The TSC's rate as the kernel converts it for its scheduler clock: a
+ * perf event's mmap page has it (time_mult, time_shift) when the kernel
+ * runs its scheduler clock on a TSC it found stable (cap_user_time:
+ * arch_perf_update_userpage()).  Without a perf event (perf_event_paranoid
+ * above 2 for a user without CAP_PERFMON, no perf events at all) the loop
+ * reads clock_gettime(), as before.  Once per process.
+ */
+static void uengine_clock_probe(void)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_DUMMY,
+		.disabled = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	long page = sysconf(_SC_PAGESIZE);
+	volatile struct perf_event_mmap_page *pg;
+	u32 seq, shift = 0, mult = 0, cap = 0;
+	u64 m;
+	int fd;
+
+	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1,
+			  PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return;
+	pg = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (pg == MAP_FAILED)
+		return;
+	do {
+		seq = pg->lock;
+		__sync_synchronize();
+		cap = pg->cap_user_time;
+		mult = pg->time_mult;
+		shift = pg->time_shift;
+		__sync_synchronize();
+	} while (pg->lock != seq || (seq & 1));
+	munmap((void *)pg, (size_t)page);
+	if (!cap || shift > 63)
+		return;
+	m = ((u64)mult << FSLOAD_CLOCK_SHIFT) >> shift;
+	if (!m || m > UINT32_MAX)
+		return;
+	tsc_mult = (u32)m;
+	tsc_ok = true;
+}
+
+static void uengine_clock_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, uengine_clock_probe);
+}
+#else
+static inline bool fsload_cycles_ok(void)
+{
+	return false;
+}
+
+static inline u64 fsload_cycles(void)
+{
+	return 0;
+}
+
+static inline u32 fsload_cycles_mult(void)
+{
+	return 0;
+}
+
+static void uengine_clock_init(void)
+{
+}
+#endif
 
 /* Userspace threads are preempted: no rescheduling point is needed. */
 static inline void fsload_yield(void)
@@ -1519,8 +1626,11 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	if (job->overhead_ops) {
 		js->overhead_ops = job->overhead_ops;
 		js->overhead_ns = job->overhead_ns;
+		js->op_clock = fsload_cycles_ok() ? FSLOAD_OP_CLOCK_TSC :
+			       FSLOAD_OP_CLOCK_CLOCK_GETTIME;
 		JS_SET(js, FSLOAD_A_JOB_OVERHEAD_OPS);
 		JS_SET(js, FSLOAD_A_JOB_OVERHEAD_NS);
+		JS_SET(js, FSLOAD_A_JOB_OP_CLOCK);
 	}
 	return 0;
 }
@@ -2087,6 +2197,7 @@ int uengine_run(const struct job_req *req, struct run *run)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	uengine_clock_init();
 	start_ns = mono_ns();
 	ret = ujob_make_job_dir(&job, req, parent_fd, resolved, run);
 	if (ret)

@@ -569,7 +569,7 @@ static s64 uring_flush(struct uring *u, struct fsload_engine *e,
 		if (ret && !s->ended && !s->err)
 			s->err = ret;
 		if (s->err) {
-			e->st[s->op->type].errors++;
+			e->acc[s->op->type].st.errors++;
 			if (!err || (fsload_tolerable(err) &&
 				     !fsload_tolerable(s->err))) {
 				err = s->err;

@@ -70,6 +70,11 @@ static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)
 }
 
 /* The high bits of a 128-bit product, as the kernel's (math64.h). */
+static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
+{
+	return (u64)(((unsigned __int128)a * mul) >> shift);
+}
+
 static inline u64 mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
 {
 	return (u64)(((unsigned __int128)a * b) >> shift);
@@ -110,6 +115,8 @@ static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
 #define __maybe_unused		__attribute__((__unused__))
 #endif
 #ifndef likely
+/* The kernel's (compiler.h): @var is opaque, held in a register. */
+#define OPTIMIZER_HIDE_VAR(var)	__asm__ ("" : "=r" (var) : "0" (var))
 #define likely(x)		__builtin_expect(!!(x), 1)
 #endif
 #ifndef unlikely

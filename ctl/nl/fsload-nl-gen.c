@@ -457,6 +457,7 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_RANKS] = "ranks",
 	[FSLOAD_A_JOB_JOIN_DIR] = "join-dir",
 	[FSLOAD_A_JOB_JOIN_INO] = "join-ino",
+	[FSLOAD_A_JOB_OP_CLOCK] = "op-clock",
 	[FSLOAD_A_JOB_DIR_NAME] = "dir-name",
 };
 
@@ -517,6 +518,7 @@ static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_RANKS] = ATTR_U32,
 	[FSLOAD_A_JOB_JOIN_DIR] = ATTR_STRING,
 	[FSLOAD_A_JOB_JOIN_INO] = ATTR_U64,
+	[FSLOAD_A_JOB_OP_CLOCK] = ATTR_U8,
 	[FSLOAD_A_JOB_DIR_NAME] = ATTR_STRING,
 };
 
@@ -550,4 +552,10 @@ const char *const fsload_names_names[FSLOAD_NAMES_FSMARK + 1] = {
 	[FSLOAD_NAMES_FSLOAD] = "fsload",
 	[FSLOAD_NAMES_MDTEST] = "mdtest",
 	[FSLOAD_NAMES_FSMARK] = "fsmark",
+};
+
+const char *const fsload_op_clock_names[FSLOAD_OP_CLOCK_CLOCK_GETTIME + 1] = {
+	[FSLOAD_OP_CLOCK_KTIME] = "ktime",
+	[FSLOAD_OP_CLOCK_TSC] = "tsc",
+	[FSLOAD_OP_CLOCK_CLOCK_GETTIME] = "clock-gettime",
 };

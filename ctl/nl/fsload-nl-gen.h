@@ -27,5 +27,6 @@ extern const struct attr_set profile_stack_attrs;
 /* Names of enum values, indexed by value (NULL: none). */
 extern const char *const fsload_job_state_names[FSLOAD_JOB_FAILED + 1];
 extern const char *const fsload_names_names[FSLOAD_NAMES_FSMARK + 1];
+extern const char *const fsload_op_clock_names[FSLOAD_OP_CLOCK_CLOCK_GETTIME + 1];
 
 #endif /* FSLOADCTL_NL_GEN_H */

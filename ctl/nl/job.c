@@ -114,6 +114,7 @@ static const struct decode_field status_fields[FSLOAD_A_JOB_MAX + 1] = {
 		DEC_INT_FIELD(struct job_status, overhead_ops),
 	[FSLOAD_A_JOB_OVERHEAD_NS] =
 		DEC_INT_FIELD(struct job_status, overhead_ns),
+	[FSLOAD_A_JOB_OP_CLOCK] = DEC_INT_FIELD(struct job_status, op_clock),
 	[FSLOAD_A_JOB_SAMPLE_MS] = DEC_INT_FIELD(struct job_status, sample_ms),
 	[FSLOAD_A_JOB_STALL_MS] = DEC_INT_FIELD(struct job_status, stall_ms),
 	[FSLOAD_A_JOB_STALL] = DEC_ARRAY_FIELD(&stall_array),

@@ -84,6 +84,7 @@ struct job_status {
 	uint64_t idle_busy_ns;
 	uint64_t overhead_ops;
 	uint64_t overhead_ns;
+	uint8_t op_clock;	/* enum fsload_op_clock */
 	bool user_engine;	/* run by fsloadctl's userspace engine */
 	bool uring;		/* through io_uring (--engine uring) */
 	bool uring_sqpoll;	/* with a polling kernel thread */

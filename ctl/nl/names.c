@@ -43,6 +43,14 @@ const char *names_name(unsigned int scheme)
 	return "unknown";
 }
 
+const char *op_clock_name(unsigned int clock)
+{
+	if (clock < ARRAY_SIZE(fsload_op_clock_names) &&
+	    fsload_op_clock_names[clock])
+		return fsload_op_clock_names[clock];
+	return "unknown";
+}
+
 const char *op_name(unsigned int op)
 {
 	return fsload_op_name(op);

@@ -73,11 +73,17 @@ static void print_job_measurement(const struct job_status *js)
 		print_float(PRINT_ANY, "overhead_ns_per_op",
 			    ", engine overhead %.1f ns/op",
 			    (double)js->overhead_ns / js->overhead_ops);
+		if (JS_HAS(js, FSLOAD_A_JOB_OP_CLOCK))
+			print_string(PRINT_ANY, "op_clock", " (clock %s)",
+				     op_clock_name(js->op_clock));
+		else
+			print_null(PRINT_JSON, "op_clock", NULL);
 	} else {
 		print_null(PRINT_JSON, "overhead_ops", NULL);
 		print_null(PRINT_JSON, "overhead_ns", NULL);
 		print_null(PRINT_ANY, "overhead_ns_per_op",
 			   ", engine overhead %s");
+		print_null(PRINT_JSON, "op_clock", NULL);
 	}
 	if (JS_HAS(js, FSLOAD_A_JOB_CPU_PROFILE_HZ)) {
 		open_json_object("cpu_profile");

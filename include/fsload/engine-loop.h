@@ -27,6 +27,13 @@
  * and set e->failed_op.
  *	bool fsload_stopping(w)		a stop was requested
  *	u64 fsload_now(void)		monotonic clock, ns
+ *	bool fsload_cycles_ok(void)	the loop may time ops with a cycle
+ *					counter: one of constant rate,
+ *					synchronised across CPUs (the
+ *					kernel's verdict), cheaper to read
+ *					than fsload_now()
+ *	u64 fsload_cycles(void)		that counter
+ *	u32 fsload_cycles_mult(void)	ns per count << FSLOAD_CLOCK_SHIFT
  *	void fsload_yield(void)		a rescheduling point
  *	void fsload_trace_op(w, op, ret, lat)
  *					a synchronous op ended (tracepoint)
@@ -40,14 +47,16 @@
 #include "engine.h"
 
 /*
- * Do @op: bytes moved (>= 0), a negative errno or FSLOAD_RET_ACCOUNTED.
+ * Do @op, of @type (its type, which the loop may know without reading
+ * it): bytes moved (>= 0), a negative errno or FSLOAD_RET_ACCOUNTED.
  * In the loop itself: each instance of fsload_engine_body() gets its own
  * switch (out of line, the call would cost more than the null op).
  */
 static __always_inline s64 fsload_do_op(struct fsload_worker *w,
-					const struct fsload_opdesc *op)
+					const struct fsload_opdesc *op,
+					u8 type)
 {
-	switch (op->type) {
+	switch (type) {
 	case FSLOAD_OP_NULL:
 		return 0;
 	case FSLOAD_OP_CREATE:
@@ -82,6 +91,42 @@ static __always_inline s64 fsload_do_op(struct fsload_worker *w,
 	return -EOPNOTSUPP;
 }
 
+/*
+ * The loop's clock, ns on fsload_now()'s scale: where the engine has a
+ * cycle counter, a read, a subtraction, a multiply and a shift from the
+ * anchor fsload_clock_anchor() took at the phase's start (fsload_now()
+ * costs the kernel engine 63 instructions, the user engine's vDSO 99:
+ * README, "The engine's own cost per op"), else fsload_now().  Latencies
+ * are differences of it; a phase's times and marks, on fsload_now()'s
+ * scale, drift from it by the counter's rate error (tsc_khz's against
+ * the timekeeping's), ppm of the phase's length at most.
+ */
+static __always_inline u64 fsload_clock(const struct fsload_engine *e)
+{
+	if (fsload_cycles_ok())
+		return e->clk_ns + mul_u64_u32_shr(fsload_cycles() - e->clk_cyc,
+						   e->clk_mult,
+						   FSLOAD_CLOCK_SHIFT);
+	return fsload_now();
+}
+
+/*
+ * The anchor of fsload_clock(): fsload_now() between two counter reads,
+ * booked to their midpoint.
+ */
+static inline void fsload_clock_anchor(struct fsload_engine *e)
+{
+	u64 c0, c1;
+
+	if (!fsload_cycles_ok())
+		return;
+	e->clk_mult = fsload_cycles_mult();
+	c0 = fsload_cycles();
+	e->clk_ns = fsload_now();
+	c1 = fsload_cycles();
+	e->clk_cyc = c0 + (c1 - c0) / 2;
+}
+
 enum fsload_run_end {
 	FSLOAD_RUN_DONE,	/* every iteration was done */
 	FSLOAD_RUN_STONEWALLED,	/* the phase's time limit was reached */
@@ -106,8 +151,8 @@ static inline void fsload_phase_sum_add(struct fsload_phase_sum *sum,
 		sum->stonewalled++;
 	sum->end_ns = max(sum->end_ns, end_ns);
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		if (e->st[t].ops || e->st[t].errors)
-			fsload_opstat_add(&sum->op[t], &e->st[t]);
+		if (e->acc[t].st.ops || e->acc[t].st.errors)
+			fsload_opstat_add(&sum->op[t], &e->acc[t].st);
 	}
 	fsload_progress_add(sum->progress, e);
 }
@@ -132,17 +177,22 @@ static inline void fsload_phase_sum_add(struct fsload_phase_sum *sum,
  * other ops read no clock.  The stonewall is then seen at the
  * rescheduling points (FSLOAD_YIELD_OPS ops at most after it), a progress
  * mark reads the clock, and the phase's end is read after the loop.
+ *
+ * @single, also a constant: the thread's group has one op in the phase,
+ * looked up before the loop, not picked (or tested for) per op.
  */
 static __always_inline enum fsload_run_end
 fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 		   const struct fsload_phase *ph, unsigned int p,
-		   u64 start_ns, u64 *end_ns, const bool sampling)
+		   u64 start_ns, u64 *end_ns, const bool sampling,
+		   const bool single)
 {
 	enum fsload_run_end end = FSLOAD_RUN_DONE;
 	u32 files = e->files, idx, idx0, gap = 1, digits = 0;
 	char *digit = NULL;
 	unsigned int owner;
 	const struct fsload_opdesc *op, *one;
+	u8 type, one_type;
 	struct fsload_perm perm;
 	bool dirs = ph->flags & FSLOAD_PHASE_F_DIRS, rmdir, makes, renames;
 	bool random = ph->order == FSLOAD_ORDER_RANDOM, timed = true;
@@ -196,16 +246,18 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 	if (sampling)
 		gap = fsload_lat_gap(e);
 	/* published before each op, or once for the group's only one */
+	one_type = one ? one->type : 0;
 	if (one)
-		WRITE_ONCE(e->op_type, one->type);
+		WRITE_ONCE(e->op_type, one_type);
 
-	t0 = fsload_now();
+	fsload_clock_anchor(e);
+	t0 = fsload_clock(e);
 	for (i = 0; i < iterations; i++) {
 		if (sampling) {
 			timed = !--gap;
 			if (timed) {
 				gap = fsload_lat_gap(e);
-				t0 = fsload_now();
+				t0 = fsload_clock(e);
 			}
 		}
 		if (!(i % FSLOAD_YIELD_OPS)) {
@@ -215,7 +267,7 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 				break;
 			}
 			if (sampling && !timed && deadline != U64_MAX)
-				t0 = fsload_now();
+				t0 = fsload_clock(e);
 			if (sampling && t0 >= deadline) {
 				end = FSLOAD_RUN_STONEWALLED;
 				break;
@@ -244,53 +296,57 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 			idx += digits;
 		}
 		op = one;
-		if (!op) {
+		if (!single) {
 			op = fsload_pick(e, ph);
 			WRITE_ONCE(e->op_type, op->type);
 		}
 		e->iter = i;
-		ret = fsload_do_op(w, op);
+		type = single ? one_type : op->type;
+		ret = fsload_do_op(w, op, type);
 		if (timed) {
-			t1 = fsload_now();
+			t1 = fsload_clock(e);
 			lat = t1 - t0;
 			t0 = t1;
 		}
 		if (unlikely(i + 1 >= next_mark)) {
 			if (!timed)
-				t1 = fsload_now();
+				t1 = fsload_clock(e);
 			fsload_mark(e, i + 1, t1);
 			next_mark = e->next_mark;
 		}
+		if (likely(ret >= 0)) {
+			fsload_trace_op(w, op, ret, timed ? lat : 0);
+			if (timed)
+				fsload_account(e, type, lat, ret);
+			else
+				fsload_count_untimed(e, type, ret);
+			continue;
+		}
+		/* FSLOAD_RET_ACCOUNTED is negative: one test of the sign */
 		if (ret == FSLOAD_RET_ACCOUNTED)
 			continue;
 		fsload_trace_op(w, op, ret, timed ? lat : 0);
-		if (ret < 0) {
-			/*
-			 * An asynchronous op reports an earlier one's failure,
-			 * counted and named in e->failed_op: that op failed,
-			 * not this one (which was not submitted).
-			 */
-			if (!e->failed_op) {
-				e->failed_op = op;
-				e->st[op->type].errors++;
-			}
-			if ((ph->flags & FSLOAD_PHASE_F_CONTINUE) &&
-			    fsload_tolerable(ret)) {
-				e->failed_op = NULL;
-				continue;
-			}
-			e->err = ret;
-			end = FSLOAD_RUN_FAILED;
-			break;
+		/*
+		 * An asynchronous op reports an earlier one's failure,
+		 * counted and named in e->failed_op: that op failed,
+		 * not this one (which was not submitted).
+		 */
+		if (!e->failed_op) {
+			e->failed_op = op;
+			e->acc[op->type].st.errors++;
 		}
-		if (timed)
-			fsload_account(e, op->type, lat, ret);
-		else
-			fsload_count_untimed(e, op->type, ret);
+		if ((ph->flags & FSLOAD_PHASE_F_CONTINUE) &&
+		    fsload_tolerable(ret)) {
+			e->failed_op = NULL;
+			continue;
+		}
+		e->err = ret;
+		end = FSLOAD_RUN_FAILED;
+		break;
 	}
 	e->name_dir_left += digits;	/* not named: fsload_name_digits() */
 	if (sampling)
-		t0 = fsload_now();
+		t0 = fsload_clock(e);
 	/* Asynchronous operations still in flight end the phase. */
 	ret = fsload_drain(w, &last);
 	if (ret < 0 && end != FSLOAD_RUN_FAILED) {
@@ -305,7 +361,7 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 		};
 
 		ret = fsload_op_syncfs(w);
-		t0 = fsload_now();
+		t0 = fsload_clock(e);
 		if (ret < 0) {
 			e->failed_op = &sync_op;	/* named, not counted */
 			e->err = ret;
@@ -338,9 +394,17 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 					     unsigned int p, u64 start_ns,
 					     u64 *end_ns)
 {
+	bool single = ph->gnops[e->group] == 1;
+
 	if (e->lat_sample > 1)
-		return fsload_engine_body(w, e, ph, p, start_ns, end_ns, true);
-	return fsload_engine_body(w, e, ph, p, start_ns, end_ns, false);
+		return single ?
+		       fsload_engine_body(w, e, ph, p, start_ns, end_ns, true,
+					  true) :
+		       fsload_engine_body(w, e, ph, p, start_ns, end_ns, true,
+					  false);
+	return single ?
+	       fsload_engine_body(w, e, ph, p, start_ns, end_ns, false, true) :
+	       fsload_engine_body(w, e, ph, p, start_ns, end_ns, false, false);
 }
 
 /* Null operations timed before the first phase: the engine's own cost. */

@@ -344,6 +344,23 @@ struct fsload_naming {
  * One worker's (or userspace thread's) engine state.  Everything in it is
  * the worker's own: no shared counters.
  */
+/*
+ * fsload_cycles_mult()'s unit (engine-loop.h): 2^-24 ns a count, 0.06 ppm
+ * of a 1 GHz counter's period.
+ */
+#define FSLOAD_CLOCK_SHIFT	24
+
+/*
+ * An op type's statistics in a phase, and its histogram in the engine's
+ * (NULL: type not used), so that an op finds its own without the slot
+ * lookup (set by fsload_engine_reset() from slots): what an op writes,
+ * 64 bytes found by a shift of its type.
+ */
+struct fsload_opacc {
+	struct fsload_opstat st;
+	u64 *hist;
+};
+
 struct fsload_engine {
 	/* The job's parameters. */
 	u64 files;		/* per thread */
@@ -420,6 +437,14 @@ struct fsload_engine {
 	u64 iter;
 	u64 iters;
 	/*
+	 * The loop's clock (fsload_clock()): the cycle counter's reading
+	 * clk_cyc was fsload_now()'s clk_ns; clk_mult ns per count <<
+	 * FSLOAD_CLOCK_SHIFT.
+	 */
+	u64 clk_cyc;
+	u64 clk_ns;
+	u32 clk_mult;
+	/*
 	 * After what every op writes: the bytes a name uses are its first
 	 * (fsload's: 77 at most).
 	 */
@@ -429,15 +454,9 @@ struct fsload_engine {
 	unsigned int nmarks;
 	u64 next_mark;
 
-	/* The current phase's statistics. */
-	struct fsload_opstat st[FSLOAD_OP_MAX + 1];
+	/* The current phase's statistics, per op type. */
+	struct fsload_opacc acc[FSLOAD_OP_MAX + 1];
 	u64 *hist;		/* slots->n x FSLOAD_HIST_BUCKETS */
-	/*
-	 * Each used op type's histogram in hist (NULL: type not used), so
-	 * that an op finds its own without the slot lookup; set by
-	 * fsload_engine_reset() from slots.
-	 */
-	u64 *hist_of[FSLOAD_OP_MAX + 1];
 
 	/* How the last phase run ended. */
 	const struct fsload_opdesc *failed_op;
@@ -1103,8 +1122,12 @@ static inline void fsload_progress_count(struct fsload_engine *e, u64 bytes)
 static inline void fsload_account(struct fsload_engine *e, u8 type, u64 lat,
 				  u64 bytes)
 {
-	struct fsload_opstat *st = &e->st[type];
+	struct fsload_opacc *acc = &e->acc[type];
+	struct fsload_opstat *st;
 
+	/* computed once: the compiler would compute it again per field */
+	OPTIMIZER_HIDE_VAR(acc);
+	st = &acc->st;
 	st->ops++;
 	st->bytes += bytes;
 	st->lat_sum += lat;
@@ -1112,7 +1135,7 @@ static inline void fsload_account(struct fsload_engine *e, u8 type, u64 lat,
 		st->lat_min = lat;
 	if (lat > st->lat_max)
 		st->lat_max = lat;
-	e->hist_of[type][fsload_hist_bucket(lat)]++;
+	acc->hist[fsload_hist_bucket(lat)]++;
 	fsload_progress_count(e, bytes);
 }
 
@@ -1120,7 +1143,7 @@ static inline void fsload_account(struct fsload_engine *e, u8 type, u64 lat,
 static inline void fsload_count_untimed(struct fsload_engine *e, u8 type,
 					u64 bytes)
 {
-	struct fsload_opstat *st = &e->st[type];
+	struct fsload_opstat *st = &e->acc[type].st;
 
 	st->ops++;
 	st->untimed++;
@@ -1219,11 +1242,11 @@ static inline void fsload_engine_reset(struct fsload_engine *e)
 {
 	unsigned int i, slot;
 
-	memset(e->st, 0, sizeof(e->st));
 	for (i = 0; i <= FSLOAD_OP_MAX; i++) {
-		e->st[i].lat_min = U64_MAX;
+		memset(&e->acc[i].st, 0, sizeof(e->acc[i].st));
+		e->acc[i].st.lat_min = U64_MAX;
 		slot = e->slots ? e->slots->slot[i] : 0;
-		e->hist_of[i] = e->hist && slot ?
+		e->acc[i].hist = e->hist && slot ?
 				e->hist + (slot - 1) * FSLOAD_HIST_BUCKETS :
 				NULL;
 	}

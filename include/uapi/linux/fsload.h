@@ -278,6 +278,25 @@ enum fsload_profile_clock {
 	FSLOAD_PROFILE_CLOCK_CYCLES,
 };
 
+/**
+ * enum fsload_op_clock - The clock the phase loop times operations with (each
+ *   op's latency, a phase's end, the engine's overhead): read once per op, so
+ *   its cost is in every op's.
+ * @FSLOAD_OP_CLOCK_KTIME: ktime_get_ns(), the timekeeping's monotonic clock.
+ * @FSLOAD_OP_CLOCK_TSC: The TSC, where the kernel trusts it (not marked
+ *   unstable, its rate known), scaled to ns with tsc_khz from an anchor on
+ *   CLOCK_MONOTONIC taken at each phase's start; the user engine uses it where
+ *   the kernel runs its scheduler clock on it (a perf event's mmap page has
+ *   cap_user_time).
+ * @FSLOAD_OP_CLOCK_CLOCK_GETTIME: clock_gettime(CLOCK_MONOTONIC), through the
+ *   vDSO (user engine).
+ */
+enum fsload_op_clock {
+	FSLOAD_OP_CLOCK_KTIME = 1,
+	FSLOAD_OP_CLOCK_TSC,
+	FSLOAD_OP_CLOCK_CLOCK_GETTIME,
+};
+
 enum {
 	FSLOAD_A_JOB_ID = 1,
 	FSLOAD_A_JOB_DIR,
@@ -335,6 +354,7 @@ enum {
 	FSLOAD_A_JOB_RANKS,
 	FSLOAD_A_JOB_JOIN_DIR,
 	FSLOAD_A_JOB_JOIN_INO,
+	FSLOAD_A_JOB_OP_CLOCK,
 	FSLOAD_A_JOB_DIR_NAME,
 
 	__FSLOAD_A_JOB_MAX,
