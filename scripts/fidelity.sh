@@ -5,7 +5,9 @@
 # profile through the kernel and the user engine, in one guest per
 # filesystem (ext4, xfs) under QEMU's instruction clock (vm-run --icount),
 # each tool on the filesystem made afresh: 3000 files of 4 KiB, one
-# thread, one directory, fs_mark's names, no sync (-S 0).  Prints per
+# thread, one directory, fs_mark's names, no sync (-S 0); fs_mark run in
+# the mount point with a relative -d, so that it walks as many path
+# components per call as fsload does from its job directory.  Prints per
 # phase the peer's figure, both engines' and the ratios; fs_mark's own
 # loop overhead ("App overhead") and fsload's (the engine overhead line)
 # apart, and the engines' figures less it.  Writes every figure to
@@ -14,8 +16,10 @@
 #
 # Under --icount the guest's nanoseconds are instructions.  fs_mark's
 # create is its loop time less App overhead, per file: its creat(),
-# write() and close() with its own timing of each; its unlink is its
-# average in whole microseconds (-v).
+# write() and close() with its own timing of each (gettimeofday() on
+# either side: about 60 instructions inside each timed call); its unlink
+# is its average (-v) in whole microseconds rounded down, taken at the
+# middle of that microsecond (+-500 instructions).
 #
 #   scripts/fidelity.sh [--fs "ext4 xfs"] [--files N] [--size BYTES]
 set -euo pipefail
@@ -79,7 +83,8 @@ for fs in fss:
             f(k), f(u), f(kern["overhead"], 7), f(user["overhead"], 7),
             f(r(u, peer.get(ph)), 8, 3), f(r(k, peer.get(ph)), 8, 3)))
 print("fsm_app: fs_mark's App overhead per file (names, its mkdir per file,"
-      " timers), not in its figure; k_oh, u_oh: each engine's own cost per"
+      " timers), not in its figure; fs_mark unlink: its whole-us average"
+      " + 500 (+-500); k_oh, u_oh: each engine's own cost per"
       " op (its engine overhead line), taken off its figure")
 print("full figures: " + out)
 PY

@@ -264,12 +264,67 @@ t_uring_usage() {
 		 "--engine uring,uring" "--engine both,user" \
 		 "--engine user,bogus" "--engine user," \
 		 "--engine uring --detach" \
-		 "--engine user,uring --iterations 2"; do
+		 "--engine user,uring --threads 1,2"; do
 		# shellcheck disable=SC2086
 		"$ctl" start $a --profile smallfiles --files 5 --quiet \
 			--dir "$tmp" >/dev/null 2>&1
 		[ $? -eq 2 ] || fail "$a: not a usage error"
 	done
+}
+
+# --iterations with a list of engines: iteration i runs the list rotated
+# by i, so that each engine runs first equally often; the report says
+# the order of each iteration, each run's place in it, and per phase each
+# engine's means where it ran first and later; compare reads each
+# engine's runs.  Three iterations of two engines: one runs first twice.
+t_engine_order() {
+	local d=$tmp/order
+
+	uring_or_skip
+	mkdir -p "$d"
+	"$ctl" --json start --engine user,uring --iterations 4 --dir "$d" \
+		--quiet --idle-ms 0 --profile smallfiles --files 20 --seed 5 \
+		-o "$tmp/order4.json" >"$tmp/order4.out" ||
+		fail "--iterations 4 exited $?"
+	check "$tmp/order4.json" \
+		'j["engines"]' "user uring" \
+		'[",".join(o) for o in j["order"]]' \
+		"user,uring uring,user user,uring uring,user" \
+		'[(r["iteration"], r["position"], r["job"]["engine"]) for r in j["user"]["iterations"]]' \
+		"(1, 1, 'user') (2, 2, 'user') (3, 1, 'user') (4, 2, 'user')" \
+		'[r["position"] for r in j["uring"]["iterations"]]' "2 1 2 1" \
+		'all(r["job"]["state"] == "done" for e in j["engines"] for r in j[e]["iterations"])' True \
+		'j["same_ops"]' True \
+		'[(c[e]["runs"], c[e]["first"]["runs"], c[e]["later"]["runs"]) for c in j["comparison"][:1] for e in j["engines"]]' \
+		"(4, 2, 2) (4, 2, 2)" \
+		'all(c[e]["lat_order_ratio"] is not None and c[e]["cpu_order_ratio"] is not None for c in j["comparison"] for e in j["engines"])' True \
+		'all(abs(c[e]["lat_avg_ns"] - (c[e]["first"]["lat_avg_ns"] + c[e]["later"]["lat_avg_ns"]) / 2) < 1e-3 * c[e]["lat_avg_ns"] for c in j["comparison"] for e in j["engines"])' True \
+		'"lat_ratio" in j["comparison"][0]["uring"] and "lat_ratio" not in j["comparison"][0]["user"]' True
+	cmp -s "$tmp/order4.json" "$tmp/order4.out" ||
+		fail "-o and --json differ"
+	# text: the order of each iteration, how often each ran first
+	"$ctl" start --engine uring,user --iterations 3 --dir "$d" --quiet \
+		--idle-ms 0 --profile smallfiles --files 10 --seed 5 \
+		>"$tmp/order3.txt" || fail "--iterations 3 exited $?"
+	grep -q "^iteration 1: uring (done, .*), user (done" "$tmp/order3.txt" &&
+		grep -q "^iteration 2: user (done, .*), uring (done" "$tmp/order3.txt" &&
+		grep -q "^iteration 3: uring (done" "$tmp/order3.txt" &&
+		grep -q "^ran first: uring 2, user 1 of 3 iterations" "$tmp/order3.txt" &&
+		grep -q "cpu_ord  lat_ord$" "$tmp/order3.txt" ||
+		fail "text report: $(cat "$tmp/order3.txt")"
+	# one iteration: the order and each run's place, the layout as before
+	"$ctl" --json start --engine uring,user --dir "$d" --quiet \
+		--idle-ms 0 --profile smallfiles --files 10 --seed 5 \
+		>"$tmp/order1.json" || fail "one iteration exited $?"
+	check "$tmp/order1.json" 'j["order"]' "['uring', 'user']" \
+		'(j["uring"]["position"], j["user"]["position"])' "(1, 2)" \
+		'"runs" in j["comparison"][0]["user"]' False
+	"$ctl" compare "$tmp/order4.json" "$tmp/order4.json" \
+		>"$tmp/order-cmp.txt" || fail "compare exited $?"
+	grep -q "(8 runs, 1 boot)" "$tmp/order-cmp.txt" &&
+		grep -q "^uring:create " "$tmp/order-cmp.txt" ||
+		fail "compare: $(head -5 "$tmp/order-cmp.txt")"
+	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
 }
 
 # --sync batch and final: the phase before an fsync or sync phase has no
@@ -423,7 +478,7 @@ t_cpu_short_phases() {
 	fi
 }
 
-ktap_plan 15
+ktap_plan 16
 # mdtest's semantics (the metadata profile, job files): the rotation
 # leaves mdtest's names (tests/jobs/mdtest-rotate.ini tells the files
 # apart by size); a stride makes thread 1 stat thread 0's files, which
@@ -570,6 +625,7 @@ ktap_run jobfile_named_after_profile_summary t_jobfile_summary
 ktap_run cpu_ns_never_over_100_pct t_cpu_short_phases
 ktap_run uring_same_ops_as_user t_uring_same
 ktap_run uring_usage_errors t_uring_usage
+ktap_run engine_order_rotated_over_iterations t_engine_order
 ktap_run mdtest_semantics t_mdtest
 ktap_run mdtest_leaf_only_mknod t_leaf_mknod
 ktap_run rank_names_and_limit t_rank

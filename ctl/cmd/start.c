@@ -146,7 +146,7 @@ static const struct arg_desc start_args[] = {
 	{ "cpus", ARG_STR, OPT(cpus), "LIST",
 	  "pin worker i to the i-th CPU of LIST (0,2-3; taken in turn)" },
 	{ "engine", ARG_STR, OPT(engine), "NAME[,NAME...]",
-	  "kernel (default); user: the same operations from fsloadctl's threads through system calls; uring: through io_uring; a list (kernel,user,uring) runs each in turn, compared; both: kernel,user" },
+	  "kernel (default); user: the same operations from fsloadctl's threads through system calls; uring: through io_uring; a list (kernel,user,uring) runs each in turn, compared (with --iterations, the order rotated each iteration); both: kernel,user" },
 	{ "uring-sqpoll", ARG_FLAG, OPT(uring_sqpoll), NULL,
 	  "uring: a kernel thread per worker polls the ring (IORING_SETUP_SQPOLL); its CPU is the worker's" },
 	{ "uring-batch", ARG_U32, OPT(uring_batch), "N",
@@ -897,8 +897,8 @@ static int start_check(struct start *st)
 	user = st->engines.e[0] != ENGINE_KERNEL || st->engines.n > 1;
 	if (user && p->detach)
 		return usage_error("--detach: with the kernel engine only");
-	if (st->engines.n > 1 && (many || st->is_age))
-		return usage_error("--engine %s: one job (no thread list, iterations or age profile)",
+	if (st->engines.n > 1 && (st->ncounts > 1 || st->is_age))
+		return usage_error("--engine %s: one job per engine and iteration (no thread list or age profile)",
 				   p->engine);
 	ret = start_check_uring(st);
 	if (ret)
@@ -1069,10 +1069,12 @@ static int start_program(struct start *st, uint32_t threads,
 }
 
 /*
- * Run @req: once, or on each engine of the list in turn.  Returns an
- * exit code; @stop when no more jobs are to run.
+ * Run @req, iteration @it: once, or on each engine of the list in turn,
+ * the list rotated by @it (engine_set_at()).  Returns an exit code;
+ * @stop when no more jobs are to run.
  */
-static int start_one(struct start *st, struct job_req *req, bool *stop)
+static int start_one(struct start *st, struct job_req *req, unsigned int it,
+		     bool *stop)
 {
 	unsigned int e;
 	struct run *run;
@@ -1080,8 +1082,10 @@ static int start_one(struct start *st, struct job_req *req, bool *stop)
 
 	for (e = 0; e < st->engines.n; e++) {
 		run = &st->runs[st->nruns];
-		req->engine = st->engines.e[e];
+		req->engine = engine_set_at(&st->engines, it, e);
 		ret = run_job(&st->nl, req, run);
+		run->iteration = it;
+		run->position = e;
 		if (ret) {
 			*stop = true;
 			return ret;
@@ -1113,9 +1117,8 @@ static int start_jobs(struct start *st, bool *no_report)
 	int ret = 0;
 
 	st->nwant = st->ncounts * st->p.iterations;
-	/* a list of engines: one job on each */
-	st->runs = calloc(st->engines.n > 1 ? st->engines.n : st->nwant,
-			  sizeof(*st->runs));
+	/* a list of engines: one job on each, in every iteration */
+	st->runs = calloc((size_t)st->engines.n * st->nwant, sizeof(*st->runs));
 	if (!st->runs) {
 		errmsg("out of memory");
 		*no_report = true;
@@ -1135,7 +1138,7 @@ static int start_jobs(struct start *st, bool *no_report)
 				return start_detached(&st->nl, &req,
 						      st->ctx->json);
 			}
-			ret = start_one(st, &req, &stop);
+			ret = start_one(st, &req, it, &stop);
 		}
 	}
 	return ret;

@@ -44,6 +44,17 @@ struct engine_set {
 	unsigned int n;
 };
 
+/*
+ * The engine that runs at @pos (0: first) of iteration @it: the list
+ * rotated by @it, so that over a multiple of n iterations each engine
+ * runs first, and at every other place, equally often.
+ */
+static inline enum engine engine_set_at(const struct engine_set *es,
+					unsigned int it, unsigned int pos)
+{
+	return es->e[(pos + it) % es->n];
+}
+
 struct rank_report;
 
 /**
@@ -148,6 +159,8 @@ struct run {
 	uint64_t ext_files;
 	uint64_t ext_total;
 	enum engine engine;
+	unsigned int iteration;	/* of --iterations, from 0 */
+	unsigned int position;	/* in its iteration's engine order, from 0 */
 	char *job_dir;
 	struct series series;	/* time series, stall reports */
 	struct cpu_profile profile;	/* --cpu-profile's stacks */

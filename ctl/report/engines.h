@@ -16,8 +16,10 @@
  * The @n runs of the engines of @es (fewer when one failed), each in
  * full, then per phase each engine's worker CPU per op and mean latency
  * with their ratios to the reference engine's (the kernel's, else the
- * first); JSON: "engines", one object per engine by name, "comparison",
- * "summary".
+ * first); JSON: "engines", "order", one object per engine by name,
+ * "comparison", "summary".  Runs of several iterations (run->iteration,
+ * run->position): the means over each engine's runs, and its order
+ * effect (its means where it ran later over those where it ran first).
  */
 void report_engines(const struct run *runs, unsigned int n,
 		    const struct engine_set *es, const struct job_extra *x,

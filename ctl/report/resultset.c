@@ -39,7 +39,17 @@ static int add_runs(struct result_side *s, const struct jval *doc, unsigned int 
 	} else {
 		for (e = 0; e < ENGINE_COUNT; e++) {
 			g = json_get(doc, engine_name(e));
-			if (g && json_get(g, "phases") && s->nruns < RUNS_MAX) {
+			if (!g)
+				continue;
+			/* --iterations: each of the engine's runs */
+			it = json_get(g, "iterations");
+			for (i = 0; it && it->type == J_ARR && i < it->n &&
+				    s->nruns < RUNS_MAX; i++) {
+				s->group[s->nruns] = engine_name(e);
+				s->boot[s->nruns] = boot;
+				s->runs[s->nruns++] = it->items[i];
+			}
+			if (json_get(g, "phases") && s->nruns < RUNS_MAX) {
 				s->group[s->nruns] = engine_name(e);
 				s->boot[s->nruns] = boot;
 				s->runs[s->nruns++] = g;
