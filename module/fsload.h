@@ -324,8 +324,8 @@ struct fsload_job {
 	 * Protects, here: state, reaping (the workers' tasks are signalled
 	 * only before it is set), cur_phase, phase_seq, err, errmsg and
 	 * res[] but for res[].hist (hist_lock); above: end_ns, idle_ns,
-	 * idle_busy_ns, overhead_ops, overhead_ns and op_clock; below: the ring's
-	 * samples and ring_head, stalls[] and nstalls.
+	 * idle_busy_ns, overhead_ops, overhead_ns and op_clock; below: the
+	 * ring's samples and ring_head, stalls[] and nstalls.
 	 */
 	spinlock_t lock;
 	enum fsload_job_state state;
@@ -392,7 +392,8 @@ void fsload_counters_open(struct fsload_worker *w);
 void fsload_counters_read(struct fsload_worker *w, struct fsload_counters *c);
 void fsload_counters_close(struct fsload_worker *w);
 void fsload_sys_snap(struct fsload_sys *s);
-u64 fsload_sys_busy(const struct fsload_sys *a, const struct fsload_sys *b);
+u64 fsload_sys_busy(const struct fsload_sys *a, const struct fsload_sys *b,
+		    u64 span_ns);
 int fsload_threads_snap(struct fsload_threads *s);
 void fsload_threads_free(struct fsload_threads *s);
 unsigned int fsload_threads_top(const struct fsload_threads *s0,

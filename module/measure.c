@@ -161,17 +161,24 @@ void fsload_sys_snap(struct fsload_sys *s)
  * fsload_sys_busy() - busy CPU time of all CPUs from @a to @b
  * @a: the earlier snapshot
  * @b: the later one
+ * @span_ns: the time the figure stands for, at most @b's less @a's
+ *
+ * As the user engine's: at most @span_ns of each CPU (a phase's busy time
+ * is over its elapsed time, which ends at its last op while its closer
+ * takes @b a little later: a vCPU its host stops in between would count
+ * the stop as busy).
  *
  * Return: ns; 0 when CPUs went on- or offline in between.
  */
-u64 fsload_sys_busy(const struct fsload_sys *a, const struct fsload_sys *b)
+u64 fsload_sys_busy(const struct fsload_sys *a, const struct fsload_sys *b,
+		    u64 span_ns)
 {
 	u64 total = (b->wall_ns - a->wall_ns) * a->cpus;
 	u64 idle = b->idle_ns - a->idle_ns;
 
 	if (a->cpus != b->cpus || b->idle_ns < a->idle_ns)
 		return 0;
-	return total > idle ? total - idle : 0;
+	return min(total > idle ? total - idle : 0, span_ns * a->cpus);
 }
 
 static int fsload_tsnap_cmp(const void *a, const void *b)

@@ -168,7 +168,8 @@ static void fsload_calibrate(struct fsload_worker *w)
 		fsload_sys_snap(&b);
 		spin_lock(&job->lock);
 		job->idle_ns = b.wall_ns - a.wall_ns;
-		job->idle_busy_ns = fsload_sys_busy(&a, &b);
+		job->idle_busy_ns = fsload_sys_busy(&a, &b,
+						    b.wall_ns - a.wall_ns);
 		spin_unlock(&job->lock);
 	}
 	ph = kzalloc(sizeof(*ph), GFP_KERNEL);
@@ -233,6 +234,7 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 	struct fsload_result *res = &job->res[p];
 	struct fsload_top top[FSLOAD_TOP_THREADS];
 	struct fsload_sys s1, s2;
+	u64 elapsed;
 	bool tail = false;
 	unsigned int ntop = 0;
 	int err = 0;
@@ -254,10 +256,13 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 	spin_lock(&job->lock);
 	if (!READ_ONCE(job->stop) || tail) {
 		res->measured = true;
-		res->sys_busy_ns = fsload_sys_busy(&job->sys0, &s1);
+		/* over the phase's elapsed time, as the report divides */
+		elapsed = res->sum.end_ns > res->start_ns ?
+			  res->sum.end_ns - res->start_ns : 0;
+		res->sys_busy_ns = fsload_sys_busy(&job->sys0, &s1, elapsed);
 		res->tail = tail;
 		res->tail_ns = s2.wall_ns - s1.wall_ns;
-		res->tail_busy_ns = fsload_sys_busy(&s1, &s2);
+		res->tail_busy_ns = fsload_sys_busy(&s1, &s2, res->tail_ns);
 		res->ntop = ntop;
 		memcpy(res->top, top, ntop * sizeof(*top));
 	}
