@@ -221,6 +221,14 @@ void uring_close(struct uring *u)
 {
 	if (!u)
 		return;
+	/*
+	 * The files its ops closed in their slots are put when the ring is
+	 * torn down, which the kernel does after the ring's close, in a
+	 * worker: the filesystem could not be unmounted for a moment after
+	 * fsloadctl exits (seen under the instruction clock).  Unregistering
+	 * the slots waits for their files to be put.
+	 */
+	io_uring_unregister_files(&u->ring);
 	io_uring_queue_exit(&u->ring);
 	free(u->slot);
 	free(u);
