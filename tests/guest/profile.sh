@@ -10,7 +10,8 @@
 # timer fires on the CPU's clock, interrupts and the phase's edges land
 # on either side), a tiny stack table counts its drops, the profile's own
 # cost per op is stated (and measured against a run without), folded
-# files are written, and nothing is left behind on rmmod.
+# files are written, nothing is left behind on rmmod, and the
+# perf_sched_events static key stays off while a profiled job runs.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -190,17 +191,76 @@ if not p["cpu_profile"]["samples"]: bad("no sample before the stop")
 	fi
 }
 
+# perf_sched_events' enable count, read from /proc/kcore at its
+# /proc/kallsyms address; exits 2 when it cannot be read.  The reader is
+# checked first on linux_banner, which must name the running release.
+sched_key() {
+	python3 - <<'EOF'
+import os, struct, sys
+syms = {}
+for line in open("/proc/kallsyms"):
+    a, _, name = line.split()[:3]
+    if name in ("perf_sched_events", "linux_banner"):
+        syms[name] = int(a, 16)
+if len(syms) < 2 or not all(syms.values()):
+    print("symbols %r" % syms); sys.exit(2)
+def read(f, addr, n):
+    f.seek(0)
+    eh = f.read(64)
+    phoff, = struct.unpack_from("<Q", eh, 32)
+    phentsize, phnum = struct.unpack_from("<HH", eh, 54)
+    for i in range(phnum):
+        f.seek(phoff + i * phentsize)
+        ptype, _, off, vaddr, _, size = struct.unpack("<IIQQQQ", f.read(40))
+        if ptype == 1 and vaddr <= addr and addr + n <= vaddr + size:
+            f.seek(off + addr - vaddr)
+            return f.read(n)
+    print("0x%x not in /proc/kcore" % addr); sys.exit(2)
+try:
+    f = open("/proc/kcore", "rb")
+except OSError as e:
+    print("/proc/kcore: %s" % e); sys.exit(2)
+want = ("Linux version %s " % os.uname().release).encode()
+got = read(f, syms["linux_banner"], len(want))
+if got != want:
+    print("linux_banner reads %r" % got); sys.exit(2)
+print(struct.unpack("<i", read(f, syms["perf_sched_events"], 4))[0])
+EOF
+}
+
+# The per-CPU sampling events leave the perf_sched_events static key,
+# patched into __schedule(), alone (account_event(): README, "Where an
+# op's CPU goes"); a task-bound event would enable it.
+t_sched_key_untouched() {
+	local id before during
+
+	before=$(sched_key) || skip "perf_sched_events not readable: $before"
+	[ "$before" = 0 ] || skip "perf_sched_events already enabled ($before)"
+	id=$(fsloadctl --json start --profile smallfiles --dir "$FSLOAD_DIR" \
+		--files 1000000 --cpu-profile 10000 --detach |
+		jget 'j["job"]["id"] if "job" in j else j["id"]')
+	wait_state "$id" running 10 || fail "job $id not running"
+	sleep 1
+	during=$(sched_key)
+	fsloadctl stop "$id" >/dev/null || fail "stop"
+	fsloadctl wait "$id" --timeout 120 --quiet >/dev/null
+	echo "perf_sched_events: $before before, $during with the job's events"
+	[ "$during" = 0 ] ||
+		fail "perf_sched_events enabled ($during) by a profiled job"
+}
+
 t_user_engine_refused() {
 	fsloadctl start --engine user --profile smallfiles --files 10 \
 		--dir "$FSLOAD_DIR" --cpu-profile 100 --quiet >/dev/null 2>&1
 	[ $? -eq 2 ] || fail "--engine user --cpu-profile not a usage error"
 }
 
-ktap_plan 6
+ktap_plan 7
 ktap_run create_profile_names_ext4 t_create_names_ext4
 ktap_run mix_profile_per_op_type t_mix_per_op_type
 ktap_run tiny_table_counts_drops t_drops_counted
 ktap_run profile_cost_stated t_overhead_stated
 ktap_run stopped_profile_then_rmmod t_stop_and_unload
+ktap_run sched_key_untouched t_sched_key_untouched
 ktap_run user_engine_refused t_user_engine_refused
 ktap_finish
