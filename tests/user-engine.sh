@@ -306,12 +306,13 @@ t_engine_order() {
 	"$ctl" start --engine uring,user --iterations 3 --dir "$d" --quiet \
 		--idle-ms 0 --profile smallfiles --files 10 --seed 5 \
 		>"$tmp/order3.txt" || fail "--iterations 3 exited $?"
-	grep -q "^iteration 1: uring (done, .*), user (done" "$tmp/order3.txt" &&
+	if ! { grep -q "^iteration 1: uring (done, .*), user (done" "$tmp/order3.txt" &&
 		grep -q "^iteration 2: user (done, .*), uring (done" "$tmp/order3.txt" &&
 		grep -q "^iteration 3: uring (done" "$tmp/order3.txt" &&
 		grep -q "^ran first: uring 2, user 1 of 3 iterations" "$tmp/order3.txt" &&
-		grep -q "cpu_ord  lat_ord$" "$tmp/order3.txt" ||
+		grep -q "cpu_ord  lat_ord$" "$tmp/order3.txt"; }; then
 		fail "text report: $(cat "$tmp/order3.txt")"
+	fi
 	# one iteration: the order and each run's place, the layout as before
 	"$ctl" --json start --engine uring,user --dir "$d" --quiet \
 		--idle-ms 0 --profile smallfiles --files 10 --seed 5 \
@@ -321,9 +322,10 @@ t_engine_order() {
 		'"runs" in j["comparison"][0]["user"]' False
 	"$ctl" compare "$tmp/order4.json" "$tmp/order4.json" \
 		>"$tmp/order-cmp.txt" || fail "compare exited $?"
-	grep -q "(8 runs, 1 boot)" "$tmp/order-cmp.txt" &&
-		grep -q "^uring:create " "$tmp/order-cmp.txt" ||
+	if ! { grep -q "(8 runs, 1 boot)" "$tmp/order-cmp.txt" &&
+		grep -q "^uring:create " "$tmp/order-cmp.txt"; }; then
 		fail "compare: $(head -5 "$tmp/order-cmp.txt")"
+	fi
 	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
 }
 
