@@ -43,6 +43,12 @@ static inline int fls64(u64 x)
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
 
+/* Its index, 0..63: fls64() - 1, undefined for 0, as the kernel's. */
+static inline unsigned long __fls(unsigned long x)
+{
+	return 63 - __builtin_clzl(x);
+}
+
 #ifndef __stringify
 #define __stringify_1(x...)	#x
 #define __stringify(x...)	__stringify_1(x)

@@ -104,10 +104,12 @@ struct fsload_opstat {
 /*
  * Without a branch: k is 0 below 2 x FSLOAD_HIST_SUB (the OR leaves the
  * highest bit set at FSLOAD_HIST_SUB_BITS), where the bucket is v itself.
+ * __fls(), not fls64(): the OR makes the value non-zero, and x86's
+ * fls64() spends an instruction on a zero.
  */
 static inline unsigned int fsload_hist_bucket(u64 v)
 {
-	unsigned int k = fls64(v | FSLOAD_HIST_SUB) - 1 - FSLOAD_HIST_SUB_BITS;
+	unsigned int k = __fls(v | FSLOAD_HIST_SUB) - FSLOAD_HIST_SUB_BITS;
 
 	return k * FSLOAD_HIST_SUB + (unsigned int)(v >> k);
 }
