@@ -39,15 +39,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/perf_event.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
@@ -521,50 +518,66 @@ static inline u32 fsload_cycles_mult(void)
 	return tsc_mult;
 }
 
+/* A TSC reading and CLOCK_MONOTONIC's at its middle. */
+struct tsc_pair {
+	u64 cyc;
+	u64 ns;
+};
+
+/* The tightest of a few reads of clock_gettime() between two of the TSC. */
+static void tsc_pair_read(struct tsc_pair *p)
+{
+	u64 c0, c1, ns, best = U64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		c0 = __rdtsc();
+		ns = mono_ns();
+		c1 = __rdtsc();
+		if (c1 - c0 < best) {
+			best = c1 - c0;
+			p->cyc = c0 + (c1 - c0) / 2;
+			p->ns = ns;
+		}
+	}
+}
+
+/* The TSC's rate is measured over this long, once per process. */
+#define TSC_CALIBRATE_NS	20000000ULL
+
 /*
- * The TSC's rate as the kernel converts it for its scheduler clock: a
- * perf event's mmap page has it (time_mult, time_shift) when the kernel
- * runs its scheduler clock on a TSC it found stable (cap_user_time:
- * arch_perf_update_userpage()).  Without a perf event (perf_event_paranoid
- * above 2 for a user without CAP_PERFMON, no perf events at all) the loop
- * reads clock_gettime(), as before.  Once per process.
+ * Time ops with the TSC when the kernel keeps its time on it: its
+ * clocksource is the TSC, which the kernel switches away from when it
+ * finds the TSC unstable (the clocksource watchdog), and which the vDSO's
+ * clock_gettime() reads too.  Its rate is measured against
+ * CLOCK_MONOTONIC over TSC_CALIBRATE_NS (a few ppm: each end is read
+ * within the tightest of eight reads, a few tens of ns).  No perf event:
+ * a task's first perf event flips a static key patched into
+ * __schedule(), on which QEMU's multi-threaded TCG was seen to oops (7.3).
+ * Otherwise the loop reads clock_gettime().  Once per process.
  */
 static void uengine_clock_probe(void)
 {
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_DUMMY,
-		.disabled = 1,
-		.exclude_kernel = 1,
-		.exclude_hv = 1,
-	};
-	long page = sysconf(_SC_PAGESIZE);
-	volatile struct perf_event_mmap_page *pg;
-	u32 seq, shift = 0, mult = 0, cap = 0;
+	struct timespec ts = { .tv_nsec = TSC_CALIBRATE_NS };
+	struct tsc_pair a, b;
+	char cs[32];
 	u64 m;
-	int fd;
 
-	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1,
-			  PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
+	if (!read_small(AT_FDCWD,
+			"/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			cs, sizeof(cs)))
 		return;
-	pg = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	if (pg == MAP_FAILED)
+	cs[strcspn(cs, "\n")] = '\0';
+	if (strcmp(cs, "tsc"))
 		return;
-	do {
-		seq = pg->lock;
-		__sync_synchronize();
-		cap = pg->cap_user_time;
-		mult = pg->time_mult;
-		shift = pg->time_shift;
-		__sync_synchronize();
-	} while (pg->lock != seq || (seq & 1));
-	munmap((void *)pg, (size_t)page);
-	if (!cap || shift > 63)
+	tsc_pair_read(&a);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	tsc_pair_read(&b);
+	if (b.cyc <= a.cyc || b.ns <= a.ns)
 		return;
-	m = ((u64)mult << FSLOAD_CLOCK_SHIFT) >> shift;
+	m = (u64)(((unsigned __int128)(b.ns - a.ns) << FSLOAD_CLOCK_SHIFT) /
+		  (b.cyc - a.cyc));
 	if (!m || m > UINT32_MAX)
 		return;
 	tsc_mult = (u32)m;

@@ -286,8 +286,8 @@ enum fsload_profile_clock {
  * @FSLOAD_OP_CLOCK_TSC: The TSC, where the kernel trusts it (not marked
  *   unstable, its rate known), scaled to ns with tsc_khz from an anchor on
  *   CLOCK_MONOTONIC taken at each phase's start; the user engine uses it where
- *   the kernel runs its scheduler clock on it (a perf event's mmap page has
- *   cap_user_time).
+ *   the kernel's clocksource is the TSC, at the rate it measures against
+ *   CLOCK_MONOTONIC.
  * @FSLOAD_OP_CLOCK_CLOCK_GETTIME: clock_gettime(CLOCK_MONOTONIC), through the
  *   vDSO (user engine).
  */
