@@ -234,7 +234,6 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 	struct fsload_result *res = &job->res[p];
 	struct fsload_top top[FSLOAD_TOP_THREADS];
 	struct fsload_sys s1, s2;
-	u64 elapsed;
 	bool tail = false;
 	unsigned int ntop = 0;
 	int err = 0;
@@ -257,9 +256,8 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 	if (!READ_ONCE(job->stop) || tail) {
 		res->measured = true;
 		/* over the phase's elapsed time, as the report divides */
-		elapsed = res->sum.end_ns > res->start_ns ?
-			  res->sum.end_ns - res->start_ns : 0;
-		res->sys_busy_ns = fsload_sys_busy(&job->sys0, &s1, elapsed);
+		res->sys_busy_ns = fsload_sys_busy(&job->sys0, &s1,
+						   fsload_result_elapsed(res));
 		res->tail = tail;
 		res->tail_ns = s2.wall_ns - s1.wall_ns;
 		res->tail_busy_ns = fsload_sys_busy(&s1, &s2, res->tail_ns);
