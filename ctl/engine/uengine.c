@@ -496,9 +496,9 @@ static inline u64 fsload_now(void)
 
 #if defined(__x86_64__) || defined(__i386__)
 /*
- * The TSC, where the kernel trusts it as it does for its own scheduler
- * clock (uengine_clock_init()): mono_ns() reads it too, in the vDSO, under
- * the timekeeper's sequence count.
+ * The TSC, where the kernel keeps its time on it (uengine_clock_probe()):
+ * mono_ns() reads it too, in the vDSO, under the timekeeper's sequence
+ * count.
  */
 static bool tsc_ok;
 static u32 tsc_mult;
