@@ -158,8 +158,11 @@ echo "deps.sh: installing ${missing[*]}" >&2
 # so, and say why the install then fails.
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-apt-get -qq update >"$log" 2>&1 || true
-if ! apt-get -qq -y --no-install-recommends install "${missing[@]}" >>"$log" 2>&1; then
+# Another make target's deps.sh (or a boot-time apt) may hold dpkg's lock:
+# wait for it rather than fail.
+lock=(-o DPkg::Lock::Timeout=900)
+apt-get -qq "${lock[@]}" update >"$log" 2>&1 || true
+if ! apt-get -qq -y "${lock[@]}" --no-install-recommends install "${missing[@]}" >>"$log" 2>&1; then
 	grep -E '^(W|E):' "$log" | head -n 5 >&2
 	if grep -Eq '^(W|E): (Failed to fetch|Some index files failed)' "$log"; then
 		echo "deps.sh: apt-get cannot reach the package mirror (no network?); once it can, run:" >&2
