@@ -431,9 +431,6 @@ unsigned int fsload_series_words(const struct fsload_job *job);
 
 /* worker.c */
 int fsload_worker_fn(void *data);
-void fsload_clock_init(void);
-/* the clock the phase loop times ops with: enum fsload_op_clock */
-u8 fsload_op_clock(void);
 
 /*
  * vfs.c: the primitives of the phase loop's fsload_do_op() (engine-loop.h

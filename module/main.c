@@ -46,7 +46,6 @@ static int __init fsload_init(void)
 {
 	int err;
 
-	fsload_clock_init();
 	err = fsload_jobs_init();
 	if (err)
 		return err;

@@ -851,8 +851,16 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	    fsload_put_u64(skb, FSLOAD_A_RES_OPS, ops, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ERRORS, errors, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_BYTES, bytes, FSLOAD_A_RES_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_RES_OP_CLOCK_BACK_STEPS,
+			   r->sum.clk_back, FSLOAD_A_RES_PAD) ||
 	    fsload_fill_cpu(skb, job, r, names) ||
 	    fsload_fill_progress(skb, r))
+		goto out;
+	/* once a worker ran the phase: the clock its ops were timed with */
+	if (r->sum.threads &&
+	    nla_put_u8(skb, FSLOAD_A_RES_OP_CLOCK,
+		       r->sum.clk_tsc == r->sum.threads ?
+		       FSLOAD_OP_CLOCK_TSC : FSLOAD_OP_CLOCK_KTIME))
 		goto out;
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
 		if (!r->sum.op[t].ops && !r->sum.op[t].errors)

@@ -52,8 +52,13 @@ static inline u64 fsload_now(void)
 }
 
 #ifdef CONFIG_X86_TSC
+static bool fsload_force_tsc;
+module_param_named(force_tsc, fsload_force_tsc, bool, 0644);
+MODULE_PARM_DESC(force_tsc,
+		 "Time ops with the TSC where the CPU does not declare it constant and nonstop (a virtual machine's that is: QEMU TCG); never one the kernel marked unstable. From the next job's start (default: no)");
+
 /*
- * The TSC, where the kernel trusts it (fsload_clock_init()): ktime_get_ns()
+ * The TSC, where it is a clock (fsload_clock_decide()): ktime_get_ns()
  * reads it too, under the timekeeper's sequence count and through the
  * clocksource's read callback.
  */
@@ -76,31 +81,54 @@ static inline u32 fsload_cycles_mult(void)
 }
 
 /*
- * Time ops with the TSC when the kernel has found it synchronised across
- * CPUs and of constant rate (not marked unstable, its rate known).  A TSC
- * marked unstable later (the clocksource watchdog) ends it at the next
- * phase's anchor.
+ * The TSC is a clock: the CPU says it runs at a constant rate
+ * (constant_tsc) and on in deep C-states (nonstop_tsc), or the
+ * administrator does (force_tsc: a virtual CPU that does not say so, as
+ * QEMU's TCG), and the kernel trusts it: found synchronised across CPUs,
+ * not marked unstable since (the clocksource watchdog), its rate known.
  */
-static void fsload_clock_check(void)
-{
-	if (static_branch_likely(&fsload_tsc) && check_tsc_unstable())
-		static_branch_disable(&fsload_tsc);
-}
-
-void fsload_clock_init(void)
+static bool fsload_tsc_clock(void)
 {
 	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz ||
 	    check_tsc_unstable())
-		return;
-	fsload_tsc_mult = div_u64((u64)NSEC_PER_MSEC << FSLOAD_CLOCK_SHIFT,
-				  tsc_khz);
-	static_branch_enable(&fsload_tsc);
+		return false;
+	return READ_ONCE(fsload_force_tsc) ||
+	       (boot_cpu_has(X86_FEATURE_CONSTANT_TSC) &&
+		boot_cpu_has(X86_FEATURE_NONSTOP_TSC));
 }
 
-u8 fsload_op_clock(void)
+/*
+ * At a job's start (its calibration): time its ops with the TSC where it
+ * is a clock.  Another job's workers anchored on the TSC leave it in the
+ * phase if it no longer is (fsload_clock(): no time goes back); those
+ * that were not take it at their next phase's start.
+ */
+static void fsload_clock_decide(void)
 {
-	return static_branch_likely(&fsload_tsc) ? FSLOAD_OP_CLOCK_TSC :
-						   FSLOAD_OP_CLOCK_KTIME;
+	bool tsc = fsload_tsc_clock();
+
+	if (tsc == static_key_enabled(&fsload_tsc))
+		return;
+	if (tsc) {
+		fsload_tsc_mult = div_u64((u64)NSEC_PER_MSEC <<
+					  FSLOAD_CLOCK_SHIFT, tsc_khz);
+		static_branch_enable(&fsload_tsc);
+	} else {
+		static_branch_disable(&fsload_tsc);
+	}
+}
+
+/*
+ * A TSC the kernel marks unstable later (the clocksource watchdog) is
+ * left at once by every worker: checked at each phase's start and at the
+ * loop's rescheduling points (FSLOAD_YIELD_OPS ops apart, so that the
+ * call costs a fraction of an instruction per op).
+ */
+static __always_inline void fsload_clock_check(void)
+{
+	if (static_branch_likely(&fsload_tsc) &&
+	    unlikely(check_tsc_unstable()))
+		static_branch_disable(&fsload_tsc);
 }
 #else
 static __always_inline bool fsload_cycles_ok(void)
@@ -118,23 +146,20 @@ static inline u32 fsload_cycles_mult(void)
 	return 0;
 }
 
-static void fsload_clock_check(void)
+static void fsload_clock_decide(void)
 {
 }
 
-void fsload_clock_init(void)
+static __always_inline void fsload_clock_check(void)
 {
-}
-
-u8 fsload_op_clock(void)
-{
-	return FSLOAD_OP_CLOCK_KTIME;
 }
 #endif
 
+/* A rescheduling point, and where the loop sees the TSC marked unstable. */
 static inline void fsload_yield(void)
 {
 	cond_resched();
+	fsload_clock_check();
 }
 
 static inline void fsload_trace_op(struct fsload_worker *w,
@@ -175,7 +200,7 @@ static void fsload_calibrate(struct fsload_worker *w)
 	ph = kzalloc(sizeof(*ph), GFP_KERNEL);
 	if (!ph)
 		return;
-	fsload_clock_check();
+	fsload_clock_decide();
 	ns = fsload_engine_overhead(w, &w->e, ph);
 	kfree(ph);
 	if (!ns)
@@ -183,7 +208,8 @@ static void fsload_calibrate(struct fsload_worker *w)
 	spin_lock(&job->lock);
 	job->overhead_ops = FSLOAD_OVERHEAD_OPS;
 	job->overhead_ns = ns;
-	job->op_clock = fsload_op_clock();
+	job->op_clock = w->e.clk_tsc ? FSLOAD_OP_CLOCK_TSC :
+				       FSLOAD_OP_CLOCK_KTIME;
 	spin_unlock(&job->lock);
 }
 

@@ -1056,21 +1056,29 @@ static u64 fsload_now(void)
 /*
  * The cycle counter, when cycles_on: CYCLES_PER_NS counts per ns of the
  * same fake clock (each read advances it), so that fsload_clock() must
- * give fsload_now()'s figures exactly.
+ * give fsload_now()'s figures exactly.  It misbehaves when told: its
+ * read number cycles_jump_at (from 1) and every later one are off by
+ * cycles_jump (a u64: below 0 steps it back), and from read number
+ * cycles_off_at the engine no longer trusts it (the kernel marked it
+ * unstable).
  */
 #define CYCLES_PER_NS	4
 static bool cycles_on;
+static u64 cycle_reads, cycles_jump_at, cycles_jump, cycles_off_at;
 
 static bool fsload_cycles_ok(void)
 {
-	return cycles_on;
+	return cycles_on && (!cycles_off_at || cycle_reads < cycles_off_at);
 }
 
 static u64 fsload_cycles(void)
 {
 	clock_reads++;
 	clock_ns += CLOCK_STEP;
-	return clock_ns * CYCLES_PER_NS;
+	cycle_reads++;
+	return clock_ns * CYCLES_PER_NS +
+	       (cycles_jump_at && cycle_reads >= cycles_jump_at ?
+		cycles_jump : 0);
 }
 
 static u32 fsload_cycles_mult(void)
@@ -1235,6 +1243,121 @@ TEST(cycle_clock_loop)
 		EXPECT_EQ(fsload_opstat_timed(st) * CLOCK_STEP, st->lat_sum);
 		EXPECT_EQ(CLOCK_STEP, st->lat_min);
 		EXPECT_EQ(CLOCK_STEP, st->lat_max);
+	}
+	cycles_on = false;
+}
+
+/*
+ * A counter that steps back (issue 28): by a few counts below the
+ * phase's anchor (its first reading after it), a few below the last
+ * reading in the middle of a phase (a CPU whose TSC lags), and by a lot
+ * (a TSC reset across a suspend), every op timed and 1 in 16, in a
+ * phase of a time limit it never reaches.  Every latency is the fake
+ * clock's step or two (none 2^64 ns less a few), the latency sum adds
+ * up (it does not wrap), the phase is not
+ * ended early as stonewalled, the step is counted and the engine reads
+ * the counter no more (fsload_now() instead), in this phase and the
+ * next.
+ */
+TEST(cycle_clock_steps_back)
+{
+	/* each read is 28 counts after the one before */
+	static const struct {
+		u64 at, back;
+	} steps[] = {
+		/* 3 below the anchor: the midpoint of reads 1 and 2 */
+		{ 3, 2 * CLOCK_STEP * CYCLES_PER_NS + 3 },
+		{ 1000, CLOCK_STEP * CYCLES_PER_NS + 3 },
+		{ 5000, 1ULL << 50 },
+	};
+	static const u32 ns[] = { 1, 16 };
+	struct fsload_engine e;
+	const struct fsload_opstat *st = &e.acc[FSLOAD_OP_NULL].st;
+	struct fsload_phase_sum sum;
+	struct fsload_worker w = { 0 };
+	static struct fsload_phase ph;
+	u64 reads, end_ns;
+	unsigned int i, j;
+
+	cycles_on = true;
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		for (j = 0; j < ARRAY_SIZE(ns); j++) {
+			cycle_reads = 0;
+			cycles_jump_at = steps[i].at;
+			cycles_jump = -steps[i].back;
+			/* 10 times as long as the phase takes */
+			ASSERT_EQ(FSLOAD_RUN_DONE,
+				  loop_run(&e, ns[j],
+					   10ULL * LOOP_OPS * 2 * CLOCK_STEP,
+					   &reads));
+			EXPECT_EQ(LOOP_OPS, st->ops);
+			EXPECT_GE(2 * CLOCK_STEP, st->lat_max);
+			EXPECT_GE(reads * CLOCK_STEP, st->lat_sum);
+			EXPECT_LT(0, st->lat_sum);
+			/* the step's read was the counter's last */
+			EXPECT_EQ(steps[i].at, cycle_reads);
+			memset(&sum, 0, sizeof(sum));
+			fsload_phase_sum_add(&sum, &e, FSLOAD_RUN_DONE, 0);
+			EXPECT_EQ(1, sum.clk_back);
+			EXPECT_EQ(0, sum.clk_tsc);
+			/* the job's next phase: not on the counter */
+			ASSERT_EQ(FSLOAD_RUN_DONE,
+				  fsload_engine_run(&w, &e, &ph, 0, clock_ns,
+						    &end_ns));
+			EXPECT_EQ(steps[i].at, cycle_reads);
+			EXPECT_EQ(0, e.clk_back);
+			EXPECT_FALSE(e.clk_tsc);
+		}
+	}
+	cycles_jump_at = 0;
+	cycles_on = false;
+}
+
+/*
+ * The engine stops trusting the counter in a phase (the kernel marked
+ * the TSC unstable) after it ran ahead of fsload_now() (by its rate
+ * error): the loop goes on on fsload_now(), its times never below the
+ * counter's last, so that no latency is negative (2^64 - a few ns); it
+ * is no step back.  On a counter that stays sane, every op's phase sum
+ * says so.
+ */
+TEST(cycle_clock_untrusted)
+{
+	static const u32 ns[] = { 1, 16 };
+	/* counts ahead from read 500: 250 ns, 35 reads of the clock */
+	const u64 ahead = 1000;
+	struct fsload_engine e;
+	const struct fsload_opstat *st = &e.acc[FSLOAD_OP_NULL].st;
+	struct fsload_phase_sum sum;
+	u64 reads;
+	unsigned int j;
+
+	cycles_on = true;
+	for (j = 0; j < ARRAY_SIZE(ns); j++) {
+		cycle_reads = 0;
+		ASSERT_EQ(FSLOAD_RUN_DONE, loop_run(&e, ns[j], 0, &reads));
+		memset(&sum, 0, sizeof(sum));
+		fsload_phase_sum_add(&sum, &e, FSLOAD_RUN_DONE, 0);
+		EXPECT_EQ(0, sum.clk_back);
+		EXPECT_EQ(1, sum.clk_tsc);
+
+		cycle_reads = 0;
+		cycles_jump_at = 500;
+		cycles_jump = ahead;
+		cycles_off_at = 1000;
+		ASSERT_EQ(FSLOAD_RUN_DONE, loop_run(&e, ns[j], 0, &reads));
+		EXPECT_EQ(LOOP_OPS, st->ops);
+		EXPECT_EQ(0, st->lat_min);
+		EXPECT_GE(2 * CLOCK_STEP + ahead / CYCLES_PER_NS, st->lat_max);
+		EXPECT_GE(reads * CLOCK_STEP + ahead / CYCLES_PER_NS,
+			  st->lat_sum);
+		EXPECT_EQ(cycles_off_at, cycle_reads);
+		memset(&sum, 0, sizeof(sum));
+		fsload_phase_sum_add(&sum, &e, FSLOAD_RUN_DONE, 0);
+		EXPECT_EQ(0, sum.clk_back);
+		EXPECT_EQ(0, sum.clk_tsc);
+		cycles_jump_at = 0;
+		cycles_off_at = 0;
 	}
 	cycles_on = false;
 }

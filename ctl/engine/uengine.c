@@ -197,6 +197,7 @@ struct ujob {
 	u64 idle_busy_ns;
 	u64 overhead_ops;
 	u64 overhead_ns;
+	u8 op_clock;		/* enum fsload_op_clock of overhead_ns */
 };
 
 static u64 mono_ns(void)
@@ -496,9 +497,10 @@ static inline u64 fsload_now(void)
 
 #if defined(__x86_64__) || defined(__i386__)
 /*
- * The TSC, where the kernel keeps its time on it (uengine_clock_probe()):
- * mono_ns() reads it too, in the vDSO, under the timekeeper's sequence
- * count.
+ * The TSC, where it is a clock (uengine_clock_probe()): mono_ns() reads
+ * it too, in the vDSO, under the timekeeper's sequence count.  tsc_ok
+ * only turns false, at a phase's start (uengine_clock_check()), with
+ * every other thread waiting.
  */
 static bool tsc_ok;
 static u32 tsc_mult;
@@ -546,29 +548,74 @@ static void tsc_pair_read(struct tsc_pair *p)
 #define TSC_CALIBRATE_NS	20000000ULL
 
 /*
- * Time ops with the TSC when the kernel keeps its time on it: its
- * clocksource is the TSC, which the kernel switches away from when it
- * finds the TSC unstable (the clocksource watchdog), and which the vDSO's
- * clock_gettime() reads too.  Its rate is measured against
- * CLOCK_MONOTONIC over TSC_CALIBRATE_NS (a few ppm: each end is read
- * within the tightest of eight reads, a few tens of ns).  No perf event:
- * a task's first perf event flips a static key patched into
- * __schedule(), on which QEMU's multi-threaded TCG was seen to oops (7.3).
- * Otherwise the loop reads clock_gettime().  Once per process.
+ * The kernel keeps its time on the TSC: its clocksource, which it
+ * switches away from when it finds the TSC unstable (the clocksource
+ * watchdog), and which the vDSO's clock_gettime() reads too.
+ */
+static bool tsc_clocksource(void)
+{
+	char cs[32];
+
+	if (!read_small(AT_FDCWD,
+			"/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			cs, sizeof(cs)))
+		return false;
+	cs[strcspn(cs, "\n")] = '\0';
+	return !strcmp(cs, "tsc");
+}
+
+/*
+ * The CPU says that its TSC runs at a constant rate and on in deep
+ * C-states: /proc/cpuinfo's flags constant_tsc and nonstop_tsc (the
+ * kernel module's test, from the same CPUID bits); or the user does, with
+ * FSLOADCTL_FORCE_TSC=1 (a virtual CPU that does not say so: QEMU's TCG).
+ */
+static bool tsc_constant(void)
+{
+	const char *force = getenv("FSLOADCTL_FORCE_TSC");
+	bool constant = false, nonstop = false;
+	char *line = NULL, *tok, *save;
+	size_t n = 0;
+	FILE *f;
+
+	if (force && !strcmp(force, "1"))
+		return true;
+	f = fopen("/proc/cpuinfo", "re");
+	if (!f)
+		return false;
+	while (getline(&line, &n, f) > 0) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		for (tok = strtok_r(line, " \t\n", &save); tok;
+		     tok = strtok_r(NULL, " \t\n", &save)) {
+			constant |= !strcmp(tok, "constant_tsc");
+			nonstop |= !strcmp(tok, "nonstop_tsc");
+		}
+		break;
+	}
+	free(line);
+	fclose(f);
+	return constant && nonstop;
+}
+
+/*
+ * Time ops with the TSC where it is a clock: the CPU says it is constant
+ * and nonstop (tsc_constant()) and the kernel keeps its time on it
+ * (tsc_clocksource()).  Its rate is measured against CLOCK_MONOTONIC over
+ * TSC_CALIBRATE_NS (a few ppm: each end is read within the tightest of
+ * eight reads, a few tens of ns).  No perf event: a task's first perf
+ * event flips a static key patched into __schedule(), on which QEMU's
+ * multi-threaded TCG was seen to oops (7.3).  Otherwise the loop reads
+ * clock_gettime().  Once per process; uengine_clock_check() at each
+ * phase's start.
  */
 static void uengine_clock_probe(void)
 {
 	struct timespec ts = { .tv_nsec = TSC_CALIBRATE_NS };
 	struct tsc_pair a, b;
-	char cs[32];
 	u64 m;
 
-	if (!read_small(AT_FDCWD,
-			"/sys/devices/system/clocksource/clocksource0/current_clocksource",
-			cs, sizeof(cs)))
-		return;
-	cs[strcspn(cs, "\n")] = '\0';
-	if (strcmp(cs, "tsc"))
+	if (!tsc_clocksource() || !tsc_constant())
 		return;
 	tsc_pair_read(&a);
 	while (nanosleep(&ts, &ts) && errno == EINTR)
@@ -582,6 +629,16 @@ static void uengine_clock_probe(void)
 		return;
 	tsc_mult = (u32)m;
 	tsc_ok = true;
+}
+
+/*
+ * At a phase's start, with every other thread waiting: a TSC the kernel
+ * has left since (marked unstable) is left for the rest of the process.
+ */
+static void uengine_clock_check(void)
+{
+	if (tsc_ok && !tsc_clocksource())
+		tsc_ok = false;
 }
 
 static void uengine_clock_init(void)
@@ -607,6 +664,10 @@ static inline u32 fsload_cycles_mult(void)
 }
 
 static void uengine_clock_init(void)
+{
+}
+
+static void uengine_clock_check(void)
 {
 }
 #endif
@@ -984,6 +1045,8 @@ static void ujob_calibrate(struct fsload_worker *w)
 	pthread_mutex_lock(&job->lock);
 	job->overhead_ops = FSLOAD_OVERHEAD_OPS;
 	job->overhead_ns = ns;
+	job->op_clock = w->e.clk_tsc ? FSLOAD_OP_CLOCK_TSC :
+				       FSLOAD_OP_CLOCK_CLOCK_GETTIME;
 	pthread_mutex_unlock(&job->lock);
 }
 
@@ -992,6 +1055,7 @@ static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
 {
 	struct ujob *job = w->job;
 
+	uengine_clock_check();
 	if (p == 0)
 		ujob_calibrate(w);
 	free(job->threads0);
@@ -1639,8 +1703,7 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	if (job->overhead_ops) {
 		js->overhead_ops = job->overhead_ops;
 		js->overhead_ns = job->overhead_ns;
-		js->op_clock = fsload_cycles_ok() ? FSLOAD_OP_CLOCK_TSC :
-			       FSLOAD_OP_CLOCK_CLOCK_GETTIME;
+		js->op_clock = job->op_clock;
 		JS_SET(js, FSLOAD_A_JOB_OVERHEAD_OPS);
 		JS_SET(js, FSLOAD_A_JOB_OVERHEAD_NS);
 		JS_SET(js, FSLOAD_A_JOB_OP_CLOCK);
@@ -1686,6 +1749,15 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 	RES_SET(pr, FSLOAD_A_RES_ELAPSED_NS);
 	pr->start_ns = res->start_ns;
 	RES_SET(pr, FSLOAD_A_RES_START_NS);
+	pr->op_clock_back_steps = res->sum.clk_back;
+	RES_SET(pr, FSLOAD_A_RES_OP_CLOCK_BACK_STEPS);
+	/* once a thread ran the phase: the clock its ops were timed with */
+	if (res->sum.threads) {
+		pr->op_clock = res->sum.clk_tsc == res->sum.threads ?
+			       FSLOAD_OP_CLOCK_TSC :
+			       FSLOAD_OP_CLOCK_CLOCK_GETTIME;
+		RES_SET(pr, FSLOAD_A_RES_OP_CLOCK);
+	}
 	/* the phase's course, as the kernel reports it */
 	for (t = 0; t < FSLOAD_PROGRESS_MARKS && res->sum.progress[t].workers;
 	     t++) {

@@ -210,6 +210,8 @@ static const char *const res_attr_names[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_PROFILE_SAMPLES] = "profile-samples",
 	[FSLOAD_A_RES_PROFILE_DROPPED] = "profile-dropped",
 	[FSLOAD_A_RES_PROFILE_NS] = "profile-ns",
+	[FSLOAD_A_RES_OP_CLOCK] = "op-clock",
+	[FSLOAD_A_RES_OP_CLOCK_BACK_STEPS] = "op-clock-back-steps",
 };
 
 static const unsigned char res_attr_types[FSLOAD_A_RES_MAX + 1] = {
@@ -236,6 +238,8 @@ static const unsigned char res_attr_types[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_PROFILE_SAMPLES] = ATTR_U64,
 	[FSLOAD_A_RES_PROFILE_DROPPED] = ATTR_U64,
 	[FSLOAD_A_RES_PROFILE_NS] = ATTR_U64,
+	[FSLOAD_A_RES_OP_CLOCK] = ATTR_U8,
+	[FSLOAD_A_RES_OP_CLOCK_BACK_STEPS] = ATTR_U64,
 };
 
 static const struct attr_set *const res_nested[FSLOAD_A_RES_MAX + 1] = {

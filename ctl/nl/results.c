@@ -166,6 +166,9 @@ static const struct decode_field res_fields[FSLOAD_A_RES_MAX + 1] = {
 	[FSLOAD_A_RES_PROFILE_DROPPED] =
 		DEC_INT_FIELD(struct phase_result, prof_dropped),
 	[FSLOAD_A_RES_PROFILE_NS] = DEC_INT_FIELD(struct phase_result, prof_ns),
+	[FSLOAD_A_RES_OP_CLOCK] = DEC_INT_FIELD(struct phase_result, op_clock),
+	[FSLOAD_A_RES_OP_CLOCK_BACK_STEPS] =
+		DEC_INT_FIELD(struct phase_result, op_clock_back_steps),
 	[FSLOAD_A_RES_PHASE_INDEX] = DEC_INT_FIELD(struct phase_result, index),
 	[FSLOAD_A_RES_PHASE_NAME] = DEC_STR_FIELD(struct phase_result, name),
 	[FSLOAD_A_RES_THREADS] = DEC_INT_FIELD(struct phase_result, threads),

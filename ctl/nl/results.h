@@ -91,6 +91,9 @@ struct phase_result {
 	uint64_t prof_samples;	/* taken, dropped ones included */
 	uint64_t prof_dropped;
 	uint64_t prof_ns;	/* the sampling handler's own time */
+	/* HAS(FSLOAD_A_RES_OP_CLOCK): the clock that timed the ops */
+	uint8_t op_clock;	/* enum fsload_op_clock */
+	uint64_t op_clock_back_steps;	/* the TSC's steps back */
 };
 
 /* A phase's "have" bit for attribute @attr. */

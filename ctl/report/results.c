@@ -506,6 +506,16 @@ static void print_phase(const struct phase_result *pr,
 		print_uint(PRINT_JSON, "start_ns", NULL, pr->start_ns);
 	else
 		print_null(PRINT_JSON, "start_ns", NULL);
+	if (HAS(pr, FSLOAD_A_RES_OP_CLOCK))
+		print_string(PRINT_JSON, "op_clock", NULL,
+			     op_clock_name(pr->op_clock));
+	else
+		print_null(PRINT_JSON, "op_clock", NULL);
+	if (HAS(pr, FSLOAD_A_RES_OP_CLOCK_BACK_STEPS))
+		print_uint(PRINT_JSON, "op_clock_back_steps", NULL,
+			   pr->op_clock_back_steps);
+	else
+		print_null(PRINT_JSON, "op_clock_back_steps", NULL);
 	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_OPS);
 	print_uint(PRINT_ANY, "ops", fmt, pr->ops);
 	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_ERRORS);
@@ -532,6 +542,36 @@ static void print_phase(const struct phase_result *pr,
 			     pr->nopstats > 1);
 	close_json_array();
 	close_json_object();
+}
+
+/*
+ * Under the table, a line per phase whose ops the job's op clock did not
+ * time all of (the TSC stepped back, or was no longer a clock): which
+ * clock did, and the TSC's steps back.
+ */
+static void print_clock_notes(const struct results *r,
+			      const struct job_status *js)
+{
+	const struct phase_result *pr;
+	unsigned int i;
+
+	for (i = 0; i < r->nphases; i++) {
+		pr = &r->phases[i];
+		if (!HAS(pr, FSLOAD_A_RES_OP_CLOCK) ||
+		    !JS_HAS(js, FSLOAD_A_JOB_OP_CLOCK) ||
+		    pr->op_clock == js->op_clock)
+			continue;
+		print_fp("phase %s: the op clock fell back from %s to %s",
+			 pr->name, op_clock_name(js->op_clock),
+			 op_clock_name(pr->op_clock));
+		if (pr->op_clock_back_steps)
+			print_fp(": the TSC stepped back %" PRIu64
+				 " time%s (readings not used)\n",
+				 pr->op_clock_back_steps,
+				 pr->op_clock_back_steps == 1 ? "" : "s");
+		else
+			print_fp(": the TSC was no longer a clock\n");
+	}
 }
 
 void print_results(const struct results *r, const struct job_status *js)
@@ -566,6 +606,7 @@ void print_results(const struct results *r, const struct job_status *js)
 	for (i = 0; i < r->nphases; i++)
 		print_phase(&r->phases[i], js, r, name_w);
 	close_json_array();
+	print_clock_notes(r, js);
 	print_stall_reports(r->series);
 	print_latency_table(r, name_w);
 	print_progress_table(r, name_w);

@@ -29,9 +29,13 @@
  *	u64 fsload_now(void)		monotonic clock, ns
  *	bool fsload_cycles_ok(void)	the loop may time ops with a cycle
  *					counter: one of constant rate,
+ *					not stopped in idle states,
  *					synchronised across CPUs (the
  *					kernel's verdict), cheaper to read
- *					than fsload_now()
+ *					than fsload_now(); read at each
+ *					phase's start and each clock read
+ *					(false ends the counter's use in
+ *					the phase)
  *	u64 fsload_cycles(void)		that counter
  *	u32 fsload_cycles_mult(void)	ns per count << FSLOAD_CLOCK_SHIFT
  *	void fsload_yield(void)		a rescheduling point
@@ -92,39 +96,107 @@ static __always_inline s64 fsload_do_op(struct fsload_worker *w,
 }
 
 /*
- * The loop's clock, ns on fsload_now()'s scale: where the engine has a
- * cycle counter, a read, a subtraction, a multiply and a shift from the
- * anchor fsload_clock_anchor() took at the phase's start (fsload_now()
- * costs the kernel engine 63 instructions, the user engine's vDSO 99:
- * README, "The engine's own cost per op"), else fsload_now().  Latencies
- * are differences of it; a phase's times and marks, on fsload_now()'s
- * scale, drift from it by the counter's rate error (tsc_khz's against
- * the timekeeping's), ppm of the phase's length at most.
+ * fsload_clock() after it left the cycle counter in the phase: no time
+ * below the counter's last (fsload_now() may be, by the counter's rate
+ * error), until fsload_now() passes it.
  */
-static __always_inline u64 fsload_clock(const struct fsload_engine *e)
+static inline u64 fsload_clock_floor(struct fsload_engine *e)
 {
-	if (fsload_cycles_ok())
-		return e->clk_ns + mul_u64_u32_shr(fsload_cycles() - e->clk_cyc,
-						   e->clk_mult,
-						   FSLOAD_CLOCK_SHIFT);
+	u64 now = fsload_now();
+
+	if (now < e->clk_floor)
+		return e->clk_floor;
+	e->clk_floor = 0;
+	return now;
+}
+
+/*
+ * fsload_clock() leaves the cycle counter: it stepped back (a reading
+ * below the one before: the TSC reset across a suspend, or read on a CPU
+ * whose TSC lags the last one's), or the engine no longer trusts it (the
+ * kernel marked the TSC unstable: fsload_cycles_ok()).  The reading is
+ * not used: the time is fsload_now()'s, or the counter's last time while
+ * fsload_now() is behind it (those ops' latencies clamped to 0, never
+ * 2^64 ns less a few).  A step back is counted, and the worker times ops
+ * with fsload_now() for the rest of the job.  Out of line: it never runs
+ * in a phase on a sane counter.
+ */
+static noinline u64 fsload_clock_leave(struct fsload_engine *e)
+{
+	e->clk_floor = e->clk_ns +
+		       mul_u64_u32_shr(e->clk_last - e->clk_cyc, e->clk_mult,
+				       FSLOAD_CLOCK_SHIFT);
+	e->clk_tsc = false;
+	if (fsload_cycles_ok()) {
+		e->clk_back++;
+		e->clk_off = true;
+	}
+	return fsload_clock_floor(e);
+}
+
+/*
+ * The loop's clock, ns on fsload_now()'s scale: where the engine times
+ * ops with a cycle counter (e->clk_tsc: fsload_clock_anchor()), a read, a
+ * comparison with the last, a multiply and a shift from the anchor the
+ * phase's start took (fsload_now() costs the kernel engine 63
+ * instructions, the user engine's vDSO 99: README, "The engine's own cost
+ * per op"), else fsload_now().  It never goes back in a phase (a reading
+ * below the last leaves the counter: fsload_clock_leave()), so that a
+ * latency, a difference of it, is never negative (2^64 ns as a u64), nor
+ * is a time 2^64 / rate ahead (a timed phase ended at once).  A phase's
+ * times and marks, on fsload_now()'s scale, drift from it by the
+ * counter's rate error (tsc_khz's against the timekeeping's), ppm of the
+ * phase's length at most.
+ */
+static __always_inline u64 fsload_clock(struct fsload_engine *e)
+{
+	u64 c;
+
+	if (likely(e->clk_tsc)) {
+		if (fsload_cycles_ok()) {
+			c = fsload_cycles();
+			if (likely((s64)(c - e->clk_last) >= 0)) {
+				e->clk_last = c;
+				return e->clk_ns +
+				       mul_u64_u32_shr(c - e->clk_cyc,
+						       e->clk_mult,
+						       FSLOAD_CLOCK_SHIFT);
+			}
+		}
+		return fsload_clock_leave(e);
+	}
+	if (unlikely(e->clk_floor))
+		return fsload_clock_floor(e);
 	return fsload_now();
 }
 
 /*
- * The anchor of fsload_clock(): fsload_now() between two counter reads,
- * booked to their midpoint.
+ * The phase's start for fsload_clock(): its steps back zeroed and, where
+ * the engine may time ops with the cycle counter (fsload_cycles_ok(), and
+ * it has not stepped back in the job), its anchor: fsload_now() between
+ * two counter reads, booked to their midpoint.
  */
 static inline void fsload_clock_anchor(struct fsload_engine *e)
 {
 	u64 c0, c1;
 
-	if (!fsload_cycles_ok())
+	e->clk_back = 0;
+	e->clk_floor = 0;
+	e->clk_tsc = false;
+	if (!fsload_cycles_ok() || e->clk_off)
 		return;
 	e->clk_mult = fsload_cycles_mult();
 	c0 = fsload_cycles();
 	e->clk_ns = fsload_now();
 	c1 = fsload_cycles();
+	if ((s64)(c1 - c0) < 0) {
+		e->clk_back++;
+		e->clk_off = true;
+		return;
+	}
 	e->clk_cyc = c0 + (c1 - c0) / 2;
+	e->clk_last = e->clk_cyc;
+	e->clk_tsc = true;
 }
 
 enum fsload_run_end {
@@ -149,6 +221,9 @@ static inline void fsload_phase_sum_add(struct fsload_phase_sum *sum,
 		sum->complete++;
 	if (end == FSLOAD_RUN_STONEWALLED)
 		sum->stonewalled++;
+	if (e->clk_tsc)
+		sum->clk_tsc++;
+	sum->clk_back += e->clk_back;
 	sum->end_ns = max(sum->end_ns, end_ns);
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
 		if (e->acc[t].st.ops || e->acc[t].st.errors)

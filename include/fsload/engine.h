@@ -439,13 +439,20 @@ struct fsload_engine {
 	u64 iter;
 	u64 iters;
 	/*
-	 * The loop's clock (fsload_clock()): the cycle counter's reading
-	 * clk_cyc was fsload_now()'s clk_ns; clk_mult ns per count <<
-	 * FSLOAD_CLOCK_SHIFT.
+	 * The loop's clock (fsload_clock()): while clk_tsc, the cycle
+	 * counter's reading clk_cyc was fsload_now()'s clk_ns, clk_mult ns
+	 * per count << FSLOAD_CLOCK_SHIFT, and clk_last its last reading
+	 * (none below it is used).  clk_floor: the counter was left in the
+	 * phase, no later time is below its last (0: none).
 	 */
 	u64 clk_cyc;
 	u64 clk_ns;
+	u64 clk_last;
 	u32 clk_mult;
+	bool clk_tsc;		/* the phase's ops are timed on the counter */
+	bool clk_off;		/* it stepped back: never again in the job */
+	u64 clk_floor;
+	u64 clk_back;		/* the phase's steps back, each clamped */
 	/*
 	 * After what every op writes: the bytes a name uses are its first
 	 * (fsload's: 77 at most).
@@ -934,6 +941,7 @@ static inline void fsload_engine_init(struct fsload_engine *e,
 	fsload_engine_owner(e, index);
 	e->prefix = 'f';
 	e->reached = U64_MAX;
+	e->clk_off = false;
 	fsload_name_set(e, 0);
 }
 
@@ -1222,6 +1230,8 @@ struct fsload_phase_sum {
 	u32 threads;		/* threads that merged into it */
 	u32 complete;		/* threads that finished every iteration */
 	u32 stonewalled;	/* threads stopped by the time limit */
+	u32 clk_tsc;		/* threads that timed every op on the counter */
+	u64 clk_back;		/* the op clock's steps back, each clamped */
 	u64 end_ns;		/* latest end of any thread's last op */
 	struct fsload_opstat op[FSLOAD_OP_MAX + 1];
 	struct fsload_progress progress[FSLOAD_PROGRESS_MARKS];

@@ -283,11 +283,19 @@ enum fsload_profile_clock {
  *   op's latency, a phase's end, the engine's overhead): read once per op, so
  *   its cost is in every op's.
  * @FSLOAD_OP_CLOCK_KTIME: ktime_get_ns(), the timekeeping's monotonic clock.
- * @FSLOAD_OP_CLOCK_TSC: The TSC, where the kernel trusts it (not marked
- *   unstable, its rate known), scaled to ns with tsc_khz from an anchor on
- *   CLOCK_MONOTONIC taken at each phase's start; the user engine uses it where
- *   the kernel's clocksource is the TSC, at the rate it measures against
- *   CLOCK_MONOTONIC.
+ * @FSLOAD_OP_CLOCK_TSC: The TSC, where it is a clock: the CPU declares it
+ *   constant and nonstop (constant_tsc, nonstop_tsc; or the module parameter
+ *   force_tsc) and the kernel trusts it (not marked unstable, its rate known),
+ *   scaled to ns with tsc_khz from an anchor on CLOCK_MONOTONIC taken at each
+ *   phase's start; the user engine uses it where the kernel's clocksource is
+ *   the TSC and /proc/cpuinfo has constant_tsc and nonstop_tsc (or
+ *   FSLOADCTL_FORCE_TSC=1), at the rate it measures against CLOCK_MONOTONIC. A
+ *   reading below the one before (a step back: a TSC reset, or unsynchronised
+ *   across CPUs) is not used: it is counted (the result's op-clock-back-steps)
+ *   and that worker times its ops with the engine's other clock for the rest
+ *   of the job; so does every worker once the kernel marks the TSC unstable
+ *   (the kernel engine notices within 16 ops, the user engine, by its
+ *   clocksource, at the next phase).
  * @FSLOAD_OP_CLOCK_CLOCK_GETTIME: clock_gettime(CLOCK_MONOTONIC), through the
  *   vDSO (user engine).
  */
@@ -416,6 +424,8 @@ enum {
 	FSLOAD_A_RES_PROFILE_SAMPLES,
 	FSLOAD_A_RES_PROFILE_DROPPED,
 	FSLOAD_A_RES_PROFILE_NS,
+	FSLOAD_A_RES_OP_CLOCK,
+	FSLOAD_A_RES_OP_CLOCK_BACK_STEPS,
 
 	__FSLOAD_A_RES_MAX,
 	FSLOAD_A_RES_MAX = (__FSLOAD_A_RES_MAX - 1)
