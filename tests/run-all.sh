@@ -76,11 +76,11 @@ suites=(
 # (faults-16: the module's default, 263 s of max_jobs alone), its xfs
 # suite no profiles (xfs-profiles), and the CPU profiles under the
 # instruction clock are profile (156-239 s alone).  fuzz-long: 300 000 cases of a new seed, more threads and
-# sockets; cycles-long: 10 000 start/stop cycles; faults-xfs: the fault
+# sockets, and up to 300 s of the unprivileged fuzzer; cycles-long: 10 000 start/stop cycles; faults-xfs: the fault
 # cases that run on xfs, alone.
 extra_suites=(
 	"faults-xfs|--fs xfs --size 512|tests/guest/faults.sh shutdown"
-	"fuzz-long|--fs ext4 --size 1024|FSLOAD_FUZZ_COUNT=300000 FSLOAD_FUZZ_SEED=random FSLOAD_FUZZ_ARGS='--threads 6 --sockets 24 --start-permille 40' tests/guest/fuzz.sh"
+	"fuzz-long|--fs ext4 --size 1024|FSLOAD_FUZZ_COUNT=300000 FSLOAD_FUZZ_SEED=random FSLOAD_FUZZ_ARGS='--threads 6 --sockets 24 --start-permille 40' FSLOAD_FUZZ_USER_COUNT=300000 FSLOAD_FUZZ_USER_TIME=300 tests/guest/fuzz.sh"
 	"cycles-long|--fs ext4 --size 512|FSLOAD_CYCLES=10000 tests/guest/faults.sh cycles"
 	"hostile-long|--fs ext4 --size 512 --timeout 2400|FSLOAD_CHAOS_SEC=60 tests/guest/hostile.sh"
 	"faults-16|--fs ext4 --size 512 --timeout 1200|tests/guest/faults.sh max_jobs"

@@ -1177,6 +1177,54 @@ static void case_query(struct gen *g)
 	e->ok_err[1] = cmd == FSLOAD_CMD_JOB_STOP ? EALREADY : 0;
 }
 
+/*
+ * --uid: a query of one of root's jobs, as anyone may send (the reads),
+ * or a stop or resume of it, which must be refused (W_ADMIN, set by the
+ * exchange).
+ */
+static void case_query_user(struct gen *g)
+{
+	static const uint8_t cmds[] = { FSLOAD_CMD_JOB_GET,
+		FSLOAD_CMD_JOB_GET, FSLOAD_CMD_RESULT_GET,
+		FSLOAD_CMD_SERIES_GET, FSLOAD_CMD_WORKER_GET,
+		FSLOAD_CMD_PROFILE_GET, FSLOAD_CMD_JOB_STOP,
+		FSLOAD_CMD_JOB_RESUME };
+	struct rng *r = g->r;
+	struct mbuf *m = g->m;
+	struct expect *e;
+	uint8_t cmd = PICK(r, cmds);
+	uint16_t flags = NLM_F_REQUEST | (pct(r, 80) ? NLM_F_ACK : 0);
+	uint32_t id = job_pick(r);
+	bool list = cmd == FSLOAD_CMD_JOB_GET && pct(r, 40);
+	size_t off;
+
+	if (list || (cmd != FSLOAD_CMD_JOB_GET && cmd != FSLOAD_CMD_JOB_STOP &&
+		     cmd != FSLOAD_CMD_JOB_RESUME))
+		flags |= NLM_F_DUMP;
+	off = msg_begin(m, family, flags, g->seq, cmd, FSLOAD_FAMILY_VERSION);
+	if (!list)
+		attr(m, FSLOAD_A_JOB_ID, &id, 4);
+	if (cmd == FSLOAD_CMD_SERIES_GET && pct(r, 50)) {
+		uint64_t from = pct(r, 50) ? below(r, 5000) : rnd(r);
+
+		attr(m, FSLOAD_A_JOB_SERIES_FROM, &from, 8);
+	}
+	if (cmd == FSLOAD_CMD_JOB_RESUME && pct(r, 50)) {
+		uint32_t held = below(r, 4);
+
+		attr(m, FSLOAD_A_JOB_HELD, &held, 4);
+	}
+	msg_end(m, off);
+	e = gen_expect(g, off, family, W_QUERY, list ? "list dump" :
+		       "query of root's job");
+	e->cmd = cmd;
+	e->ok_err[0] = ENOENT;	/* an id no job has */
+	if (cmd == FSLOAD_CMD_PROFILE_GET) {
+		e->ok_err[1] = ENODATA;	/* no CPU profile */
+		e->ok_err[2] = EBUSY;	/* still running */
+	}
+}
+
 /* Attribute soup. */
 static void case_soup(struct gen *g)
 {
@@ -1309,6 +1357,25 @@ static const struct case_gen {
 _Static_assert(ARRAY_SIZE(case_gens) <= FSLOAD_PHASE_OPS_MAX,
 	       "more case generators than a phase has ops");
 
+/*
+ * --uid: queries of root's jobs take the valid programs' share (they
+ * cost the guest nothing now: refused), the rest as above.
+ */
+static const struct case_gen case_gens_user[] = {
+	{ .gen = case_valid_program, .pct = 8 },
+	{ .gen = case_invalid_program, .pct = 15 },
+	{ .gen = case_invalid_request, .pct = 10 },
+	{ .gen = case_query_user, .pct = 35 },
+	{ .gen = case_soup, .pct = 17 },
+	{ .gen = case_byte_mutation, .pct = 12 },
+	{ .gen = case_control, .pct = 3 },
+};
+_Static_assert(ARRAY_SIZE(case_gens_user) <= FSLOAD_PHASE_OPS_MAX,
+	       "more case generators than a phase has ops");
+
+static const struct case_gen *gens = case_gens;
+static size_t ngens = ARRAY_SIZE(case_gens);
+
 /* case_gens[] as a phase of weighted ops, for the engine's fsload_pick(). */
 static struct fsload_phase case_table;
 
@@ -1316,15 +1383,19 @@ void cases_init(void)
 {
 	unsigned int i, rest = 0;
 
-	for (i = 0; i < ARRAY_SIZE(case_gens); i++)
-		rest += case_gens[i].pct;
-	case_table.nops = ARRAY_SIZE(case_gens);
-	for (i = 0; i < ARRAY_SIZE(case_gens); i++) {
+	if (opt.uid >= 0) {
+		gens = case_gens_user;
+		ngens = ARRAY_SIZE(case_gens_user);
+	}
+	for (i = 0; i < ngens; i++)
+		rest += gens[i].pct;
+	case_table.nops = ngens;
+	for (i = 0; i < ngens; i++) {
 		struct fsload_opdesc *op = &case_table.ops[i];
 
 		op->group = FSLOAD_GROUP_ALL;
-		op->weight = case_gens[i].starts ? opt.start_permille * rest :
-			     case_gens[i].pct * (1000 - opt.start_permille);
+		op->weight = gens[i].starts ? opt.start_permille * rest :
+			     gens[i].pct * (1000 - opt.start_permille);
 	}
 	fsload_phase_groups(&case_table, 1);
 }
@@ -1340,5 +1411,5 @@ void gen_message(struct tctx *t, struct rng *r, struct nsock *s,
 
 	/* The engine's generator, seeded from the case's. */
 	fsload_rng_seed(&e.rnd, rnd(r));
-	case_gens[fsload_pick(&e, &case_table) - case_table.ops].gen(&g);
+	gens[fsload_pick(&e, &case_table) - case_table.ops].gen(&g);
 }

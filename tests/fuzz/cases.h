@@ -34,6 +34,7 @@ enum want {
 	W_ERROR,	/* invalid by construction: an error */
 	W_START,	/* a valid program: started, or EBUSY */
 	W_QUERY,	/* a valid query: success (or ENOENT/EALREADY, see ok_err) */
+	W_ADMIN,	/* --uid: an admin command, refused (policy.c) */
 };
 
 struct expect {
@@ -49,6 +50,7 @@ struct expect {
 	int want_err;		/* W_ERROR: the predicted errno, 0 any */
 	bool want_msg;		/* W_ERROR: an extack message expected */
 	int ok_err[3];		/* W_QUERY: errors that are fine too */
+	const char *want_text;	/* W_ADMIN: the extack message, NULL none */
 	const char *what;
 	/* what came back */
 	int nterm;
@@ -77,10 +79,15 @@ struct tctx {
 		int ttl;	/* cases left before we stop it */
 	} mine[64];
 	int nmine;
+	int parked[4];		/* --uid: sockets of dumps never read */
+	int nparked;
 	uint64_t cur_case;
 	const char *cur_what;
 	bool failed;		/* this thread found a failure */
 };
+
+void fuzz_fail(struct tctx *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Append an expectation for the message at @off to @ex (@n of them). */
 void add_expect(struct expect *ex, int *n, size_t off, uint32_t seq,
@@ -93,5 +100,16 @@ void cases_init(void);
 /* One message of a case: appended to t->dg; its expectation to @ex. */
 void gen_message(struct tctx *t, struct rng *r, struct nsock *s,
 		 struct expect *ex, int *nex);
+
+/* --uid (user.c, policy.c) */
+uint32_t user_job_pick(struct rng *r);
+void user_walkaway(struct tctx *t, struct rng *r);
+void user_unpark(struct tctx *t);
+const char *hidden_leak(const struct nlmsghdr *h);
+void hidden_report(void);
+int user_discover(void);
+int user_final_check(void);
+bool cmd_is_admin(uint8_t cmd);
+int admin_verdict(const struct nlmsghdr *h, const char **msg);
 
 #endif /* FSLOAD_FUZZ_CASES_H */

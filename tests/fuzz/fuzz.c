@@ -166,6 +166,8 @@ uint32_t job_pick(struct rng *r)
 {
 	uint32_t id = 0;
 
+	if (opt.uid >= 0)
+		return user_job_pick(r);
 	pthread_mutex_lock(&jobs_mu);
 	if (njobs) {
 		size_t k = pct(r, 70) ? njobs - 1 - below(r, njobs < 16 ? njobs : 16)
@@ -211,9 +213,7 @@ static void sweep_kept(struct nsock *s)
 /* The exchange                                                        */
 /* ------------------------------------------------------------------ */
 
-static void fail(struct tctx *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void fail(struct tctx *t, const char *fmt, ...)
+void fuzz_fail(struct tctx *t, const char *fmt, ...)
 {
 	char m[512];
 	va_list ap;
@@ -278,28 +278,28 @@ static bool check_job_msg(struct tctx *t, const struct nlmsghdr *h,
 	uint32_t v;
 
 	if (!get_u32(attr_find(p, plen, FSLOAD_A_JOB_ID), id) || !*id) {
-		fail(t, "job message without an id");
+		fuzz_fail(t, "job message without an id");
 		return false;
 	}
 	if (!get_u8(attr_find(p, plen, FSLOAD_A_JOB_STATE), &state) ||
 	    state < FSLOAD_JOB_RUNNING || state > FSLOAD_JOB_FAILED) {
-		fail(t, "job %u: state %u", *id, state);
+		fuzz_fail(t, "job %u: state %u", *id, state);
 		return false;
 	}
 	if (state == FSLOAD_JOB_FAILED &&
 	    (!get_u32(attr_find(p, plen, FSLOAD_A_JOB_ERRNO), &v) || !v ||
 	     !attr_find(p, plen, FSLOAD_A_JOB_ERROR_MSG))) {
-		fail(t, "job %u failed without errno and error message", *id);
+		fuzz_fail(t, "job %u failed without errno and error message", *id);
 		return false;
 	}
 	if (flags && !get_u32(attr_find(p, plen, FSLOAD_A_JOB_FLAGS), flags)) {
-		fail(t, "job %u: no flags", *id);
+		fuzz_fail(t, "job %u: no flags", *id);
 		return false;
 	}
 	a = attr_find(p, plen, FSLOAD_A_JOB_DIR);
 	if (dir) {
 		if (!a || !alen(a)) {
-			fail(t, "job %u: no dir", *id);
+			fuzz_fail(t, "job %u: no dir", *id);
 			return false;
 		}
 		snprintf(dir, dirsize, "%.*s", (int)alen(a),
@@ -322,19 +322,28 @@ static void on_data(struct tctx *t, struct expect *e,
 		return;
 	if (h->nlmsg_type != family ||
 	    h->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN) {
-		fail(t, "reply of type %u, length %u to %s", h->nlmsg_type,
+		fuzz_fail(t, "reply of type %u, length %u to %s", h->nlmsg_type,
 		     h->nlmsg_len, e->what);
 		return;
 	}
 	if (g->cmd != e->cmd) {
-		fail(t, "reply command %u to request command %u", g->cmd,
+		fuzz_fail(t, "reply command %u to request command %u", g->cmd,
 		     e->cmd);
 		return;
 	}
 	p = gpayload(h, &plen);
 	if (!attrs_ok(p, plen, 0)) {
-		fail(t, "malformed attributes in a reply to %s", e->what);
+		fuzz_fail(t, "malformed attributes in a reply to %s", e->what);
 		return;
+	}
+	if (opt.uid >= 0) {
+		const char *leak = hidden_leak(h);
+
+		if (leak) {
+			fuzz_fail(t, "uid %ld sees %s (reply to %s)", opt.uid,
+				  leak, e->what);
+			return;
+		}
 	}
 	if (e->cmd == FSLOAD_CMD_JOB_START || e->cmd == FSLOAD_CMD_JOB_GET) {
 		uint32_t id, flags;
@@ -350,7 +359,7 @@ static void on_data(struct tctx *t, struct expect *e,
 	} else if (e->cmd == FSLOAD_CMD_RESULT_GET) {
 		if (!attr_find(p, plen, FSLOAD_A_JOB_ID) ||
 		    !attr_find(p, plen, FSLOAD_A_JOB_RESULT))
-			fail(t, "result message without id or result nest");
+			fuzz_fail(t, "result message without id or result nest");
 	}
 }
 
@@ -378,10 +387,13 @@ static void drain_events(struct tctx *t)
 			if (h->nlmsg_type != family ||
 			    (g->cmd != FSLOAD_CMD_JOB_PROGRESS_NTF &&
 			     g->cmd != FSLOAD_CMD_JOB_DONE_NTF)) {
-				fail(t, "event of type %u command %u",
+				fuzz_fail(t, "event of type %u command %u",
 				     h->nlmsg_type, g->cmd);
 				continue;
 			}
+			if (opt.uid >= 0 && hidden_leak(h))
+				fuzz_fail(t, "uid %ld sees %s (notification)",
+					  opt.uid, hidden_leak(h));
 			if (check_job_msg(t, h, &id, NULL, NULL, 0) &&
 			    g->cmd == FSLOAD_CMD_JOB_DONE_NTF) {
 				size_t plen;
@@ -390,7 +402,7 @@ static void drain_events(struct tctx *t)
 
 				get_u8(attr_find(p, plen, FSLOAD_A_JOB_STATE), &st);
 				if (st < FSLOAD_JOB_DONE)
-					fail(t, "JOB_DONE_NTF of job %u in state %u",
+					fuzz_fail(t, "JOB_DONE_NTF of job %u in state %u",
 					     id, st);
 			}
 		}
@@ -454,6 +466,13 @@ static bool exchange(struct tctx *t, struct nsock *s, struct mbuf *dg,
 			need_barrier = true;
 		/* A dump still running on the socket refuses another. */
 		ex[k].busy_ok = dumps > 0;
+		/* --uid: an admin command gets the genl core's verdict. */
+		if (opt.uid >= 0 && h->nlmsg_type == family &&
+		    (h->nlmsg_flags & NLM_F_REQUEST) &&
+		    h->nlmsg_len >= NLMSG_HDRLEN + 1 && cmd_is_admin(ex[k].cmd)) {
+			ex[k].want = W_ADMIN;
+			ex[k].want_err = -admin_verdict(h, &ex[k].want_text);
+		}
 		dumps += ex[k].dump;
 		t->st.msgs++;
 	}
@@ -465,7 +484,7 @@ static bool exchange(struct tctx *t, struct nsock *s, struct mbuf *dg,
 	t->st.datagrams++;
 	t->st.bytes += dg->len;
 	if (send(s->fd, dg->b, dg->len, 0) < 0) {
-		fail(t, "send of %zu bytes: %s", dg->len, strerror(errno));
+		fuzz_fail(t, "send of %zu bytes: %s", dg->len, strerror(errno));
 		return false;
 	}
 	if (need_barrier) {
@@ -477,7 +496,7 @@ static bool exchange(struct tctx *t, struct nsock *s, struct mbuf *dg,
 		};
 
 		if (send(s->fd, &b, sizeof(b), 0) < 0) {
-			fail(t, "send barrier: %s", strerror(errno));
+			fuzz_fail(t, "send barrier: %s", strerror(errno));
 			return false;
 		}
 		barrier_done = false;
@@ -507,21 +526,21 @@ static bool exchange(struct tctx *t, struct nsock *s, struct mbuf *dg,
 				    (ex[k].dump || (ex[k].flags & NLM_F_ACK)))
 					break;
 			if (k < n)
-				fail(t, "no answer within %d ms to message %d (%s, seq %u, flags 0x%x, cmd %u)",
+				fuzz_fail(t, "no answer within %d ms to message %d (%s, seq %u, flags 0x%x, cmd %u)",
 				     opt.timeout_ms, k, ex[k].what, ex[k].seq,
 				     ex[k].flags, ex[k].cmd);
 			else
-				fail(t, "no answer to the barrier within %d ms",
+				fuzz_fail(t, "no answer to the barrier within %d ms",
 				     opt.timeout_ms);
 			hexdump("datagram", dg->b, dg->len);
 			return false;
 		}
 		if (len < 0) {
-			fail(t, "recv: %s", strerror((int)-len));
+			fuzz_fail(t, "recv: %s", strerror((int)-len));
 			return false;
 		}
 		if (trunc) {
-			fail(t, "a reply datagram larger than %d bytes", BUF_SIZE);
+			fuzz_fail(t, "a reply datagram larger than %d bytes", BUF_SIZE);
 			return false;
 		}
 		for (h = (void *)t->buf; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
@@ -530,7 +549,7 @@ static bool exchange(struct tctx *t, struct nsock *s, struct mbuf *dg,
 			if (need_barrier && h->nlmsg_seq == barrier_seq) {
 				if (h->nlmsg_type != NLMSG_ERROR ||
 				    ((struct nlmsgerr *)NLMSG_DATA(h))->error) {
-					fail(t, "odd answer to the barrier");
+					fuzz_fail(t, "odd answer to the barrier");
 					return false;
 				}
 				barrier_done = true;
@@ -543,7 +562,7 @@ static bool exchange(struct tctx *t, struct nsock *s, struct mbuf *dg,
 					break;
 				}
 			if (!e) {
-				fail(t, "a reply (type %u, flags 0x%x) with seq %u that matches no open request",
+				fuzz_fail(t, "a reply (type %u, flags 0x%x) with seq %u that matches no open request",
 				     h->nlmsg_type, h->nlmsg_flags, h->nlmsg_seq);
 				hexdump("datagram", dg->b, dg->len);
 				return false;
@@ -568,11 +587,11 @@ static bool exchange(struct tctx *t, struct nsock *s, struct mbuf *dg,
 					t->st.acks++;
 				}
 				if (h->nlmsg_type == NLMSG_DONE && !e->dump) {
-					fail(t, "NLMSG_DONE for a request that is no dump");
+					fuzz_fail(t, "NLMSG_DONE for a request that is no dump");
 					return false;
 				}
 			} else if (h->nlmsg_type < NLMSG_MIN_TYPE) {
-				fail(t, "control message %u from the kernel",
+				fuzz_fail(t, "control message %u from the kernel",
 				     h->nlmsg_type);
 				return false;
 			} else {
@@ -580,7 +599,7 @@ static bool exchange(struct tctx *t, struct nsock *s, struct mbuf *dg,
 			}
 		}
 		if (len > 0) {
-			fail(t, "%zd trailing bytes in a reply datagram", len);
+			fuzz_fail(t, "%zd trailing bytes in a reply datagram", len);
 			return false;
 		}
 	}
@@ -593,19 +612,46 @@ static bool exchange(struct tctx *t, struct nsock *s, struct mbuf *dg,
 			continue;
 		}
 		if (e->nterm > 1) {
-			fail(t, "%d answers to one request (%s)", e->nterm, e->what);
+			fuzz_fail(t, "%d answers to one request (%s)", e->nterm, e->what);
 			return false;
 		}
 		if (!e->nterm && !(e->flags & NLM_F_ACK) && !e->dump &&
 		    !e->ndata)
 			t->st.no_reply_ok++;
 		if (e->nterm && !e->err && !e->done && !(e->flags & NLM_F_ACK)) {
-			fail(t, "an ACK that was not asked for (%s)", e->what);
+			fuzz_fail(t, "an ACK that was not asked for (%s)", e->what);
 			return false;
 		}
 	}
 	drain_events(t);
 	return !t->failed;
+}
+
+/*
+ * --uid: an admin command, refused with exactly what the genl core or
+ * the module's pre_doit says (policy.c), an extack message as theirs.
+ */
+static void judge_admin(struct tctx *t, struct expect *e)
+{
+	if (!e->nterm || !e->err || e->ndata) {
+		fuzz_fail(t, "uid %ld: %s (command %u) %s", opt.uid, e->what,
+			  e->cmd, !e->nterm ? "not answered" :
+			  !e->err ? "succeeded" : "answered with data");
+		hexdump("datagram", t->dg.b, t->dg.len);
+		return;
+	}
+	t->st.invalid_rejected++;
+	if (e->err == ENOMEM)
+		return;
+	if (e->err != e->want_err ||
+	    (e->want_text && (!e->has_msg || strcmp(e->msg, e->want_text))) ||
+	    (!e->want_text && e->has_msg)) {
+		fuzz_fail(t, "uid %ld: %s (command %u): %s \"%s\", the model says %s \"%s\"",
+			  opt.uid, e->what, e->cmd, strerrorname_np(e->err),
+			  e->has_msg ? e->msg : "", strerrorname_np(e->want_err),
+			  e->want_text ?: "");
+		hexdump("datagram", t->dg.b, t->dg.len);
+	}
 }
 
 /* Check the verdicts that depend on what the case meant. */
@@ -634,6 +680,12 @@ static void judge(struct tctx *t, struct expect *ex, int n, int sock)
 		if (!e->processed || t->failed)
 			continue;
 		t->cur_what = e->what;
+		if (e->want == W_ADMIN) {
+			judge_admin(t, e);
+			if (t->failed)
+				return;
+			continue;
+		}
 		if (e->busy_ok && e->err == EBUSY)
 			continue;
 		switch (e->want) {
@@ -641,7 +693,7 @@ static void judge(struct tctx *t, struct expect *ex, int n, int sock)
 			if (!(e->flags & NLM_F_REQUEST))
 				break;
 			if (!e->err || !e->nterm) {
-				fail(t, "invalid message accepted (%s)%s", e->what,
+				fuzz_fail(t, "invalid message accepted (%s)%s", e->what,
 				     started ? ": a job started" : "");
 				hexdump("datagram", t->dg.b, t->dg.len);
 				return;
@@ -655,7 +707,7 @@ static void judge(struct tctx *t, struct expect *ex, int n, int sock)
 					      strerrorname_np(e->want_err), e->msg);
 			}
 			if (e->want_msg && !e->has_msg && e->err != ENOMEM) {
-				fail(t, "error %s without an extack message (%s)",
+				fuzz_fail(t, "error %s without an extack message (%s)",
 				     strerrorname_np(e->err), e->what);
 				hexdump("datagram", t->dg.b, t->dg.len);
 				return;
@@ -663,29 +715,30 @@ static void judge(struct tctx *t, struct expect *ex, int n, int sock)
 			break;
 		case W_START:
 			if (!e->nterm && !e->ndata) {
-				fail(t, "no answer to a valid start");
+				fuzz_fail(t, "no answer to a valid start");
 				return;
 			}
 			if (e->err == EBUSY) {
 				t->st.ebusy++;
 				if (!e->has_msg)
-					fail(t, "EBUSY without an extack message");
+					fuzz_fail(t, "EBUSY without an extack message");
 			} else if (e->err == ENOSPC || e->err == EDQUOT) {
 				t->st.enospc++;
 			} else if (e->err && e->err != ENOMEM) {
-				fail(t, "valid program refused: %s: %s",
+				fuzz_fail(t, "valid program refused: %s: %s",
 				     strerrorname_np(e->err), e->msg);
 				hexdump("datagram", t->dg.b, t->dg.len);
 				return;
 			} else if (!e->err && !e->job_id) {
-				fail(t, "start succeeded without a job in its reply");
+				fuzz_fail(t, "start succeeded without a job in its reply");
 				return;
 			}
 			break;
 		case W_QUERY:
 			if (e->err && e->err != e->ok_err[0] &&
-			    e->err != e->ok_err[1] && e->err != ENOMEM) {
-				fail(t, "valid %s failed: %s: %s", e->what,
+			    e->err != e->ok_err[1] && e->err != e->ok_err[2] &&
+			    e->err != ENOMEM) {
+				fuzz_fail(t, "valid %s failed: %s: %s", e->what,
 				     strerrorname_np(e->err), e->msg);
 				return;
 			}
@@ -763,7 +816,7 @@ static void cycle_socket(struct tctx *t, struct rng *r)
 			t->mine[i--] = t->mine[--t->nmine];
 	err = nsock_open(s);
 	if (err)
-		fail(t, "reopen socket: %s", strerror(-err));
+		fuzz_fail(t, "reopen socket: %s", strerror(-err));
 	t->st.sock_closes++;
 }
 
@@ -774,7 +827,7 @@ static void *fuzz_thread(void *arg)
 	int i;
 
 	if (!ex) {
-		fail(t, "out of memory");
+		fuzz_fail(t, "out of memory");
 		return NULL;
 	}
 	while (!atomic_load(&failed)) {
@@ -802,6 +855,19 @@ static void *fuzz_thread(void *arg)
 			/* --only: that case again would be the same. */
 			logf_("# case %" PRIu64 ": a socket closed and reopened\n",
 			      c);
+			break;
+		}
+		if (opt.uid >= 0 && pct(&r, 4)) {
+			if (opt.dry) {
+				logf_("# case %" PRIu64 ": a dump walked away from\n", c);
+				break;
+			}
+			user_walkaway(t, &r);
+			if (t->failed)
+				break;
+			t->st.cases++;
+			if (opt.only < 0)
+				continue;
 			break;
 		}
 		k = below(&r, t->nsocks);
@@ -861,6 +927,7 @@ static void *fuzz_thread(void *arg)
 	}
 	if (!atomic_load(&failed))
 		stop_mine(t, true);
+	user_unpark(t);
 	free(ex);
 	return NULL;
 }
@@ -1031,7 +1098,13 @@ int run_fuzz(void)
 	printf("# family %d, events group %u, unknown family id %u\n", family,
 	       events_grp, bad_family);
 	fflush(stdout);
-	if (make_fixtures()) {
+	if (opt.uid >= 0) {
+		/* Root's jobs; no fixtures: no job of ours can start. */
+		if (user_discover() < 1) {
+			printf("# uid %ld lists no job to query\n", opt.uid);
+			return 1;
+		}
+	} else if (make_fixtures()) {
 		printf("# cannot make the fixtures: %s\n", strerror(errno));
 		return 1;
 	}
@@ -1090,9 +1163,15 @@ int run_fuzz(void)
 	free(th);
 	if (atomic_load(&failed))
 		ret = 1;
-	if (final_checks())
-		ret = 1;
-	remove_fixtures();
+	if (opt.uid >= 0) {
+		hidden_report();
+		if (user_final_check())
+			ret = 1;
+	} else {
+		if (final_checks())
+			ret = 1;
+		remove_fixtures();
+	}
 	printf("# final checks and cleanup done at %.1f s\n",
 	       (now_ms() - t0) / 1000.0);
 	printf("# fsload_fuzz: %s (seed %" PRIu64 ")\n", ret ? "FAIL" : "pass",

@@ -59,6 +59,9 @@ struct fuzz_opt {
 	bool verbose;
 	bool keep;
 	bool dry;		/* --only: build the case, send nothing */
+	long uid;		/* --uid: fuzz as this user (user.c), -1 root */
+	uint32_t sample_ms;	/* start --sample-ms */
+	uint32_t profile_hz;	/* start --cpu-profile */
 };
 extern struct fuzz_opt opt;
 
@@ -85,6 +88,10 @@ int run_dry(void);
 int run_cycles(void);
 int run_failnth(void);
 int run_start(int argc, char **argv);
+/* --uid: become @uid, without any capability: 0 or -1. */
+int drop_privileges(uid_t uid);
+/* policy.c: the admin commands' policies are ones it models. */
+bool policy_init(void);
 
 /* ------------------------------------------------------------------ */
 /* Utilities                                                           */
@@ -251,6 +258,7 @@ struct fixed_phase {
 struct fixed_job {
 	const char *dir;
 	uint32_t flags, threads, fpd;
+	uint32_t sample_ms, profile_hz;	/* 0: none */
 	uint64_t files;
 	const struct fixed_phase *phases;
 	int nphases;

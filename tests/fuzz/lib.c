@@ -34,6 +34,7 @@ struct fuzz_opt opt = {
 	.timeout_ms = 30000,
 	.only = -1,
 	.max_nth = 2000,
+	.uid = -1,
 };
 
 /* The module's limits, read before the chroot. */
@@ -663,6 +664,10 @@ size_t put_fixed_job(struct mbuf *m, uint32_t seq, const struct fixed_job *j)
 	attr(m, FSLOAD_A_JOB_FILES, &j->files, 8);
 	attr(m, FSLOAD_A_JOB_FILES_PER_DIR, &j->fpd, 4);
 	attr(m, FSLOAD_A_JOB_PROGRESS_MS, &zero, 4);
+	if (j->sample_ms)
+		attr(m, FSLOAD_A_JOB_SAMPLE_MS, &j->sample_ms, 4);
+	if (j->profile_hz)
+		attr(m, FSLOAD_A_JOB_CPU_PROFILE_HZ, &j->profile_hz, 4);
 	for (p = 0; p < j->nphases; p++) {
 		const struct fixed_phase *fp = &j->phases[p];
 		size_t ph = nest_begin(m, FSLOAD_A_JOB_PHASE | NLA_F_NESTED);

@@ -8,11 +8,12 @@
  *
  *   fsload_fuzz [fuzz] [--seed N] [--count N] [--threads N] [--sockets N]
  *               [--dir DIR] [--timeout-ms N] [--only INDEX] [--verbose]
- *               [--start-permille N] [--time-limit SEC]
+ *               [--start-permille N] [--time-limit SEC] [--uid N]
  *   fsload_fuzz cycles --dir DIR [--count N]
  *   fsload_fuzz failnth --dir DIR [--max N]
  *   fsload_fuzz start --dir DIR [--files N] [--files-per-dir N]
- *               [--threads N] [--keep] OP[@MS]...
+ *               [--threads N] [--keep] [--sample-ms N] [--cpu-profile HZ]
+ *               OP[@MS]...
  *
  * fuzz: --count cases (default 100000), each one datagram of one or more
  * generated or mutated messages, sent by --threads threads over --sockets
@@ -39,6 +40,16 @@
  *    but the directories of jobs started with FSLOAD_JOB_F_KEEP.
  * Exit 0 pass, 1 fail (seed and case index printed), 2 usage, 4 skip.
  *
+ * fuzz --uid N: after reading the module's limits, resolving the family
+ * and entering DIR, drop every privilege and become user N (user.c):
+ * fuzz as anyone may, against the jobs root started beforehand (listed
+ * by a JOB_GET dump).  Admin commands must get exactly the genl core's
+ * header or policy error (policy.c) or EPERM "CAP_SYS_ADMIN is
+ * required"; queries and dumps of root's jobs are fuzzed, and dumps read
+ * halfway, never read, or closed mid-dump; no reply may carry what the
+ * module hides from a reader who did not start the job (user.c's
+ * hidden[]); at the end the same jobs are listed, none stopped.
+ *
  * cycles: COUNT start/stop cycles in DIR (default 1000), alternately a
  * start followed by a stop and a start whose socket is then closed; every
  * job must end STOPPED (or DONE), announced once by JOB_DONE_NTF, with
@@ -54,7 +65,8 @@
  *
  * start: a detached job of the given phases (OP@MS: OP until MS ms have
  * passed, e.g. null@5000 is a pause); prints its id.  For the fault tests,
- * which tamper with a job's tree during such a pause.
+ * which tamper with a job's tree during such a pause, and the jobs root
+ * starts for fuzz --uid (a time series, a CPU profile).
  */
 #include "fuzz.h"
 
@@ -71,10 +83,11 @@ static void usage(FILE *f)
 		"                   [--start-permille N]   (valid programs per 1000 messages, 20)\n"
 		"                   [--time-limit SEC]     (no new case after SEC seconds)\n"
 		"                   [--only I --dry-run]   (print case I, send nothing)\n"
+		"                   [--uid N]              (as user N, against root's jobs)\n"
 		"       fsload_fuzz cycles [--dir DIR] [--count N]\n"
 		"       fsload_fuzz failnth [--dir DIR] [--max N]\n"
 		"       fsload_fuzz start --dir DIR [--files N] [--files-per-dir N] [--threads N]\n"
-		"                   [--keep] OP[@MS]...\n"
+		"                   [--keep] [--sample-ms N] [--cpu-profile HZ] OP[@MS]...\n"
 		"DIR defaults to $FSLOAD_DIR/fuzz (the process chroots into it).\n");
 }
 
@@ -146,13 +159,21 @@ int main(int argc, char **argv)
 			opt.start_permille = atoi(v);
 		else if (!strcmp(a, "--max"))
 			opt.max_nth = atoi(v);
+		else if (!strcmp(a, "--sample-ms"))
+			opt.sample_ms = strtoul(v, NULL, 0);
+		else if (!strcmp(a, "--cpu-profile"))
+			opt.profile_hz = strtoul(v, NULL, 0);
+		else if (!strcmp(a, "--uid"))
+			opt.uid = strtol(v, NULL, 0);
 		else {
 			usage(stderr);
 			return 2;
 		}
 	}
 	if (opt.threads < 1 || opt.sockets < 1 || opt.timeout_ms < 1 ||
-	    opt.start_permille < 0 || opt.start_permille > 999) {
+	    opt.start_permille < 0 || opt.start_permille > 999 ||
+	    opt.uid < -1 || opt.uid > 0x7fffffff ||
+	    (opt.uid >= 0 && strcmp(opt.mode, "fuzz"))) {
 		usage(stderr);
 		return 2;
 	}
@@ -197,6 +218,14 @@ int main(int argc, char **argv)
 	}
 	if (enter_dir(opt.dir))
 		return 1;
+	if (opt.uid >= 0) {
+		if (!policy_init()) {
+			printf("# the admin commands' policies use types policy.c does not model\n");
+			return 1;
+		}
+		if (drop_privileges(opt.uid))
+			return 1;
+	}
 	if (!strcmp(opt.mode, "cycles"))
 		return run_cycles();
 	return run_fuzz();

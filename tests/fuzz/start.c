@@ -13,7 +13,7 @@
 
 /*
  * fsload_fuzz start --dir DIR [--files N] [--files-per-dir N]
- *	[--threads N] [--keep] PHASE...
+ *	[--threads N] [--keep] [--sample-ms N] [--cpu-profile HZ] PHASE...
  * PHASE is OP or OP@MS: OP over the file set, or OP until MS ms have
  * passed (a pause, with null).  The job is detached; prints its id.
  */
@@ -26,6 +26,7 @@ int run_start(int argc, char **argv)
 		.threads = opt.threads,
 		.fpd = opt.sockets,	/* --files-per-dir, see main() */
 		.files = opt.count, .phases = phases, .nphases = argc,
+		.sample_ms = opt.sample_ms, .profile_hz = opt.profile_hz,
 	};
 	struct nsock s = { .fd = -1 };
 	char msg[160] = "";
