@@ -27,6 +27,7 @@
 #include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/blkdev.h>
+#include <linux/exportfs.h>
 #include <net/genetlink.h>
 
 #define FSLOAD_KV_GE(a, b) (LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, 0))
@@ -351,6 +352,32 @@ static inline struct nlattr **fsload_dump_attrs(struct netlink_callback *cb)
 #else
 	return genl_dumpit_info(cb)->attrs;
 #endif
+}
+
+/*
+ * The file handle of @dentry into @buf (@len bytes), as name_to_handle_at(2)
+ * without flags makes it: its type, or -EOPNOTSUPP where that refuses
+ * (a filesystem that cannot decode handles), -EOVERFLOW where it is
+ * longer.  No version difference: exportfs_encode_fh() takes the same
+ * arguments from 6.1 to 7.x (its last, 0 here, was named connectable in
+ * 6.1 and is a flags word later), and name_to_handle_at(2)'s test, open
+ * coded in 6.1, is exportfs_can_encode_fh(nop, 0) later: the same, here.
+ */
+static inline int fsload_encode_fh(struct dentry *dentry, void *buf,
+				   unsigned int *len)
+{
+	const struct export_operations *nop = dentry->d_sb->s_export_op;
+	int dwords = *len / 4, type;
+
+	if (!IS_ENABLED(CONFIG_EXPORTFS) || !nop || !nop->fh_to_dentry)
+		return -EOPNOTSUPP;
+	type = exportfs_encode_fh(dentry, buf, &dwords, 0);
+	if (type == FILEID_INVALID || type == -ENOSPC || dwords * 4 > *len)
+		return -EOVERFLOW;
+	if (type < 0)
+		return type;
+	*len = dwords * 4;
+	return type;
 }
 
 #endif /* _FSLOAD_COMPAT_H */

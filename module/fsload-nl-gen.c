@@ -102,7 +102,7 @@ const struct nla_policy fsload_phase_nl_policy[FSLOAD_A_PHASE_STRIDE + 1] = {
 };
 
 /* FSLOAD_CMD_JOB_START - do */
-const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_JOIN_INO + 1] = {
+const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_JOIN_HANDLE + 1] = {
 	[FSLOAD_A_JOB_DIR] = { .type = NLA_NUL_STRING, .len = 4095, },
 	[FSLOAD_A_JOB_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0xf),
 	[FSLOAD_A_JOB_THREADS] = NLA_POLICY_RANGE(NLA_U32, 1, FSLOAD_THREADS_MAX),
@@ -130,6 +130,10 @@ const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_JOIN_INO + 1] = 
 	[FSLOAD_A_JOB_RANKS] = NLA_POLICY_FULL_RANGE(NLA_U32, &fsload_a_job_ranks_range),
 	[FSLOAD_A_JOB_JOIN_DIR] = { .type = NLA_NUL_STRING, .len = 63, },
 	[FSLOAD_A_JOB_JOIN_INO] = { .type = NLA_U64, },
+	[FSLOAD_A_JOB_JOIN_MODE] = { .type = NLA_U32, },
+	[FSLOAD_A_JOB_JOIN_BTIME] = { .type = NLA_U64, },
+	[FSLOAD_A_JOB_JOIN_HANDLE_TYPE] = { .type = NLA_U32, },
+	[FSLOAD_A_JOB_JOIN_HANDLE] = { .type = NLA_BINARY, },
 };
 
 /* FSLOAD_CMD_JOB_STOP - do */

@@ -15,7 +15,7 @@ extern const struct nla_policy fsload_group_nl_policy[FSLOAD_A_GROUP_THREADS + 1
 extern const struct nla_policy fsload_op_nl_policy[FSLOAD_A_OP_GROUP + 1];
 extern const struct nla_policy fsload_phase_nl_policy[FSLOAD_A_PHASE_STRIDE + 1];
 
-extern const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_JOIN_INO + 1];
+extern const struct nla_policy fsload_job_start_nl_policy[FSLOAD_A_JOB_JOIN_HANDLE + 1];
 
 extern const struct nla_policy fsload_job_stop_nl_policy[FSLOAD_A_JOB_ID + 1];
 

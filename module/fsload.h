@@ -40,7 +40,9 @@ struct fsload_program {
 	char *join_dir;		/* rank 0's job directory, which this job
 				 * works in (its name in the target)
 				 */
-	u64 join_ino;		/* its st_ino */
+	struct fsload_dir_id join_id;	/* what rank 0's job reported of
+					 * it (join-ino, join-mode ...)
+					 */
 	u64 files;		/* per thread */
 	u32 files_per_dir;
 	u32 branch;		/* directory tree's branching; 0 flat */
@@ -287,7 +289,9 @@ struct fsload_job {
 	const struct cred *cred;	/* the starter's, for the workers */
 	struct path parent;		/* the target directory, pinned */
 	struct path dir;		/* parent/fsload-<id>, pinned */
-	u64 dir_ino;			/* its st_ino, set before publishing */
+	struct fsload_dir_id dir_id;	/* what it is (its st_ino ...), set
+					 * before publishing
+					 */
 	char dir_name[FSLOAD_JOIN_DIR_MAX];	/* its name in parent, set
 						 * before publishing
 						 */
@@ -472,6 +476,7 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info);
 
 /* target.c */
 int fsload_resolve_dir(struct fsload_job *job, struct genl_info *info);
+int fsload_dir_id(const struct path *dir, struct fsload_dir_id *id);
 int fsload_open_device(struct fsload_job *job, struct genl_info *info);
 
 /* netlink.c */

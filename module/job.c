@@ -528,15 +528,14 @@ static void fsload_job_dir_error(struct netlink_ext_ack *extack, int err)
 
 /*
  * The job's directory, DIR/fsload-<@id> (or the first free of
- * fsload-<@id>-<n>), made and pinned, its name into job->dir_name, its
- * st_ino into job->dir_ino; a job that joins rank 0's has it pinned
- * already (fsload_resolve_dir()).
+ * fsload-<@id>-<n>), made and pinned, its name into job->dir_name, what
+ * it is (its st_ino ...) into job->dir_id; a job that joins rank 0's has
+ * it pinned already (fsload_resolve_dir()).
  */
 static int fsload_job_dir(struct fsload_job *job, int id,
 			  struct netlink_ext_ack *extack)
 {
 	char *name = job->dir_name;
-	struct kstat st;
 	unsigned int n;
 	int err;
 
@@ -559,8 +558,7 @@ static int fsload_job_dir(struct fsload_job *job, int id,
 		fsload_job_dir_error(extack, err);
 		return err;
 	}
-	if (!vfs_getattr(&job->dir, &st, STATX_INO, AT_STATX_SYNC_AS_STAT))
-		job->dir_ino = st.ino;
+	fsload_dir_id(&job->dir, &job->dir_id);
 	return 0;
 }
 

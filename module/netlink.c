@@ -47,6 +47,26 @@ static int fsload_put_u64(struct sk_buff *skb, int type, u64 v, int pad)
 }
 
 /* The job's stalls, as recorded so far. */
+/* A directory job's directory: what a joining job checks (join-*). */
+static int fsload_fill_dir_id(struct sk_buff *skb,
+			      const struct fsload_dir_id *id)
+{
+	if (fsload_put_u64(skb, FSLOAD_A_JOB_DIR_INO, id->ino,
+			   FSLOAD_A_JOB_PAD) ||
+	    nla_put_u32(skb, FSLOAD_A_JOB_DIR_MODE, id->mode))
+		return -EMSGSIZE;
+	if (id->has_btime &&
+	    fsload_put_u64(skb, FSLOAD_A_JOB_DIR_BTIME, id->btime_ns,
+			   FSLOAD_A_JOB_PAD))
+		return -EMSGSIZE;
+	if (id->handle_bytes &&
+	    (nla_put_u32(skb, FSLOAD_A_JOB_DIR_HANDLE_TYPE, id->handle_type) ||
+	     nla_put(skb, FSLOAD_A_JOB_DIR_HANDLE, id->handle_bytes,
+		     id->handle)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int fsload_fill_stalls(struct sk_buff *skb, struct fsload_job *job)
 {
 	struct fsload_stall st[FSLOAD_STALLS_MAX];
@@ -119,14 +139,16 @@ static size_t fsload_status_size(size_t dirlen, unsigned int ngroups)
 	 * u32: ID, FLAGS, THREADS, RANK, RANKS, FILES_PER_DIR, TREE_BRANCH,
 	 * FIRST_DIR, HELD, PROGRESS_MS, PHASES, OWNER_PORTID, CPUS, IDLE_MS,
 	 * SAMPLE_MS, STALL_MS, PHASE_INDEX, ERRNO, LAT_SAMPLE, CPU_PROFILE_HZ,
-	 * CPU_PROFILE_STACKS, NAME_BYTES, NAME_RANDOM_BYTES; u8: STATE, PMU,
-	 * CPU_PROFILE_CLOCK, NAMES, OP_CLOCK; u64: FILES, SEED, ELAPSED_NS,
-	 * OPS, BYTES, DEVICE_BYTES or DIR_INO, IDLE_NS, IDLE_BUSY_NS,
-	 * OVERHEAD_OPS, OVERHEAD_NS, CPU_PROFILE_PERIOD; strings: DIR or
-	 * DEVICE, PROFILE, ERROR_MSG, DIR_NAME.
+	 * CPU_PROFILE_STACKS, NAME_BYTES, NAME_RANDOM_BYTES, DIR_MODE,
+	 * DIR_HANDLE_TYPE; u8: STATE, PMU, CPU_PROFILE_CLOCK, NAMES,
+	 * OP_CLOCK; u64: FILES, SEED, ELAPSED_NS, OPS, BYTES, DEVICE_BYTES or
+	 * DIR_INO, DIR_BTIME, IDLE_NS, IDLE_BUSY_NS, OVERHEAD_OPS,
+	 * OVERHEAD_NS, CPU_PROFILE_PERIOD; strings: DIR or DEVICE, PROFILE,
+	 * ERROR_MSG, DIR_NAME; binary: DIR_HANDLE.
 	 */
-	n = 23 * u32s + 5 * u8s + 11 * u64s +
+	n = 25 * u32s + 5 * u8s + 12 * u64s +
 	    nla_total_size(FSLOAD_JOIN_DIR_MAX) +
+	    nla_total_size(FSLOAD_JOIN_HANDLE_MAX) +
 	    nla_total_size(min_t(size_t, dirlen, FSLOAD_STATUS_DIR_MAX)) +
 	    nla_total_size(FSLOAD_NAME_MAX) +
 	    nla_total_size(sizeof_field(struct fsload_job, errmsg)) +
@@ -242,9 +264,7 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	     fsload_put_u64(skb, FSLOAD_A_JOB_CPU_PROFILE_PERIOD,
 			    job->prof_period, FSLOAD_A_JOB_PAD)))
 		return -EMSGSIZE;
-	if (job->dir_ino &&
-	    fsload_put_u64(skb, FSLOAD_A_JOB_DIR_INO, job->dir_ino,
-			   FSLOAD_A_JOB_PAD))
+	if (job->dir_id.ino && fsload_fill_dir_id(skb, &job->dir_id))
 		return -EMSGSIZE;
 	if (err && (nla_put_u32(skb, FSLOAD_A_JOB_ERRNO, -err) ||
 		    nla_put_string(skb, FSLOAD_A_JOB_ERROR_MSG, errmsg)))

@@ -401,15 +401,51 @@ static int fsload_parse_cpus(struct fsload_program *prog,
 	return 0;
 }
 
+/* What says which directory a job joins, besides its name (JOIN_DIR). */
+static const int join_id_attrs[] = {
+	FSLOAD_A_JOB_JOIN_INO, FSLOAD_A_JOB_JOIN_MODE, FSLOAD_A_JOB_JOIN_BTIME,
+	FSLOAD_A_JOB_JOIN_HANDLE_TYPE, FSLOAD_A_JOB_JOIN_HANDLE,
+};
+
+/* Rank 0's job directory's file handle (JOIN_HANDLE, its type), if any. */
+static int fsload_parse_join_handle(struct fsload_dir_id *id,
+				    struct nlattr **tb,
+				    struct netlink_ext_ack *extack)
+{
+	const struct nlattr *h = tb[FSLOAD_A_JOB_JOIN_HANDLE];
+	const struct nlattr *t = tb[FSLOAD_A_JOB_JOIN_HANDLE_TYPE];
+
+	if (!h && !t)
+		return 0;
+	if (!h || !t) {
+		NL_SET_ERR_MSG_ATTR(extack, h ? h : t,
+				    "join_handle, join_handle_type: one with the other");
+		return -EINVAL;
+	}
+	if (!nla_len(h) || nla_len(h) > FSLOAD_JOIN_HANDLE_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, h, "join_handle: 1 to "
+				    __stringify(FSLOAD_JOIN_HANDLE_MAX) " bytes");
+		return -EINVAL;
+	}
+	id->handle_type = nla_get_u32(t);
+	id->handle_bytes = nla_len(h);
+	memcpy(id->handle, nla_data(h), nla_len(h));
+	return 0;
+}
+
 /*
  * A run's ranks (RANKS) and the directory of rank 0's job that this one
- * joins (JOIN_DIR, JOIN_INO): after the threads, flags and names.
+ * joins (JOIN_DIR, and what it is: JOIN_INO, JOIN_MODE, JOIN_BTIME,
+ * JOIN_HANDLE): after the threads, flags and names.
  */
 static int fsload_parse_ranks(struct fsload_program *prog, struct nlattr **tb,
 			      struct netlink_ext_ack *extack)
 {
 	const struct nlattr *a = tb[FSLOAD_A_JOB_JOIN_DIR];
+	struct fsload_dir_id *id = &prog->join_id;
 	const char *name;
+	unsigned int i;
+	int err;
 
 	/* The policy holds it in 1 .. FSLOAD_RANK_MAX. */
 	prog->ranks = tb[FSLOAD_A_JOB_RANKS] ?
@@ -432,10 +468,13 @@ static int fsload_parse_ranks(struct fsload_program *prog, struct nlattr **tb,
 					    "ranks: a job of rank 1 or more works in rank 0's job directory (join_dir)");
 			return -EINVAL;
 		}
-		if (tb[FSLOAD_A_JOB_JOIN_INO]) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_JOIN_INO],
-					    "join_ino: only with join_dir");
-			return -EINVAL;
+		for (i = 0; i < ARRAY_SIZE(join_id_attrs); i++) {
+			if (tb[join_id_attrs[i]]) {
+				NL_SET_ERR_MSG_ATTR(extack,
+						    tb[join_id_attrs[i]],
+						    "join_ino, join_mode, join_btime, join_handle: only with join_dir");
+				return -EINVAL;
+			}
 		}
 		return 0;
 	}
@@ -450,12 +489,20 @@ static int fsload_parse_ranks(struct fsload_program *prog, struct nlattr **tb,
 				    "join_dir: one name in dir: no '/', not '.' or '..'");
 		return -EINVAL;
 	}
-	if (!tb[FSLOAD_A_JOB_JOIN_INO]) {
+	if (!tb[FSLOAD_A_JOB_JOIN_INO] || !tb[FSLOAD_A_JOB_JOIN_MODE]) {
 		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "join_ino: required with join_dir");
+				    "join_ino, join_mode: required with join_dir");
 		return -EINVAL;
 	}
-	prog->join_ino = nla_get_u64(tb[FSLOAD_A_JOB_JOIN_INO]);
+	err = fsload_parse_join_handle(id, tb, extack);
+	if (err)
+		return err;
+	id->ino = nla_get_u64(tb[FSLOAD_A_JOB_JOIN_INO]);
+	id->mode = nla_get_u32(tb[FSLOAD_A_JOB_JOIN_MODE]);
+	if (tb[FSLOAD_A_JOB_JOIN_BTIME]) {
+		id->has_btime = true;
+		id->btime_ns = nla_get_u64(tb[FSLOAD_A_JOB_JOIN_BTIME]);
+	}
 	prog->join_dir = kstrdup(name, GFP_KERNEL);
 	return prog->join_dir ? 0 : -ENOMEM;
 }

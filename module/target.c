@@ -6,6 +6,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blkdev.h>
+#include <linux/cred.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/math64.h>
@@ -57,10 +58,6 @@ static void fsload_join_error(struct netlink_ext_ack *extack,
 		NL_SET_ERR_MSG_ATTR(extack, a,
 				    "join_dir: a mount point, not rank 0's job directory");
 		break;
-	case -ESTALE:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "join_dir: another inode than join_ino (rank 0's job directory was moved or replaced)");
-		break;
 	case -EACCES:
 	case -EPERM:
 		NL_SET_ERR_MSG_ATTR(extack, a,
@@ -71,35 +68,111 @@ static void fsload_join_error(struct netlink_ext_ack *extack,
 	}
 }
 
+/**
+ * fsload_dir_id() - what directory @dir is (struct fsload_dir_id)
+ * @dir: the directory
+ * @id: filled in: its inode number, mode, owner (in the caller's user
+ *	namespace), birth time and file handle where it has them
+ *
+ * What statx(2) and name_to_handle_at(2) give the user engine, from the
+ * functions they call.
+ *
+ * Context: process context, the request's sender's.
+ * Return: 0 or a negative errno of vfs_getattr().
+ */
+int fsload_dir_id(const struct path *dir, struct fsload_dir_id *id)
+{
+	unsigned int len = sizeof(id->handle);
+	struct kstat st;
+	int err, type;
+
+	memset(id, 0, sizeof(*id));
+	err = vfs_getattr(dir, &st,
+			  STATX_INO | STATX_MODE | STATX_UID | STATX_BTIME,
+			  AT_STATX_SYNC_AS_STAT);
+	if (err)
+		return err;
+	id->ino = st.ino;
+	id->mode = st.mode;
+	id->uid = from_kuid(current_user_ns(), st.uid);
+	if (st.result_mask & STATX_BTIME) {
+		id->has_btime = true;
+		id->btime_ns = (u64)timespec64_to_ns(&st.btime);
+	}
+	type = fsload_encode_fh(dir->dentry, id->handle, &len);
+	if (type >= 0) {
+		id->handle_type = type;
+		id->handle_bytes = len;
+	}
+	return 0;
+}
+
+/* A directory that is not the one rank 0's job made: which attribute says so. */
+static int fsload_join_differs(struct genl_info *info, enum fsload_dir_diff d)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+
+	switch (d) {
+	case FSLOAD_DIR_SAME:
+		return 0;
+	case FSLOAD_DIR_OTHER_INO:
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_JOIN_INO],
+				    FSLOAD_JOIN_MSG_INO);
+		break;
+	case FSLOAD_DIR_NOT_OWNER:
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_JOIN_DIR],
+				    FSLOAD_JOIN_MSG_OWNER);
+		return -EPERM;
+	case FSLOAD_DIR_OTHER_MODE:
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_JOIN_MODE],
+				    FSLOAD_JOIN_MSG_MODE);
+		break;
+	case FSLOAD_DIR_OTHER_BTIME:
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_JOIN_BTIME],
+				    FSLOAD_JOIN_MSG_BTIME);
+		break;
+	case FSLOAD_DIR_OTHER_HANDLE:
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_JOIN_HANDLE],
+				    FSLOAD_JOIN_MSG_HANDLE);
+		break;
+	}
+	return -ESTALE;
+}
+
 /*
  * Pin the directory of rank 0's job that @job joins, in its target: no
- * symlink followed, no mount crossed, and only the inode rank 0's job
- * made (JOIN_INO), so that nothing that took its name is joined.
+ * symlink followed, no mount crossed, and only the directory rank 0's
+ * job made (fsload_dir_differs(): its inode number, mode, birth time and
+ * file handle, owned by the starter), so that nothing that took its name
+ * is joined.
  */
 static int fsload_join_dir(struct fsload_job *job, struct genl_info *info)
 {
 	const struct nlattr *a = info->attrs[FSLOAD_A_JOB_JOIN_DIR];
-	struct kstat st;
+	struct fsload_dir_id *id = &job->dir_id;
+	u32 fsuid = from_kuid(current_user_ns(), current_fsuid());
 	int err;
 
 	err = fsload_lookup_dir(&job->parent, job->prog.join_dir, &job->dir);
-	if (!err) {
-		err = vfs_getattr(&job->dir, &st, STATX_INO,
-				  AT_STATX_SYNC_AS_STAT);
-		if (!err && st.ino != job->prog.join_ino)
-			err = -ESTALE;
-		if (err) {
-			path_put(&job->dir);
-			job->dir.mnt = NULL;
-			job->dir.dentry = NULL;
-		}
-	}
 	if (err) {
 		fsload_join_error(info->extack, a, err);
 		return err;
 	}
-	job->dir_ino = st.ino;
-	return 0;
+	err = fsload_dir_id(&job->dir, id);
+	if (err)
+		fsload_join_error(info->extack, a, err);
+	else
+		err = fsload_join_differs(info,
+					  fsload_dir_differs(&job->prog.join_id,
+							     id, fsuid));
+	if (err) {
+		path_put(&job->dir);
+		job->dir.mnt = NULL;
+		job->dir.dentry = NULL;
+		memset(id, 0, sizeof(*id));
+	}
+	return err;
 }
 
 /**

@@ -212,8 +212,8 @@ def attr_entries(aset):
 
 # The spec's attribute types, as struct attr_set's types (attrs.h) name them.
 CTL_TYPES = {t: "ATTR_" + t.upper() for t in
-             ("u8", "u16", "u32", "u64", "s32", "string", "flag", "nest",
-              "pad")}
+             ("u8", "u16", "u32", "u64", "s32", "string", "binary", "flag",
+              "nest", "pad")}
 
 
 def table_name(aset):

@@ -1404,22 +1404,6 @@ static void b_rank_threads(struct nl_msg *m, struct bctx *c)
 	phase(m, "p", FSLOAD_OP_NULL);
 }
 
-/*
- * Rank 1 of a run of 2 in one directory, joining @name of inode @ino
- * (@with_ino) in DIR; c->off the join_dir attribute.
- */
-static void join_base(struct nl_msg *m, struct bctx *c, const char *name,
-		      bool with_ino, uint64_t ino)
-{
-	base(m, c, 0);
-	put_u32(m, FSLOAD_A_JOB_RANK, 1);
-	put_u32(m, FSLOAD_A_JOB_RANKS, 2);
-	c->off = put_str(m, FSLOAD_A_JOB_JOIN_DIR, name);
-	if (with_ino)
-		put_u64(m, FSLOAD_A_JOB_JOIN_INO, ino);
-	phase(m, "p", FSLOAD_OP_NULL);
-}
-
 static uint64_t ino_of(const char *dir, const char *name)
 {
 	char path[PATH_MAX];
@@ -1427,6 +1411,91 @@ static uint64_t ino_of(const char *dir, const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return lstat(path, &st) ? 0 : st.st_ino;
+}
+
+static uint32_t mode_of(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return lstat(path, &st) ? 0 : st.st_mode;
+}
+
+/*
+ * Rank 1 of a run of 2 in one directory, joining @name of inode @ino
+ * (@with_ino) in DIR, with its mode; c->off the join_dir attribute.
+ * Returns the join_ino attribute's offset.
+ */
+static int join_base(struct nl_msg *m, struct bctx *c, const char *name,
+		     bool with_ino, uint64_t ino)
+{
+	int off = -1;
+
+	base(m, c, 0);
+	put_u32(m, FSLOAD_A_JOB_RANK, 1);
+	put_u32(m, FSLOAD_A_JOB_RANKS, 2);
+	c->off = put_str(m, FSLOAD_A_JOB_JOIN_DIR, name);
+	if (with_ino)
+		off = put_u64(m, FSLOAD_A_JOB_JOIN_INO, ino);
+	put_u32(m, FSLOAD_A_JOB_JOIN_MODE, mode_of(c->dir, name));
+	phase(m, "p", FSLOAD_OP_NULL);
+	return off;
+}
+
+/* A join without join_mode: the directory is also known by its mode. */
+static void b_join_no_mode(struct nl_msg *m, struct bctx *c)
+{
+	base(m, c, 0);
+	put_u32(m, FSLOAD_A_JOB_RANK, 1);
+	put_u32(m, FSLOAD_A_JOB_RANKS, 2);
+	c->off = put_str(m, FSLOAD_A_JOB_JOIN_DIR, "lost+found");
+	put_u64(m, FSLOAD_A_JOB_JOIN_INO, ino_of(c->dir, "lost+found"));
+	phase(m, "p", FSLOAD_OP_NULL);
+}
+
+/* A file handle without its type, or longer than any. */
+static void b_join_handle_no_type(struct nl_msg *m, struct bctx *c)
+{
+	static const unsigned char h[8];
+
+	join_base(m, c, "lost+found", true, ino_of(c->dir, "lost+found"));
+	c->off = put(m, FSLOAD_A_JOB_JOIN_HANDLE, sizeof(h), h);
+}
+
+static void b_join_handle_long(struct nl_msg *m, struct bctx *c)
+{
+	static const unsigned char h[FSLOAD_JOIN_HANDLE_MAX + 4];
+
+	join_base(m, c, "lost+found", true, ino_of(c->dir, "lost+found"));
+	put_u32(m, FSLOAD_A_JOB_JOIN_HANDLE_TYPE, 1);
+	c->off = put(m, FSLOAD_A_JOB_JOIN_HANDLE, sizeof(h), h);
+}
+
+/*
+ * lost+found, its inode number and mode right, but another file handle
+ * of its type (ext4's: inode number and generation): not the directory.
+ */
+static void b_join_other_handle(struct nl_msg *m, struct bctx *c)
+{
+	struct {
+		struct file_handle fh;
+		unsigned char b[FSLOAD_JOIN_HANDLE_MAX];
+	} h = { .fh.handle_bytes = FSLOAD_JOIN_HANDLE_MAX };
+	char path[PATH_MAX];
+	int mnt;
+
+	snprintf(path, sizeof(path), "%s/lost+found", c->dir);
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mnt, 0) ||
+	    !h.fh.handle_bytes || h.fh.handle_bytes > FSLOAD_JOIN_HANDLE_MAX) {
+		c->skip = "no lost+found with a file handle in $FSLOAD_DIR (not ext4)";
+		h.fh.handle_bytes = 4;
+	}
+	/* f_handle[] is h.b[] */
+	h.b[h.fh.handle_bytes - 1] ^= 0x5a;
+	join_base(m, c, "lost+found", true, ino_of(c->dir, "lost+found"));
+	put_u32(m, FSLOAD_A_JOB_JOIN_HANDLE_TYPE, h.fh.handle_type);
+	c->off = put(m, FSLOAD_A_JOB_JOIN_HANDLE, h.fh.handle_bytes, h.b);
 }
 
 /* Not one name in DIR: '..', a path. */
@@ -1473,7 +1542,7 @@ static void b_join_other_inode(struct nl_msg *m, struct bctx *c)
 
 	if (!ino)
 		c->skip = "no lost+found in $FSLOAD_DIR (not ext4)";
-	join_base(m, c, "lost+found", true, ino + 1);
+	c->off = join_base(m, c, "lost+found", true, ino + 1);
 }
 
 /* join_dir on rank 0, or without a run of several ranks. */
@@ -2179,6 +2248,10 @@ BAD_START(join_enoent, ENOENT);
 BAD_START(join_file, ENOTDIR);
 BAD_START(join_symlink, ENOTDIR);
 BAD_START(join_other_inode, ESTALE);
+BAD_START(join_no_mode, EINVAL);
+BAD_START(join_handle_no_type, EINVAL);
+BAD_START(join_handle_long, EINVAL);
+BAD_START(join_other_handle, ESTALE);
 BAD_START(join_rank0, EINVAL);
 BAD_START(ranks_no_join, EINVAL);
 BAD_START(ranks_rank, ERANGE);

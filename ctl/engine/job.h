@@ -9,6 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lib/kshim.h"
+#include <fsload/engine.h>
+
 #include "nl/job.h"
 #include "nl/results.h"
 #include "nl/profile.h"
@@ -68,7 +71,8 @@ struct rank_report;
  * @join_sent: rank 0 has told the others which (or that it made none);
  *	on the others, they have been told
  * @join_dir: its name in the target directory (rank 0's job's, to join)
- * @join_ino: its st_ino
+ * @join_id: what it is (its st_ino, mode, birth time, file handle), as
+ *	rank 0's job reported it
  */
 struct rank_sync {
 	double timeout_s;
@@ -77,7 +81,7 @@ struct rank_sync {
 	bool join;
 	bool join_sent;
 	char join_dir[FSLOAD_JOIN_DIR_MAX];
-	uint64_t join_ino;
+	struct fsload_dir_id join_id;
 };
 
 /**

@@ -83,7 +83,7 @@ bool rank_sync_phase(struct rank_sync *rs, unsigned int phase)
 /* What rank 0 tells the others of its job's directory. */
 struct rank_join {
 	char dir[FSLOAD_JOIN_DIR_MAX];	/* "": rank 0 made none */
-	uint64_t ino;
+	struct fsload_dir_id id;
 };
 
 static void rank_join_bcast(struct rank_sync *rs, struct rank_join *j)
@@ -103,22 +103,29 @@ static void rank_join_bcast(struct rank_sync *rs, struct rank_join *j)
 	}
 }
 
-void rank_sync_join_put(struct rank_sync *rs, const char *name, uint64_t ino)
+void rank_sync_join_put(struct rank_sync *rs, const char *name,
+			const struct fsload_dir_id *id)
 {
-	struct rank_join j = { .ino = ino };
+	struct rank_join j;
 
 	if (!rs->join || rs->join_sent || multi_rank())
 		return;
 	rs->join_sent = true;
-	if (name)
+	memset(&j, 0, sizeof(j));
+	if (name) {
 		snprintf(j.dir, sizeof(j.dir), "%s", name);
+		j.id = *id;
+		snprintf(rs->join_dir, sizeof(rs->join_dir), "%s", name);
+		rs->join_id = *id;
+	}
 	rank_join_bcast(rs, &j);
 }
 
 int rank_sync_join_get(struct rank_sync *rs)
 {
-	struct rank_join j = { .ino = 0 };
+	struct rank_join j;
 
+	memset(&j, 0, sizeof(j));
 	if (rs->join_sent)
 		return rs->join_dir[0] ? 0 : -ENOENT;
 	rs->join_sent = true;
@@ -135,8 +142,13 @@ int rank_sync_join_get(struct rank_sync *rs)
 		       multi_rank(), j.dir);
 		return -EINVAL;
 	}
+	if (j.id.handle_bytes > sizeof(j.id.handle)) {
+		errmsg("rank %u: rank 0's job directory's file handle is too long",
+		       multi_rank());
+		return -EINVAL;
+	}
 	memcpy(rs->join_dir, j.dir, sizeof(j.dir));
-	rs->join_ino = j.ino;
+	rs->join_id = j.id;
 	return 0;
 }
 
@@ -147,7 +159,7 @@ void rank_sync_join_done(struct rank_sync *rs)
 	if (multi_rank())
 		rank_sync_join_get(rs);
 	else
-		rank_sync_join_put(rs, NULL, 0);
+		rank_sync_join_put(rs, NULL, NULL);
 }
 
 bool rank_sync_tick(void *arg)

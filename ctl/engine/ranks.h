@@ -21,11 +21,12 @@ void rank_sync_init(struct rank_sync *rs, double timeout_s);
 bool rank_sync_phase(struct rank_sync *rs, unsigned int phase);
 /*
  * A run in one directory (@rs->join), once: rank 0 tells the others the
- * directory its job made, @name (NULL: it made none) of inode @ino, and
- * each other rank learns it before it starts its job: 0, or -ENOENT when
- * rank 0 made none.
+ * directory its job made, @name (NULL: it made none) and what it is, @id
+ * (kept in @rs->join_id), and each other rank learns them before it
+ * starts its job: 0, or -ENOENT when rank 0 made none.
  */
-void rank_sync_join_put(struct rank_sync *rs, const char *name, uint64_t ino);
+void rank_sync_join_put(struct rank_sync *rs, const char *name,
+			const struct fsload_dir_id *id);
 int rank_sync_join_get(struct rank_sync *rs);
 /*
  * After this rank's job, or its failure to start one: the exchange above

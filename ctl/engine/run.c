@@ -97,6 +97,37 @@ void put_program(struct nl_ctx *nl, const struct program *prog,
 	}
 }
 
+/* The directory of rank 0's job to join, and what it is (join-*). */
+static void put_join(struct nl_ctx *nl, const struct rank_sync *rs)
+{
+	const struct fsload_dir_id *id = &rs->join_id;
+
+	nl_put_strz(nl, FSLOAD_A_JOB_JOIN_DIR, rs->join_dir);
+	nl_put_u64(nl, FSLOAD_A_JOB_JOIN_INO, id->ino);
+	nl_put_u32(nl, FSLOAD_A_JOB_JOIN_MODE, id->mode);
+	if (id->has_btime)
+		nl_put_u64(nl, FSLOAD_A_JOB_JOIN_BTIME, id->btime_ns);
+	if (id->handle_bytes) {
+		nl_put_u32(nl, FSLOAD_A_JOB_JOIN_HANDLE_TYPE, id->handle_type);
+		nl_put_bytes(nl, FSLOAD_A_JOB_JOIN_HANDLE, id->handle,
+			     id->handle_bytes);
+	}
+}
+
+/* What the kernel says of a job's directory (dir-*), as a joiner checks it. */
+static void status_dir_id(const struct job_status *js,
+			  struct fsload_dir_id *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->ino = js->dir_ino;
+	id->mode = js->dir_mode;
+	id->has_btime = js->has_dir_btime;
+	id->btime_ns = js->dir_btime;
+	id->handle_type = js->dir_handle_type;
+	id->handle_bytes = js->dir_handle_bytes;
+	memcpy(id->handle, js->dir_handle, js->dir_handle_bytes);
+}
+
 void put_job_request(struct nl_ctx *nl, const struct job_req *req)
 {
 	const struct params *p = req->p;
@@ -119,10 +150,8 @@ void put_job_request(struct nl_ctx *nl, const struct job_req *req)
 		nl_put_u32(nl, FSLOAD_A_JOB_RANK, p->rank);
 	if (job_ranks(req) > 1)
 		nl_put_u32(nl, FSLOAD_A_JOB_RANKS, job_ranks(req));
-	if (job_joins(req)) {
-		nl_put_strz(nl, FSLOAD_A_JOB_JOIN_DIR, req->sync->join_dir);
-		nl_put_u64(nl, FSLOAD_A_JOB_JOIN_INO, req->sync->join_ino);
-	}
+	if (job_joins(req))
+		put_join(nl, req->sync);
 	if (p->lat_sample != 1)
 		nl_put_u32(nl, FSLOAD_A_JOB_LAT_SAMPLE, p->lat_sample);
 	nl_put_u8(nl, FSLOAD_A_JOB_NAMES, p->scheme);
@@ -358,8 +387,12 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 		ret = EXIT_SYSERR;
 		goto out;
 	}
-	if (req->sync && req->sync->join)
-		rank_sync_join_put(req->sync, js.dir_name, js.dir_ino);
+	if (req->sync && req->sync->join) {
+		struct fsload_dir_id id;
+
+		status_dir_id(&js, &id);
+		rank_sync_join_put(req->sync, js.dir_name, &id);
+	}
 	if (!p->quiet)
 		fprintf(stderr, "fsloadctl: job %" PRIu32 " started (%s, %" PRIu32
 			" thread%s, %s %s)\n", js.id, req->prog->profile,

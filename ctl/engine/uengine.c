@@ -1590,11 +1590,47 @@ static void uprogress_draw(struct ujob *job, const struct program *prog,
 
 #define JS_SET(js, attr)	((js)->have |= 1ULL << (attr))
 
+/*
+ * What directory @fd is (struct fsload_dir_id), as the module finds it:
+ * statx(2) and name_to_handle_at(2) call the vfs_getattr() and
+ * exportfs_encode_fh() it calls.  0, or -1 with errno.
+ */
+static int ujob_dir_id(int fd, struct fsload_dir_id *id)
+{
+	struct {
+		struct file_handle fh;
+		unsigned char bytes[FSLOAD_JOIN_HANDLE_MAX];
+	} h;
+	struct statx stx;
+	int mnt_id;
+
+	memset(id, 0, sizeof(*id));
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+		  STATX_INO | STATX_MODE | STATX_UID | STATX_BTIME, &stx))
+		return -1;
+	id->ino = stx.stx_ino;
+	id->mode = stx.stx_mode;
+	id->uid = stx.stx_uid;
+	if (stx.stx_mask & STATX_BTIME) {
+		id->has_btime = true;
+		id->btime_ns = (u64)stx.stx_btime.tv_sec * 1000000000 +
+			       stx.stx_btime.tv_nsec;
+	}
+	h.fh.handle_bytes = sizeof(h.bytes);
+	if (!name_to_handle_at(fd, "", &h.fh, &mnt_id, AT_EMPTY_PATH) &&
+	    h.fh.handle_bytes <= sizeof(id->handle)) {
+		id->handle_type = h.fh.handle_type;
+		id->handle_bytes = h.fh.handle_bytes;
+		memcpy(id->handle, h.fh.f_handle, h.fh.handle_bytes);
+	}
+	return 0;
+}
+
 /* The job's end as its status, as the kernel reports it. */
 static int ujob_status(const struct ujob *job, const struct job_req *req,
 		       const char *dir, u64 elapsed_ns, struct job_status *js)
 {
-	struct stat st;
+	struct fsload_dir_id id;
 	unsigned int i;
 	bool complete = true;
 	u64 bytes;
@@ -1605,9 +1641,16 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	if (!js->dir || !js->pids)
 		return -ENOMEM;
 	JS_SET(js, FSLOAD_A_JOB_DIR);
-	if (!fstat(job->dir_fd, &st)) {
-		js->dir_ino = st.st_ino;
+	if (!ujob_dir_id(job->dir_fd, &id)) {
+		js->dir_ino = id.ino;
+		js->dir_mode = id.mode;
+		js->has_dir_btime = id.has_btime;
+		js->dir_btime = id.btime_ns;
+		js->dir_handle_type = id.handle_type;
+		js->dir_handle_bytes = id.handle_bytes;
+		memcpy(js->dir_handle, id.handle, id.handle_bytes);
 		JS_SET(js, FSLOAD_A_JOB_DIR_INO);
+		JS_SET(js, FSLOAD_A_JOB_DIR_MODE);
 	}
 	js->flags = job->flags;
 	JS_SET(js, FSLOAD_A_JOB_FLAGS);
@@ -2009,16 +2052,29 @@ oom:
 	return EXIT_SYSERR;
 }
 
+/* What the user engine says of a directory that is not rank 0's job's. */
+static const char *const ujob_join_msgs[] = {
+	[FSLOAD_DIR_OTHER_INO] = FSLOAD_JOIN_MSG_INO,
+	[FSLOAD_DIR_NOT_OWNER] = FSLOAD_JOIN_MSG_OWNER,
+	[FSLOAD_DIR_OTHER_MODE] = FSLOAD_JOIN_MSG_MODE,
+	[FSLOAD_DIR_OTHER_BTIME] = FSLOAD_JOIN_MSG_BTIME,
+	[FSLOAD_DIR_OTHER_HANDLE] = FSLOAD_JOIN_MSG_HANDLE,
+};
+
 /*
  * The job of a rank but 0 of a run in one directory: it works in rank
  * 0's job's directory (the kernel's join_dir), looked up in the target
  * without following a symlink or crossing a mount, and only if it is
- * still the inode rank 0's job made.
+ * still the directory rank 0's job made: as the module, by
+ * fsload_dir_differs(), for the starter (its euid, which the user
+ * engine's files are made with).
  */
 static int ujob_join_dir(struct ujob *job, const struct job_req *req,
 			 int parent_fd, const char *resolved, struct run *run)
 {
 	struct rank_sync *rs = req->sync;
+	struct fsload_dir_id id;
+	enum fsload_dir_diff d;
 	struct stat pst, st;
 
 	if (rank_sync_join_get(rs))
@@ -2039,11 +2095,19 @@ static int ujob_join_dir(struct ujob *job, const struct job_req *req,
 		errsys("%s", run->job_dir);
 		return EXIT_SYSERR;
 	}
-	if (st.st_dev != pst.st_dev || st.st_ino != rs->join_ino) {
+	if (st.st_dev != pst.st_dev) {
+		errmsg("rank %" PRIu32 ": %s: a mount point, not rank 0's job directory",
+		       req->p->rank, run->job_dir);
+		return EXIT_SYSERR;
+	}
+	if (ujob_dir_id(job->dir_fd, &id)) {
+		errsys("%s", run->job_dir);
+		return EXIT_SYSERR;
+	}
+	d = fsload_dir_differs(&rs->join_id, &id, geteuid());
+	if (d != FSLOAD_DIR_SAME) {
 		errmsg("rank %" PRIu32 ": %s: %s", req->p->rank, run->job_dir,
-		       st.st_dev != pst.st_dev ?
-		       "a mount point, not rank 0's job directory" :
-		       "another inode than rank 0's job directory (moved or replaced)");
+		       ujob_join_msgs[d]);
 		return EXIT_SYSERR;
 	}
 	job->sync_fd = openat(job->dir_fd, ".",
@@ -2091,13 +2155,13 @@ static int ujob_make_job_dir(struct ujob *job, const struct job_req *req,
 		return EXIT_SYSERR;
 	}
 	if (rs && rs->join) {
-		struct stat st;
+		struct fsload_dir_id id;
 
-		if (fstat(job->dir_fd, &st)) {
+		if (ujob_dir_id(job->dir_fd, &id)) {
 			errsys("%s", run->job_dir);
 			return EXIT_SYSERR;
 		}
-		rank_sync_join_put(rs, name, st.st_ino);
+		rank_sync_join_put(rs, name, &id);
 	}
 	return 0;
 }

@@ -17,6 +17,7 @@ enum attr_type {
 	ATTR_U64,
 	ATTR_S32,
 	ATTR_STRING,
+	ATTR_BINARY,
 	ATTR_FLAG,
 	ATTR_NEST,
 	ATTR_PAD,

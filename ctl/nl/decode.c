@@ -22,6 +22,7 @@ static const enum mnl_attr_data_type mnl_types[] = {
 	[ATTR_U64] = MNL_TYPE_U64,
 	[ATTR_S32] = MNL_TYPE_U32,
 	[ATTR_STRING] = MNL_TYPE_STRING,
+	[ATTR_BINARY] = MNL_TYPE_BINARY,
 	[ATTR_FLAG] = MNL_TYPE_FLAG,
 	[ATTR_NEST] = MNL_TYPE_NESTED,
 	[ATTR_PAD] = MNL_TYPE_UNSPEC,

@@ -463,6 +463,14 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_JOIN_INO] = "join-ino",
 	[FSLOAD_A_JOB_OP_CLOCK] = "op-clock",
 	[FSLOAD_A_JOB_DIR_NAME] = "dir-name",
+	[FSLOAD_A_JOB_DIR_MODE] = "dir-mode",
+	[FSLOAD_A_JOB_DIR_BTIME] = "dir-btime",
+	[FSLOAD_A_JOB_DIR_HANDLE_TYPE] = "dir-handle-type",
+	[FSLOAD_A_JOB_DIR_HANDLE] = "dir-handle",
+	[FSLOAD_A_JOB_JOIN_MODE] = "join-mode",
+	[FSLOAD_A_JOB_JOIN_BTIME] = "join-btime",
+	[FSLOAD_A_JOB_JOIN_HANDLE_TYPE] = "join-handle-type",
+	[FSLOAD_A_JOB_JOIN_HANDLE] = "join-handle",
 };
 
 static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
@@ -524,6 +532,14 @@ static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_JOIN_INO] = ATTR_U64,
 	[FSLOAD_A_JOB_OP_CLOCK] = ATTR_U8,
 	[FSLOAD_A_JOB_DIR_NAME] = ATTR_STRING,
+	[FSLOAD_A_JOB_DIR_MODE] = ATTR_U32,
+	[FSLOAD_A_JOB_DIR_BTIME] = ATTR_U64,
+	[FSLOAD_A_JOB_DIR_HANDLE_TYPE] = ATTR_U32,
+	[FSLOAD_A_JOB_DIR_HANDLE] = ATTR_BINARY,
+	[FSLOAD_A_JOB_JOIN_MODE] = ATTR_U32,
+	[FSLOAD_A_JOB_JOIN_BTIME] = ATTR_U64,
+	[FSLOAD_A_JOB_JOIN_HANDLE_TYPE] = ATTR_U32,
+	[FSLOAD_A_JOB_JOIN_HANDLE] = ATTR_BINARY,
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libmnl/libmnl.h>
+
 #include "lib/fsloadctl.h"
 #include "nl/attrs.h"
 #include "nl/decode.h"
@@ -59,6 +61,33 @@ static const struct decode_array group_array = {
 	.max = FSLOAD_GROUPS_MAX,
 };
 
+/* The job directory's birth time, and that it has one. */
+static int decode_dir_btime(const struct nlattr *a,
+			    const struct decoder *nest __attribute__((unused)),
+			    void *obj)
+{
+	struct job_status *js = obj;
+
+	js->dir_btime = mnl_attr_get_u64(a);
+	js->has_dir_btime = true;
+	return 1;
+}
+
+/* The job directory's file handle: at most FSLOAD_JOIN_HANDLE_MAX bytes. */
+static int decode_dir_handle(const struct nlattr *a,
+			     const struct decoder *nest __attribute__((unused)),
+			     void *obj)
+{
+	struct job_status *js = obj;
+	uint16_t len = mnl_attr_get_payload_len(a);
+
+	if (!len || len > sizeof(js->dir_handle))
+		return 0;
+	memcpy(js->dir_handle, mnl_attr_get_payload(a), len);
+	js->dir_handle_bytes = len;
+	return 1;
+}
+
 static const struct decode_field status_fields[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_ID] = DEC_INT_FIELD(struct job_status, id),
 	[FSLOAD_A_JOB_DIR] = DEC_STRDUP_FIELD(struct job_status, dir),
@@ -66,6 +95,11 @@ static const struct decode_field status_fields[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_DEVICE_BYTES] =
 		DEC_INT_FIELD(struct job_status, device_bytes),
 	[FSLOAD_A_JOB_DIR_INO] = DEC_INT_FIELD(struct job_status, dir_ino),
+	[FSLOAD_A_JOB_DIR_MODE] = DEC_INT_FIELD(struct job_status, dir_mode),
+	[FSLOAD_A_JOB_DIR_BTIME] = DEC_HOOK_FIELD(decode_dir_btime, NULL),
+	[FSLOAD_A_JOB_DIR_HANDLE_TYPE] =
+		DEC_INT_FIELD(struct job_status, dir_handle_type),
+	[FSLOAD_A_JOB_DIR_HANDLE] = DEC_HOOK_FIELD(decode_dir_handle, NULL),
 	[FSLOAD_A_JOB_FLAGS] = DEC_INT_FIELD(struct job_status, flags),
 	[FSLOAD_A_JOB_THREADS] = DEC_INT_FIELD(struct job_status, threads),
 	[FSLOAD_A_JOB_FILES] = DEC_INT_FIELD(struct job_status, files),

@@ -54,6 +54,13 @@ struct job_status {
 	uint32_t rank;		/* of a multi-client run */
 	uint32_t ranks;		/* > 1: its ranks share one directory */
 	char *dir_name;		/* its job directory's name in @dir */
+	/* what a joining job checks of it (struct fsload_dir_id) */
+	uint32_t dir_mode;
+	bool has_dir_btime;
+	uint64_t dir_btime;
+	uint32_t dir_handle_type;
+	uint32_t dir_handle_bytes;	/* 0: no handle */
+	uint8_t dir_handle[FSLOAD_JOIN_HANDLE_MAX];
 	uint32_t lat_sample;	/* 1 op timed in lat_sample */
 	uint8_t names;		/* enum fsload_names */
 	uint32_t name_bytes;	/* fsmark names */

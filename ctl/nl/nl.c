@@ -282,6 +282,13 @@ void nl_put_strz(struct nl_ctx *nl, uint16_t type, const char *s)
 		nl->sbuf_overflow = true;
 }
 
+void nl_put_bytes(struct nl_ctx *nl, uint16_t type, const void *p,
+		  size_t len)
+{
+	if (!mnl_attr_put_check(req_hdr(nl), nl->sbuf_len, type, len, p))
+		nl->sbuf_overflow = true;
+}
+
 struct nlattr *nl_nest_start(struct nl_ctx *nl, uint16_t type)
 {
 	struct nlattr *nest;

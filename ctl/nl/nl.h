@@ -89,6 +89,8 @@ void nl_put_u8(struct nl_ctx *nl, uint16_t type, uint8_t v);
 void nl_put_u32(struct nl_ctx *nl, uint16_t type, uint32_t v);
 void nl_put_u64(struct nl_ctx *nl, uint16_t type, uint64_t v);
 void nl_put_strz(struct nl_ctx *nl, uint16_t type, const char *s);
+void nl_put_bytes(struct nl_ctx *nl, uint16_t type, const void *p,
+		  size_t len);
 struct nlattr *nl_nest_start(struct nl_ctx *nl, uint16_t type);
 void nl_nest_end(struct nl_ctx *nl, struct nlattr *nest);
 

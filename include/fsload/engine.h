@@ -872,6 +872,88 @@ static inline bool fsload_one_name(const char *name)
 	       strcmp(name, "..");
 }
 
+/**
+ * struct fsload_dir_id - what a job directory is, beyond its name: what
+ *	rank 0's job reports of the one it made, and what a joining job
+ *	finds under that name (dir-*, join-* attributes)
+ * @ino: st_ino
+ * @mode: st_mode
+ * @uid: its owner, as the one who looks sees it ((u32)-1: unmapped)
+ * @has_btime: the filesystem records a birth time
+ * @btime_ns: stx_btime, in ns since the epoch
+ * @handle_type: the file handle's handle_type
+ * @handle_bytes: its bytes (0: the filesystem gives no file handle)
+ * @handle: the handle, as name_to_handle_at(2) gives it
+ *
+ * An inode number is reused: a directory another user makes after rank
+ * 0's was removed can get it.  The inode's generation (in the file handle
+ * of ext4, xfs, btrfs, tmpfs ...) and its birth time are not repeated,
+ * and its owner is whoever made it.  Both engines fill it the same way:
+ * vfs_getattr() and exportfs_encode_fh() in the module, statx(2) and
+ * name_to_handle_at(2) (which call them) in fsloadctl.
+ */
+struct fsload_dir_id {
+	u64 ino;
+	u32 mode;
+	u32 uid;
+	bool has_btime;
+	u64 btime_ns;
+	u32 handle_type;
+	u32 handle_bytes;
+	u8 handle[FSLOAD_JOIN_HANDLE_MAX];
+};
+
+/* How a directory differs from the one a job joins (fsload_dir_differs()). */
+enum fsload_dir_diff {
+	FSLOAD_DIR_SAME,
+	FSLOAD_DIR_OTHER_INO,
+	FSLOAD_DIR_NOT_OWNER,
+	FSLOAD_DIR_OTHER_MODE,
+	FSLOAD_DIR_OTHER_BTIME,
+	FSLOAD_DIR_OTHER_HANDLE,
+};
+
+/* What each engine says of it, naming the attribute that differs. */
+#define FSLOAD_JOIN_MSG_INO \
+	"join_ino: another inode than rank 0's job directory (moved or replaced)"
+#define FSLOAD_JOIN_MSG_OWNER \
+	"join_dir: not owned by this job's starter, so not rank 0's job directory (removed, and its name taken)"
+#define FSLOAD_JOIN_MSG_MODE \
+	"join_mode: another mode than rank 0's job directory (removed, and its name taken)"
+#define FSLOAD_JOIN_MSG_BTIME \
+	"join_btime: born at another time than rank 0's job directory (removed, and its inode number reused)"
+#define FSLOAD_JOIN_MSG_HANDLE \
+	"join_handle: another file handle than rank 0's job directory (removed, and its inode number reused)"
+
+/*
+ * Whether @got, the directory a joining job found under rank 0's job
+ * directory's name, is the one rank 0's job made and reported (@want),
+ * for a starter whose fsuid is @fsuid: its inode number and mode; its
+ * owner the starter (rank 0's starter made it); its file handle and
+ * birth time where both have one (a handle of another type: the
+ * filesystem seen another way, as through NFS).  FSLOAD_DIR_SAME, or what differs.
+ */
+static inline enum fsload_dir_diff
+fsload_dir_differs(const struct fsload_dir_id *want,
+		   const struct fsload_dir_id *got, u32 fsuid)
+{
+	if (got->ino != want->ino)
+		return FSLOAD_DIR_OTHER_INO;
+	if (got->uid == (u32)-1 || got->uid != fsuid)
+		return FSLOAD_DIR_NOT_OWNER;
+	if (got->mode != want->mode)
+		return FSLOAD_DIR_OTHER_MODE;
+	if (want->handle_bytes && got->handle_bytes &&
+	    got->handle_type == want->handle_type &&
+	    (got->handle_bytes != want->handle_bytes ||
+	     memcmp(got->handle, want->handle, got->handle_bytes)))
+		return FSLOAD_DIR_OTHER_HANDLE;
+	if (want->has_btime && got->has_btime &&
+	    got->btime_ns != want->btime_ns)
+		return FSLOAD_DIR_OTHER_BTIME;
+	return FSLOAD_DIR_SAME;
+}
+
 #define FSLOAD_RANKS_RANGE \
 	"ranks: rank below ranks, and ranks x threads at most " \
 	__stringify(FSLOAD_RANK_MAX) " + 1 (1000 for per-thread trees t000 to t999)"

@@ -27,6 +27,16 @@
 #   swap_jobdir   an unprivileged user who owns the target directory puts
 #                 a root-owned directory in the job directory's place: it
 #                 survives, the job's tree goes from where it was moved
+#   join_reused_ENGINE
+#                 a multi-client run in one directory (--one-dir) whose rank
+#                 0's job has ended and removed its directory: another
+#                 user, or the starter's own process, makes a directory of
+#                 its name with its inode number again in the shared
+#                 target (mode 1777); rank 1's job, told rank 0's
+#                 directory, must refuse it and make nothing in it (and
+#                 joins rank 0's directory while it is there); ENGINE
+#                 kernel or user (tests/build/fsloadctl-steps runs the
+#                 ranks one after another)
 #   landlock      a Landlock-confined starter: what it may not do, its job
 #                 may not do either (mkdir, unlink)
 #   fs_types      a job on ext4, xfs, btrfs, tmpfs works; on cgroup2, proc,
@@ -260,6 +270,103 @@ t_swap_jobdir() {
 	check_canaries
 }
 
+steps=$(cd "$(dirname "$0")/.." && pwd)/build/fsloadctl-steps
+shared=$FSLOAD_DIR/shared
+
+# step_rank R ENGINE OUT ARGS...: rank R of 2 of a run in one directory
+# (--one-dir) in $shared, its output in OUT, rank 0's broadcast in
+# $work/bcast; its exit status (rank 0's is 1: rank 1's part is lost).
+step_rank() {
+	local r=$1 eng=$2 out=$3
+
+	shift 3
+	FSLOAD_STEP_RANK=$r FSLOAD_STEP_RANKS=2 FSLOAD_STEP_BCAST=$work/bcast \
+		timeout 300 "$steps" start --engine "$eng" --one-dir \
+		--profile metadata --files 5 --phases create --dir "$shared" \
+		--quiet --idle-ms 0 "$@" >"$out" 2>&1
+}
+
+# told name|ino: what rank 0 told the others of its job directory (its
+# name, then its inode number, as ctl/engine/ranks.c's struct rank_join).
+told() {
+	python3 -c 'import struct, sys
+b = open(sys.argv[1], "rb").read()
+print(b[:64].split(b"\0")[0].decode() if sys.argv[2] == "name" else struct.unpack_from("=Q", b, 64)[0])' \
+		"$work/bcast" "$1"
+}
+
+# take_inode UID NAME INO: as UID, make directory NAME in $shared until it
+# has inode number INO (the others it gets are put aside, then removed;
+# ext4 without a journal reuses an inode only seconds after its deletion).
+take_inode() {
+	setpriv --reuid="$1" --regid="$1" --clear-groups \
+		python3 - "$shared" "$2" "$3" <<'PY'
+import os, sys, time
+d, name, ino = sys.argv[1], sys.argv[2], int(sys.argv[3])
+p, aside = os.path.join(d, name), []
+for i in range(3000):
+    os.mkdir(p)
+    if os.stat(p).st_ino == ino:
+        break
+    aside.append(os.path.join(d, ".aside.%d" % i))
+    os.rename(p, aside[-1])
+    if i % 20 == 19:
+        time.sleep(0.2)
+else:
+    sys.exit("inode %d not reused in 3000 directories" % ino)
+for q in aside:
+    os.rmdir(q)
+print("%s: inode %d again, at the %d. directory" % (name, ino, len(aside) + 1))
+PY
+}
+
+t_join_reused() {
+	local eng=$1 name ino who want
+
+	make_canaries
+	[ -x "$steps" ] || fail "no $steps (make -C tests)"
+	mkdir -p "$shared"
+	chmod 1777 "$shared"
+	# While rank 0's directory is there, rank 1's job joins it.
+	step_rank 0 "$eng" "$work/r0.out" --keep
+	name=$(told name)
+	[[ -n $name && -d $shared/$name ]] ||
+		fail "rank 0 made no directory: $(tail -3 "$work/r0.out")"
+	step_rank 1 "$eng" "$work/r1.out" --keep
+	[ -n "$(find "$shared/$name" -name 'file.mdtest.1.*')" ] ||
+		fail "rank 1 did not join rank 0's directory: $(tail -3 "$work/r1.out")"
+	rm -rf "${shared:?}/$name"
+	# Once it is gone, its name and inode number taken by another user
+	# (the owner differs), or by the starter's own process (the file
+	# handle differs: the inode's generation).
+	for who in 1000 0; do
+		step_rank 0 "$eng" "$work/a0.out"
+		name=$(told name)
+		ino=$(told ino)
+		[[ -n $name && ! -e $shared/$name ]] ||
+			fail "rank 0's job left its directory $name: $(tail -3 "$work/a0.out")"
+		take_inode "$who" "$name" "$ino" ||
+			fail "uid $who could not get inode $ino again: the case would prove nothing"
+		[ "$(stat -c %i "$shared/$name")" = "$ino" ] ||
+			fail "$name is not inode $ino"
+		# (a rank but 0 exits 0: rank 0's exit status is the run's)
+		step_rank 1 "$eng" "$work/a1.out"
+		[ -z "$(find "$shared/$name" -mindepth 1 | head -3)" ] ||
+			fail "rank 1 joined the directory uid $who made: $(find "$shared/$name" -mindepth 1 | head -3)"
+		if [ "$who" = 0 ]; then
+			want="join_handle: another file handle"
+		else
+			want="join_dir: not owned by this job's starter"
+		fi
+		grep -F "$want" "$work/a1.out" ||
+			fail "uid $who: not refused with '$want': $(tail -3 "$work/a1.out")"
+		rm -rf "${shared:?}/$name"
+	done
+	rm -rf "$shared"
+	no_job_dirs
+	check_canaries
+}
+
 # landlock HANDLED ALLOWED CMD...: run CMD restricted by a Landlock
 # ruleset that handles HANDLED and allows ALLOWED beneath $FSLOAD_DIR
 # (access names as in <linux/landlock.h>, comma-separated).  Exit 4 when
@@ -475,7 +582,7 @@ for t in "${traps[@]}"; do
 	IFS='|' read -r name _ prog <<<"$t"
 	selected "trap_$name" && cases+=("trap")
 done
-for c in swap_jobdir landlock fs_types; do
+for c in swap_jobdir join_reused_kernel join_reused_user landlock fs_types; do
 	selected "$c" && cases+=("$c")
 done
 for c in "${chaos[@]}"; do
@@ -491,6 +598,9 @@ for t in "${traps[@]}"; do
 done
 for c in swap_jobdir landlock fs_types; do
 	selected "$c" && ktap_run "$c" "t_$c"
+done
+for e in kernel user; do
+	selected "join_reused_$e" && ktap_run "join_reused_$e" t_join_reused "$e"
 done
 for c in "${chaos[@]}"; do
 	selected "chaos_${c%%|*}" || continue
