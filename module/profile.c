@@ -33,12 +33,16 @@
  * merge (the handler then does not run for it), the profile dump reads
  * the tables once the events are gone (an ended job).  Symbols are
  * resolved at the dump, by the kernel (%ps), so that module functions
- * are named without /proc/kallsyms.
+ * are named without /proc/kallsyms; an address no symbol names (a
+ * module unloaded since) is "[unknown]", never the address.  Only the
+ * job's starter or an administrator may read the dump (netlink.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ctype.h>
 #include <linux/hash.h>
 #include <linux/jhash.h>
+#include <linux/kallsyms.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
@@ -335,11 +339,25 @@ void fsload_profile_merge(struct fsload_worker *w, struct fsload_result *res)
 	w->prof_ns = 0;
 }
 
-/* Bytes "%ps" of @ip takes; @leaf is the interrupted instruction. */
+/* What an address no symbol names is shown as: never the address. */
+#define FSLOAD_FRAME_UNKNOWN	"[unknown]"
+
+/*
+ * Bytes the frame of @ip takes: its function (%ps), or
+ * FSLOAD_FRAME_UNKNOWN where %ps would print the address itself (a module
+ * unloaded since, no kallsyms), which would undo KASLR for the reader.
+ * @leaf is the interrupted instruction.
+ */
 static int fsload_frame(char *buf, size_t size, unsigned long ip, bool leaf)
 {
+	char sym[KSYM_SYMBOL_LEN];
+
 	/* A return address may be past a call that is its function's end. */
-	return snprintf(buf, size, "%ps", (void *)(leaf ? ip : ip - 1));
+	snprintf(sym, sizeof(sym), "%ps", (void *)(leaf ? ip : ip - 1));
+	/* No symbol begins with a digit: "0x..." is the bare address. */
+	if (isdigit(sym[0]))
+		return snprintf(buf, size, "%s", FSLOAD_FRAME_UNKNOWN);
+	return snprintf(buf, size, "%s", sym);
 }
 
 /**
