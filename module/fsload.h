@@ -196,7 +196,9 @@ struct fsload_bio_ctx {
 
 struct fsload_worker {
 	struct fsload_job *job;
-	struct task_struct *task;	/* pinned with get_task_struct() */
+	struct task_struct *task;	/* pinned with get_task_struct();
+					 * WRITE_ONCE, read by the sampler
+					 */
 	pid_t pid;			/* thread id, kept after the end */
 	unsigned int index;
 	struct page **pages;		/* I/O buffer, prog.max_block bytes */

@@ -268,19 +268,27 @@ static void fsload_job_progress_fn(struct work_struct *work)
 				   msecs_to_jiffies(job->prog.progress_ms));
 }
 
-/* Stop and release the workers that exist; they may not have run. */
+/*
+ * Stop and release the workers that exist; they may not have run.  A
+ * worker's task pointer is cleared before its pin is dropped: the CPU
+ * profile's handler compares it with the task it interrupts
+ * (fsload_profile_worker()), and a task_struct freed once unpinned may
+ * be another task's next.
+ */
 static void fsload_job_stop_workers(struct fsload_job *job)
 {
+	struct task_struct *t;
 	unsigned int i;
 
 	for (i = 0; i < job->prog.threads; i++) {
 		struct fsload_worker *w = &job->workers[i];
 
-		if (!w->task)
+		t = w->task;
+		if (!t)
 			continue;
-		kthread_stop(w->task);
-		put_task_struct(w->task);
-		w->task = NULL;
+		kthread_stop(t);
+		WRITE_ONCE(w->task, NULL);
+		put_task_struct(t);
 	}
 }
 
@@ -624,7 +632,7 @@ int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 		if (job->prog.ncpus)
 			kthread_bind(t, job->prog.cpus[i % job->prog.ncpus]);
 		get_task_struct(t);
-		job->workers[i].task = t;
+		WRITE_ONCE(job->workers[i].task, t);
 		job->workers[i].pid = task_pid_nr(t);
 	}
 

@@ -46,7 +46,6 @@ static int fsload_put_u64(struct sk_buff *skb, int type, u64 v, int pad)
 	return nla_put_u64_64bit(skb, type, v, pad);
 }
 
-/* The job's stalls, as recorded so far. */
 /* A directory job's directory: what a joining job checks (join-*). */
 static int fsload_fill_dir_id(struct sk_buff *skb,
 			      const struct fsload_dir_id *id)
@@ -67,7 +66,56 @@ static int fsload_fill_dir_id(struct sk_buff *skb,
 	return 0;
 }
 
-static int fsload_fill_stalls(struct sk_buff *skb, struct fsload_job *job)
+/*
+ * Who sent a request, as far as fsload_privy() asks: CAP_SYS_ADMIN (the
+ * socket opener's and the caller's, as for every command that needs it),
+ * else the effective uid that the caller and the opener share, if they
+ * do.  A dump takes it in its .start, in the sender's context.
+ */
+struct fsload_sender {
+	bool admin;
+	kuid_t euid;		/* INVALID_UID: none shared */
+};
+
+static void fsload_sender(const struct sk_buff *req, struct fsload_sender *s)
+{
+	const struct sock *sk = NETLINK_CB(req).sk;
+	const struct file *f = sk && sk->sk_socket ? sk->sk_socket->file :
+			       NULL;
+
+	s->admin = netlink_capable(req, CAP_SYS_ADMIN);
+	s->euid = f && uid_eq(current_euid(), f->f_cred->euid) ?
+		  current_euid() : INVALID_UID;
+}
+
+/*
+ * Whether @s is privy to @job's details that name or reach other
+ * processes, or the kernel's insides: the ids and names of the threads
+ * that ran during its phases, its workers' thread ids, its owner's
+ * netlink port, its CPU profile (the kernel's functions and modules the
+ * workers ran through).  An administrator, or the job's starter (by
+ * effective uid).  Others get them left out, or refused (the profile); a
+ * multicast status, which anyone may receive, never has them.
+ */
+static bool fsload_privy(const struct fsload_sender *s,
+			 const struct fsload_job *job)
+{
+	return s->admin || uid_eq(s->euid, job->cred->euid);
+}
+
+/* fsload_privy() of the sender of @req, in its context. */
+static bool fsload_nl_privy(const struct sk_buff *req,
+			    const struct fsload_job *job)
+{
+	struct fsload_sender s;
+
+	fsload_sender(req, &s);
+	return fsload_privy(&s, job);
+}
+
+/* The job's stalls, as recorded so far; their thread ids if @privy. */
+static int fsload_fill_stalls(struct sk_buff *skb, struct fsload_job *job,
+			      bool privy)
 {
 	struct fsload_stall st[FSLOAD_STALLS_MAX];
 	struct nlattr *nest;
@@ -83,7 +131,7 @@ static int fsload_fill_stalls(struct sk_buff *skb, struct fsload_job *job)
 		nest = nla_nest_start(skb, FSLOAD_A_JOB_STALL);
 		if (!nest ||
 		    nla_put_u32(skb, FSLOAD_A_STALL_THREAD, st[i].thread) ||
-		    nla_put_u32(skb, FSLOAD_A_STALL_PID, st[i].pid) ||
+		    (privy && nla_put_u32(skb, FSLOAD_A_STALL_PID, st[i].pid)) ||
 		    nla_put_u32(skb, FSLOAD_A_STALL_PHASE_INDEX, st[i].phase) ||
 		    (st[i].op && nla_put_u8(skb, FSLOAD_A_STALL_OP, st[i].op)) ||
 		    fsload_put_u64(skb, FSLOAD_A_STALL_START_NS, st[i].start_ns,
@@ -165,7 +213,9 @@ static size_t fsload_job_msg_size(const struct fsload_job *job)
 				  job->prog.ngroups);
 }
 
-static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
+/* @job's status; its owner's port and stalled thread ids if @privy. */
+static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job,
+			   bool privy)
 {
 	const struct fsload_program *prog = &job->prog;
 	enum fsload_job_state state;
@@ -219,7 +269,8 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	    nla_put_u32(skb, FSLOAD_A_JOB_PROGRESS_MS, prog->progress_ms) ||
 	    nla_put_u8(skb, FSLOAD_A_JOB_STATE, state) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_PHASES, prog->nphases) ||
-	    nla_put_u32(skb, FSLOAD_A_JOB_OWNER_PORTID, job->owner_portid) ||
+	    (privy &&
+	     nla_put_u32(skb, FSLOAD_A_JOB_OWNER_PORTID, job->owner_portid)) ||
 	    fsload_put_u64(skb, FSLOAD_A_JOB_ELAPSED_NS,
 			   (end ? end : ktime_get_ns()) - job->start_ns,
 			   FSLOAD_A_JOB_PAD) ||
@@ -252,7 +303,7 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
 	     nla_put_u32(skb, FSLOAD_A_JOB_SAMPLE_MS, prog->sample_ms)) ||
 	    (prog->stall_ms &&
 	     nla_put_u32(skb, FSLOAD_A_JOB_STALL_MS, prog->stall_ms)) ||
-	    fsload_fill_stalls(skb, job))
+	    fsload_fill_stalls(skb, job, privy))
 		return -EMSGSIZE;
 	if (phase >= 0 && nla_put_u32(skb, FSLOAD_A_JOB_PHASE_INDEX, phase))
 		return -EMSGSIZE;
@@ -290,13 +341,14 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job)
  * fail (a started job's reply, a notification).  Frees @skb on failure.
  */
 static struct sk_buff *fsload_job_msg_fill(struct sk_buff *skb,
-					   struct fsload_job *job, u32 portid,
-					   u32 seq, int flags, u8 cmd)
+					   struct fsload_job *job, bool privy,
+					   u32 portid, u32 seq, int flags,
+					   u8 cmd)
 {
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &fsload_family, flags, cmd);
-	if (hdr && WARN_ON_ONCE(fsload_fill_job(skb, job))) {
+	if (hdr && WARN_ON_ONCE(fsload_fill_job(skb, job, privy))) {
 		genlmsg_cancel(skb, hdr);
 		hdr = genlmsg_put(skb, portid, seq, &fsload_family, flags, cmd);
 		if (hdr && nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id))
@@ -310,15 +362,15 @@ static struct sk_buff *fsload_job_msg_fill(struct sk_buff *skb,
 	return skb;
 }
 
-static struct sk_buff *fsload_job_msg(struct fsload_job *job, u32 portid,
-				      u32 seq, int flags, u8 cmd)
+static struct sk_buff *fsload_job_msg(struct fsload_job *job, bool privy,
+				      u32 portid, u32 seq, int flags, u8 cmd)
 {
 	struct sk_buff *skb = genlmsg_new(fsload_job_msg_size(job),
 					  GFP_KERNEL);
 
 	if (!skb)
 		return ERR_PTR(-ENOMEM);
-	return fsload_job_msg_fill(skb, job, portid, seq, flags, cmd);
+	return fsload_job_msg_fill(skb, job, privy, portid, seq, flags, cmd);
 }
 
 /**
@@ -340,7 +392,8 @@ void fsload_nl_notify(struct fsload_job *job, u8 cmd)
 	    !genl_has_listeners(&fsload_family, &init_net,
 				FSLOAD_MCGRP_EVENTS_IDX))
 		goto out;
-	skb = fsload_job_msg(job, 0, 0, 0, cmd);
+	/* Anyone may listen: nothing that only the privy see. */
+	skb = fsload_job_msg(job, false, 0, 0, 0, cmd);
 	if (IS_ERR(skb))
 		goto out;
 	genlmsg_multicast(&fsload_family, skb, 0, FSLOAD_MCGRP_EVENTS_IDX,
@@ -403,7 +456,8 @@ static int fsload_nl_start(struct sk_buff *skb, struct genl_info *info)
 		nlmsg_free(reply);
 		goto out;
 	}
-	reply = fsload_job_msg_fill(reply, job, info->snd_portid,
+	/* To the starter, who is privy. */
+	reply = fsload_job_msg_fill(reply, job, true, info->snd_portid,
 				    info->snd_seq, 0, FSLOAD_CMD_JOB_START);
 	/*
 	 * The job runs: a reply lost to the sender's full receive buffer
@@ -527,34 +581,45 @@ static int fsload_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct fsload_job *job = info->user_ptr[0];
 	struct sk_buff *reply;
 
-	reply = fsload_job_msg(job, info->snd_portid, info->snd_seq, 0,
+	reply = fsload_job_msg(job, fsload_nl_privy(skb, job),
+			       info->snd_portid, info->snd_seq, 0,
 			       FSLOAD_CMD_JOB_GET);
 	if (IS_ERR(reply))
 		return PTR_ERR(reply);
 	return genlmsg_reply(reply, info);
 }
 
-/* JOB_GET dump position: the next job id to report. */
+/* JOB_GET dump state: the next job id to report; who asked (.start). */
 struct fsload_dump_ctx {
 	u32 next_id;
+	struct fsload_sender sender;
 };
+
+static int fsload_nl_get_start(struct netlink_callback *cb)
+{
+	struct fsload_dump_ctx *ctx = (void *)cb->ctx;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+	ctx->next_id = 1;
+	fsload_sender(cb->skb, &ctx->sender);
+	return 0;
+}
 
 static int fsload_nl_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
 	struct fsload_dump_ctx *ctx = (void *)cb->ctx;
 	struct fsload_job *job;
+	bool privy;
 	void *hdr;
 	int err = 0;
 
-	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	if (!ctx->next_id)
-		ctx->next_id = 1;
 	while ((job = fsload_job_get_next(&ctx->next_id))) {
+		privy = fsload_privy(&ctx->sender, job);
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &fsload_family,
 				  NLM_F_MULTI, FSLOAD_CMD_JOB_GET);
-		err = hdr ? fsload_fill_job(skb, job) : -EMSGSIZE;
+		err = hdr ? fsload_fill_job(skb, job, privy) : -EMSGSIZE;
 		fsload_job_put(job);
 		if (err) {
 			if (hdr)
@@ -618,9 +683,13 @@ static int fsload_job_dump_done(struct netlink_callback *cb)
 	return 0;
 }
 
-/* WORKER_GET dump state: the job, then the next worker to report. */
+/*
+ * WORKER_GET dump state: the job and whether the sender may see its
+ * workers' thread ids, then the next worker to report.
+ */
 struct fsload_worker_ctx {
 	struct fsload_job_dump d;
+	bool privy;
 	u32 next;
 };
 
@@ -631,12 +700,14 @@ static int fsload_nl_worker_start(struct netlink_callback *cb)
 	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
 	BUILD_BUG_ON(offsetof(typeof(*ctx), d));	/* fsload_job_dump_done() */
 	fsload_job_dump_start(cb, &ctx->d);
+	if (ctx->d.job)
+		ctx->privy = fsload_nl_privy(cb->skb, ctx->d.job);
 	return 0;
 }
 
-/* Worker @i of @job: its index, thread id, and CPU when pinned. */
+/* Worker @i of @job: its index, thread id if @privy, CPU when pinned. */
 static int fsload_fill_worker(struct sk_buff *skb,
-			      const struct fsload_job *job, u32 i)
+			      const struct fsload_job *job, u32 i, bool privy)
 {
 	const struct fsload_program *prog = &job->prog;
 	struct nlattr *nest = nla_nest_start(skb, FSLOAD_A_JOB_WORKER);
@@ -645,7 +716,8 @@ static int fsload_fill_worker(struct sk_buff *skb,
 		return -EMSGSIZE;
 	/* Thread ids stay valid as numbers after the workers end. */
 	if (nla_put_u32(skb, FSLOAD_A_WORKER_INDEX, i) ||
-	    nla_put_u32(skb, FSLOAD_A_WORKER_PID, job->workers[i].pid) ||
+	    (privy &&
+	     nla_put_u32(skb, FSLOAD_A_WORKER_PID, job->workers[i].pid)) ||
 	    (prog->ncpus &&
 	     nla_put_u32(skb, FSLOAD_A_WORKER_CPU,
 			 prog->cpus[i % prog->ncpus]))) {
@@ -679,7 +751,8 @@ static int fsload_nl_worker_dumpit(struct sk_buff *skb,
 		n = 0;
 		if (!nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id)) {
 			while (ctx->next < job->prog.threads &&
-			       !fsload_fill_worker(skb, job, ctx->next)) {
+			       !fsload_fill_worker(skb, job, ctx->next,
+						   ctx->privy)) {
 				ctx->next++;
 				n++;
 			}
@@ -751,25 +824,6 @@ static int fsload_fill_progress(struct sk_buff *skb,
 		nla_nest_end(skb, nest);
 	}
 	return 0;
-}
-
-/*
- * May the requester of a dump (@req, its request) see which other
- * processes ran during @job's phases: CAP_SYS_ADMIN (the socket opener's
- * and the caller's, as for every command that needs it), or the job's
- * starter: the caller's and the opener's effective uid the starter's.
- */
-static bool fsload_may_name_threads(const struct sk_buff *req,
-				    const struct fsload_job *job)
-{
-	const struct sock *sk = NETLINK_CB(req).sk;
-	const struct file *f = sk && sk->sk_socket ? sk->sk_socket->file :
-			       NULL;
-
-	if (netlink_capable(req, CAP_SYS_ADMIN))
-		return true;
-	return f && uid_eq(current_euid(), job->cred->euid) &&
-	       uid_eq(f->f_cred->euid, job->cred->euid);
 }
 
 /* The busiest other threads: their names and ids only if @names. */
@@ -1003,7 +1057,7 @@ static int fsload_nl_result_start(struct netlink_callback *cb)
 	BUILD_BUG_ON(offsetof(typeof(*ctx), d));	/* fsload_job_dump_done() */
 	fsload_job_dump_start(cb, &ctx->d);
 	if (ctx->d.job)
-		ctx->names = fsload_may_name_threads(cb->skb, ctx->d.job);
+		ctx->names = fsload_nl_privy(cb->skb, ctx->d.job);
 	return 0;
 }
 
@@ -1199,9 +1253,13 @@ static int fsload_nl_series_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
-/* PROFILE_GET dump state: the job, then the next worker and slot. */
+/*
+ * PROFILE_GET dump state: the job and whether the sender may read its
+ * profile, then the next worker and slot.
+ */
 struct fsload_profile_ctx {
 	struct fsload_job_dump d;
+	bool privy;
 	u32 worker;
 	u32 slot;
 };
@@ -1213,6 +1271,8 @@ static int fsload_nl_profile_start(struct netlink_callback *cb)
 	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
 	BUILD_BUG_ON(offsetof(typeof(*ctx), d));	/* fsload_job_dump_done() */
 	fsload_job_dump_start(cb, &ctx->d);
+	if (ctx->d.job)
+		ctx->privy = fsload_nl_privy(cb->skb, ctx->d.job);
 	return 0;
 }
 
@@ -1260,12 +1320,19 @@ static int fsload_fill_pstack(struct sk_buff *skb,
 	return 0;
 }
 
-/* Why @job has no profile to dump yet, or 0. */
+/* Why @job has no profile to dump (yet, or for this sender), or 0. */
 static int fsload_profile_none(struct netlink_callback *cb,
-			       struct fsload_job *job)
+			       struct fsload_job *job, bool privy)
 {
 	enum fsload_job_state state;
 
+	/* Kernel functions and modules, which kallsyms shows to root only. */
+	if (!privy) {
+		NL_SET_ERR_MSG_ATTR(cb->extack,
+				    fsload_dump_attrs(cb)[FSLOAD_A_JOB_ID],
+				    "id: only the job's starter or CAP_SYS_ADMIN may read its CPU profile");
+		return -EPERM;
+	}
 	if (!job->prog.profile_hz) {
 		NL_SET_ERR_MSG(cb->extack, "id: the job has no CPU profile");
 		return -ENODATA;
@@ -1295,7 +1362,7 @@ static int fsload_nl_profile_dumpit(struct sk_buff *skb,
 
 	if (!job)
 		return fsload_job_dump_none(cb);
-	err = fsload_profile_none(cb, job);
+	err = fsload_profile_none(cb, job, ctx->privy);
 	if (err)
 		return err;
 	buf = kmalloc(FSLOAD_PROFILE_FRAMES_MAX, GFP_KERNEL);
@@ -1358,6 +1425,7 @@ static const struct genl_ops fsload_ops[] = {
 		.cmd = FSLOAD_CMD_JOB_GET,
 		.internal_flags = FSLOAD_NL_JOB,	/* the doit's */
 		.doit = fsload_nl_get_doit,
+		.start = fsload_nl_get_start,
 		.dumpit = fsload_nl_get_dumpit,
 		.policy = fsload_job_get_nl_policy,
 		.maxattr = ARRAY_SIZE(fsload_job_get_nl_policy) - 1,

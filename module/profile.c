@@ -24,19 +24,25 @@
  * deep path interrupts another instruction, while the paths are few (no
  * lookup of a symbol's start is exported to fold instructions into their
  * functions here; the dump's %ps does, and fsloadctl adds up equal
- * stacks).  A sample that finds no slot within FSLOAD_PROFILE_PROBES in
- * either is counted as dropped.  Only the handler writes a
- * worker's table and counters, and only while it interrupts that worker,
+ * stacks).  The handler tells which worker it interrupted from the job's
+ * own memory only (fsload_profile_worker()).  A sample that finds no slot
+ * within FSLOAD_PROFILE_PROBES in either is counted as dropped.  Only the
+ * handler writes a worker's table and counters, and only while it
+ * interrupts that worker,
  * so never two at once; the worker reads the counters at its phase's
  * merge (the handler then does not run for it), the profile dump reads
  * the tables once the events are gone (an ended job).  Symbols are
  * resolved at the dump, by the kernel (%ps), so that module functions
- * are named without /proc/kallsyms.
+ * are named without /proc/kallsyms; an address no symbol names (a
+ * module unloaded since) is "[unknown]", never the address.  Only the
+ * job's starter or an administrator may read the dump (netlink.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ctype.h>
 #include <linux/hash.h>
 #include <linux/jhash.h>
+#include <linux/kallsyms.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
@@ -48,16 +54,33 @@
 /* Slots a sample's stack may try before it is dropped. */
 #define FSLOAD_PROFILE_PROBES	16
 
-/* The job's worker the handler interrupted, or NULL. */
+/*
+ * The job's worker the handler interrupted, or NULL.  Only @job's own
+ * memory is read, which lives while its events do: the interrupted task
+ * may be a worker of another job that is still in do_exit() after
+ * kthread_stop() returned, its job freed, so its kthread data is only
+ * compared as an address, never followed.  That address is in @job's
+ * workers array for each of @job's workers, and for another job's whose
+ * freed array @job's now occupies: the worker's own task pointer tells
+ * them apart.  It is cleared before the task is unpinned
+ * (fsload_job_stop_workers()), so it never names a task that reuses a
+ * worker's freed task_struct.
+ */
 static struct fsload_worker *fsload_profile_worker(struct fsload_job *job)
 {
+	const size_t size = sizeof(struct fsload_worker);
 	struct fsload_worker *w;
+	unsigned long off;
 
 	if (!(current->flags & PF_KTHREAD) ||
 	    kthread_func(current) != fsload_worker_fn)
 		return NULL;
-	w = kthread_data(current);
-	return w->job == job ? w : NULL;
+	off = (unsigned long)kthread_data(current) -
+	      (unsigned long)job->workers;
+	if (off >= job->prog.threads * size || off % size)
+		return NULL;
+	w = &job->workers[off / size];
+	return READ_ONCE(w->task) == current ? w : NULL;
 }
 
 /*
@@ -316,11 +339,25 @@ void fsload_profile_merge(struct fsload_worker *w, struct fsload_result *res)
 	w->prof_ns = 0;
 }
 
-/* Bytes "%ps" of @ip takes; @leaf is the interrupted instruction. */
+/* What an address no symbol names is shown as: never the address. */
+#define FSLOAD_FRAME_UNKNOWN	"[unknown]"
+
+/*
+ * Bytes the frame of @ip takes: its function (%ps), or
+ * FSLOAD_FRAME_UNKNOWN where %ps would print the address itself (a module
+ * unloaded since, no kallsyms), which would undo KASLR for the reader.
+ * @leaf is the interrupted instruction.
+ */
 static int fsload_frame(char *buf, size_t size, unsigned long ip, bool leaf)
 {
+	char sym[KSYM_SYMBOL_LEN];
+
 	/* A return address may be past a call that is its function's end. */
-	return snprintf(buf, size, "%ps", (void *)(leaf ? ip : ip - 1));
+	snprintf(sym, sizeof(sym), "%ps", (void *)(leaf ? ip : ip - 1));
+	/* No symbol begins with a digit: "0x..." is the bare address. */
+	if (isdigit(sym[0]))
+		return snprintf(buf, size, "%s", FSLOAD_FRAME_UNKNOWN);
+	return snprintf(buf, size, "%s", sym);
 }
 
 /**

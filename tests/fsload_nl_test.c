@@ -3588,7 +3588,31 @@ struct child_report {
 	int dump_err, dump_n, get_err, result_err;
 	bool dump_saw_job;
 	int res_threads, res_named;	/* THREAD nests; with NAME or PID */
+	bool get_owner;		/* JOB_GET's reply has OWNER_PORTID */
+	int workers_err, workers, worker_pids;	/* WORKER nests; with PID */
+	struct seen profile;	/* PROFILE_GET */
 };
+
+/* WORKER_GET's WORKER nests in @r, and how many of them have a PID. */
+static void count_workers(const struct reply *r, int *n, int *pids)
+{
+	struct genlmsghdr *g;
+	struct nlattr *a;
+	int i, rem;
+
+	*n = *pids = 0;
+	for (i = 0; i < r->n && i < MAX_REPLIES; i++) {
+		g = nlmsg_data(r->m[i]);
+		nla_for_each_attr(a, genlmsg_attrdata(g, 0),
+				  genlmsg_attrlen(g, 0), rem) {
+			if (nla_type(a) != FSLOAD_A_JOB_WORKER)
+				continue;
+			(*n)++;
+			if (nattr(a, FSLOAD_A_WORKER_PID))
+				(*pids)++;
+		}
+	}
+}
 
 /*
  * The busiest other threads of a RESULT_GET dump: how many THREAD nests
@@ -3737,6 +3761,17 @@ child_run(struct child_report *rep, const char *dir, uint32_t id,
 	rep->get_err = fsl_id_req(&f, FSLOAD_CMD_JOB_GET, 0, id, &r);
 	if (!rep->get_err)
 		rep->get_err = r.err ? r.err : (r.n == 1 ? 0 : EBADMSG);
+	if (!rep->get_err)
+		rep->get_owner = gattr(r.m[0], FSLOAD_A_JOB_OWNER_PORTID);
+	reply_free(&r);
+	rep->workers_err = fsl_id_req(&f, FSLOAD_CMD_WORKER_GET, NLM_F_DUMP,
+				      id, &r);
+	if (!rep->workers_err)
+		rep->workers_err = r.err;
+	count_workers(&r, &rep->workers, &rep->worker_pids);
+	reply_free(&r);
+	ret = fsl_id_req(&f, FSLOAD_CMD_PROFILE_GET, NLM_F_DUMP, id, &r);
+	seen_set(&rep->profile, ret, &r);
 	reply_free(&r);
 	rep->result_err = fsl_id_req(&f, FSLOAD_CMD_RESULT_GET, NLM_F_DUMP,
 				     id, &r);
@@ -3934,6 +3969,15 @@ TEST_F_TIMEOUT(privilege, denied, 180)
 		EXPECT_LE(1, rep->dump_n);
 		EXPECT_EQ(0, rep->result_err);
 		check_thread_names(_metadata, &self->f, j.id, rep);
+		/*
+		 * Nor its owner's port, its workers' thread ids, its CPU
+		 * profile (this job has none: refused before that is told).
+		 */
+		EXPECT_FALSE(rep->get_owner);
+		EXPECT_EQ(0, rep->workers_err);
+		EXPECT_EQ((int)js.threads, rep->workers);
+		EXPECT_EQ(0, rep->worker_pids);
+		check_denied(_metadata, "PROFILE_GET as nobody", &rep->profile);
 	}
 	munmap(rep, sizeof(*rep));
 

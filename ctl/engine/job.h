@@ -167,6 +167,11 @@ struct run {
 	unsigned int position;	/* in its iteration's engine order, from 0 */
 	char *job_dir;
 	struct series series;	/* time series, stall reports */
+	uint32_t *pids;		/* the workers' thread ids, by index, read
+				 * at the start (a stall notification has
+				 * none: anyone may receive it)
+				 */
+	unsigned int npids;
 	struct cpu_profile profile;	/* --cpu-profile's stacks */
 	bool stall_stop_wanted;	/* --stall-stop */
 	bool stall_stop;	/* a stall was reported: stop the job */

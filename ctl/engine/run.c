@@ -200,7 +200,7 @@ static void run_on_stall(void *arg, const struct job_status *js)
 {
 	struct run *run = arg;
 
-	series_stall_report(&run->series, js, false);
+	series_stall_report(&run->series, js, run->pids, run->npids, false);
 	if (run->stall_stop_wanted)
 		run->stall_stop = true;
 }
@@ -393,6 +393,13 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 		status_dir_id(&js, &id);
 		rank_sync_join_put(req->sync, js.dir_name, &id);
 	}
+	/* Its workers' thread ids, for the stacks of stalls (best effort). */
+	if (!job_workers_get(nl, &js, NL_QUIET)) {
+		run->pids = js.pids;
+		run->npids = js.npids;
+		js.pids = NULL;
+		js.npids = 0;
+	}
 	if (!p->quiet)
 		fprintf(stderr, "fsloadctl: job %" PRIu32 " started (%s, %" PRIu32
 			" thread%s, %s %s)\n", js.id, req->prog->profile,
@@ -427,6 +434,9 @@ void run_free(struct run *run)
 	results_free(&run->r);
 	series_free(&run->series);
 	profile_free(&run->profile);
+	free(run->pids);
+	run->pids = NULL;
+	run->npids = 0;
 	free(run->job_dir);
 	run->job_dir = NULL;
 	run->ok = false;

@@ -42,10 +42,11 @@ static char *read_stack(uint32_t pid)
 }
 
 void series_stall_report(struct series *s, const struct job_status *js,
-			 bool quiet)
+			 const uint32_t *pids, unsigned int npids, bool quiet)
 {
 	struct stall_report *r, *tmp;
 	unsigned int i, k;
+	uint32_t pid;
 	bool known;
 
 	for (i = 0; i < js->nstalls; i++) {
@@ -53,10 +54,12 @@ void series_stall_report(struct series *s, const struct job_status *js,
 
 		if (st->ended)
 			continue;
+		pid = st->pid ? st->pid :
+		      st->thread < npids ? pids[st->thread] : 0;
 		/* Report each stall once: a worker stalls again only after
 		 * an end. */
 		for (k = 0, known = false; k < s->nstalls; k++)
-			known |= s->stalls[k].pid == st->pid &&
+			known |= s->stalls[k].thread == st->thread &&
 				 s->stalls[k].phase == st->phase &&
 				 s->stalls[k].t_ns >= st->start_ns;
 		if (known)
@@ -67,11 +70,12 @@ void series_stall_report(struct series *s, const struct job_status *js,
 		s->stalls = tmp;
 		r = &s->stalls[s->nstalls++];
 		r->t_ns = now_ns();
-		r->pid = st->pid;
+		r->pid = pid;
 		r->thread = st->thread;
 		r->phase = st->phase;
 		r->duration_ns = st->duration_ns;
-		r->stack = read_stack(st->pid);
+		r->stack = pid ? read_stack(pid) :
+			   strdup("(no stack: its thread id is unknown)\n");
 		if (quiet)
 			continue;
 		fprintf(stderr, "\nfsloadctl: job %" PRIu32 ": worker %" PRIu32

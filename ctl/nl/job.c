@@ -226,6 +226,9 @@ static int worker_hook(const struct nlattr *a, const struct decoder *nest,
 		if (!worker_slot(&js->pids, &js->npids, wi.index))
 			return -1;
 		js->pids[wi.index] = wi.pid;
+	} else {
+		/* Left out for a requester not privy to them. */
+		js->pids_hidden = true;
 	}
 	if (WI_HAS(&wi, FSLOAD_A_WORKER_CPU)) {
 		if (!worker_slot(&js->worker_cpus, &js->nworker_cpus,

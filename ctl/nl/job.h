@@ -36,6 +36,8 @@ struct job_group {
  * @have: bit (1 << FSLOAD_A_JOB_x) set for each attribute present
  * @pids: worker thread ids, in thread order (@npids of them), from
  *	WORKER_GET (job_workers_get()), not the status
+ * @pids_hidden: WORKER_GET listed workers without their thread ids (only
+ *	the job's starter or an administrator sees them)
  * Other members mirror the FSLOAD_A_JOB_* attributes of the same names.
  */
 struct job_status {
@@ -79,6 +81,7 @@ struct job_status {
 	uint64_t bytes;
 	uint32_t *pids;
 	unsigned int npids;
+	bool pids_hidden;
 	uint32_t *worker_cpus;	/* pinned: each worker's CPU (@nworker_cpus) */
 	unsigned int nworker_cpus;
 	unsigned int ngroups;	/* thread groups (FSLOAD_A_JOB_GROUP) */

@@ -54,6 +54,7 @@ int job_workers_get(struct nl_ctx *nl, struct job_status *js,
 	free(js->worker_cpus);
 	js->pids = js->worker_cpus = NULL;
 	js->npids = js->nworker_cpus = 0;
+	js->pids_hidden = false;
 	nl_msg_new(nl, FSLOAD_CMD_WORKER_GET, true);
 	nl_put_u32(nl, FSLOAD_A_JOB_ID, js->id);
 	return nl_request(nl, workers_cb, js, flags);

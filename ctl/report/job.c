@@ -275,18 +275,27 @@ static void print_job_stalls(const struct job_status *js, enum job_view view)
 
 		open_json_object(NULL);
 		print_uint(PRINT_JSON, "thread", NULL, st->thread);
-		print_uint(PRINT_JSON, "pid", NULL, st->pid);
+		/* 0: left out, for a requester not privy to it */
+		if (st->pid)
+			print_uint(PRINT_JSON, "pid", NULL, st->pid);
+		else
+			print_null(PRINT_JSON, "pid", NULL);
 		print_uint(PRINT_JSON, "phase_index", NULL, st->phase);
 		print_string(PRINT_JSON, "op", NULL,
 			     st->op ? op_name(st->op) : NULL);
 		print_uint(PRINT_JSON, "start_ns", NULL, st->start_ns);
 		print_uint(PRINT_JSON, "duration_ns", NULL, st->duration_ns);
 		print_bool(PRINT_JSON, "ended", NULL, st->ended);
-		if (view != JOB_VIEW_ROW)
+		if (view != JOB_VIEW_ROW && st->pid)
 			print_fp("stall: worker %" PRIu32 " (thread %" PRIu32
 				 ") in phase %" PRIu32 ": no progress for %.1f s%s\n",
 				 st->thread, st->pid, st->phase,
 				 st->duration_ns / 1e9,
+				 st->ended ? ", then moved again" : "");
+		else if (view != JOB_VIEW_ROW)
+			print_fp("stall: worker %" PRIu32 " in phase %" PRIu32
+				 ": no progress for %.1f s%s\n",
+				 st->thread, st->phase, st->duration_ns / 1e9,
 				 st->ended ? ", then moved again" : "");
 		close_json_object();
 	}
@@ -300,14 +309,21 @@ static void print_job_workers(const struct job_status *js,
 	enum output_type t = view != JOB_VIEW_ROW ? PRINT_ANY : PRINT_JSON;
 	unsigned int i;
 
-	open_json_array("worker_pids");
-	if (view != JOB_VIEW_ROW)
-		print_fp("workers:");
-	for (i = 0; i < js->npids; i++)
-		print_uint(t, NULL, " %" PRIu64, js->pids[i]);
-	if (view != JOB_VIEW_ROW)
-		print_fp("%s\n", js->npids ? "" : " -");
-	close_json_array();
+	/* Hidden: only the job's starter or an administrator sees them. */
+	if (js->pids_hidden && !js->npids) {
+		print_null(PRINT_JSON, "worker_pids", NULL);
+		if (view != JOB_VIEW_ROW)
+			print_fp("workers: thread ids hidden (not your job)\n");
+	} else {
+		open_json_array("worker_pids");
+		if (view != JOB_VIEW_ROW)
+			print_fp("workers:");
+		for (i = 0; i < js->npids; i++)
+			print_uint(t, NULL, " %" PRIu64, js->pids[i]);
+		if (view != JOB_VIEW_ROW)
+			print_fp("%s\n", js->npids ? "" : " -");
+		close_json_array();
+	}
 
 	/* thread groups: their names and threads, workers in that order */
 	open_json_array("groups");

@@ -626,6 +626,7 @@ int show_job_results(struct nl_ctx *nl, uint32_t id,
 	struct series s = { 0 };
 	struct cpu_profile prof = { 0 };
 	struct results r;
+	bool refused = false;
 	int ret;
 
 	ret = job_get(nl, id, &js, NL_QUIET);
@@ -647,11 +648,15 @@ int show_job_results(struct nl_ctx *nl, uint32_t id,
 	if (JS_HAS(use, FSLOAD_A_JOB_CPU_PROFILE_HZ) &&
 	    state_is_final(use->state)) {
 		profile_from_status(&prof, use);
+		/* The kernel's refusal is told (not the starter's job). */
 		if (!profile_get(nl, id, &prof))
 			r.profile = &prof;
+		else
+			refused = nl->err == EPERM;
 	}
 	if ((folded || flamegraph) && !r.profile)
 		warnmsg("job %u has no CPU profile%s: no %s written", id,
+			refused ? " that you may read" :
 			state_is_final(use->state) ? "" : " yet (it runs)",
 			folded ? "folded stacks" : "flame graphs");
 	profile_write_files(r.profile, &r, folded, flamegraph);

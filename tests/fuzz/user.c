@@ -149,7 +149,7 @@ int user_final_check(void)
  * fuzzer reads): the reply's command (FSLOAD_CMD_JOB_GET: every job
  * status message, the notifications too), the nests from the top level
  * down to it, the attribute.  A row marked pending is counted, not
- * failed: the gating is not in the module yet (issue 28, wip-28a).
+ * failed: for an attribute whose gating is not in the module yet.
  */
 static struct hidden_attr {
 	uint8_t cmd;
@@ -167,15 +167,15 @@ static struct hidden_attr {
 	{ .cmd = FSLOAD_CMD_RESULT_GET,
 	  .path = { FSLOAD_A_JOB_RESULT, FSLOAD_A_RES_THREAD },
 	  .attr = FSLOAD_A_THREAD_PID, .what = "other threads' ids in results" },
-	/* wip-28a: clear .pending once the module hides them */
+	/* module/netlink.c fsload_privy() */
 	{ .cmd = FSLOAD_CMD_JOB_GET, .attr = FSLOAD_A_JOB_OWNER_PORTID,
-	  .what = "the starter's socket (owner portid)", .pending = true },
+	  .what = "the starter's socket (owner portid)" },
+	{ .cmd = FSLOAD_CMD_JOB_GET, .path = { FSLOAD_A_JOB_STALL },
+	  .attr = FSLOAD_A_STALL_PID, .what = "stalled threads' ids" },
 	{ .cmd = FSLOAD_CMD_WORKER_GET, .path = { FSLOAD_A_JOB_WORKER },
-	  .attr = FSLOAD_A_WORKER_PID, .what = "worker thread ids",
-	  .pending = true },
+	  .attr = FSLOAD_A_WORKER_PID, .what = "worker thread ids" },
 	{ .cmd = FSLOAD_CMD_PROFILE_GET, .path = { FSLOAD_A_JOB_PROFILE_STACK },
-	  .attr = FSLOAD_A_PROFILE_STACK_FRAMES, .what = "CPU profile stacks",
-	  .pending = true },
+	  .attr = FSLOAD_A_PROFILE_STACK_FRAMES, .what = "CPU profile stacks" },
 };
 
 static bool status_cmd(uint8_t cmd)

@@ -32,6 +32,11 @@
 #   creds            files belong to the starter: root, and a uid 1000
 #                    holding CAP_SYS_ADMIN only (refused where it may not
 #                    write)
+#   profile_exit     a profiled job samples while other jobs' workers exit
+#                    and their jobs are freed at once (max_finished=0),
+#                    and while starts fail after creating some workers
+#                    (threads-max): no kernel report (a KASAN kernel sees
+#                    a read of a freed job; the stock kernel nothing)
 #   failslab         allocation failures at every allocation site of
 #                    JOB_START (fail-nth; debug kernel, else skipped)
 #   shutdown         xfs/ext4 shutdown mid-run: the job fails with EIO
@@ -417,6 +422,65 @@ t_creds() {
 	rm -rf "$d"
 }
 
+# Workers of other jobs exit (kthread_stop() returns before the task has
+# left do_exit()) and their jobs are freed at once, while a profiled job's
+# events sample every CPU: its handler must not look at their freed
+# workers (a KASAN kernel reports the read; vm-run scans dmesg).  The
+# profiled job measures its idle baseline first (60 s at most), using no
+# CPU (the handler runs for whatever runs), then spins.  Meanwhile 12
+# short jobs of 8 workers end by themselves (max_finished=0: freed at the
+# reap), and 5 starts fail after creating a few workers (threads-max
+# leaves room for 3 more threads; the starter execs).
+t_profile_exit() {
+	local d=$FSLOAD_DIR/pexit saved_fin saved_tm prof id i t ok=0 refused=0
+	local out=$work/pexit.out
+
+	need_fs
+	mkdir -p "$d"
+	saved_fin=$(cat $params/max_finished)
+	saved_tm=$(cat /proc/sys/kernel/threads-max)
+	prof=$(fsloadctl start --profile null --dir "$d" --detach --quiet \
+		--files 100000000 --files-per-dir 100000000 \
+		--idle-ms 60000 --cpu-profile 10000 |
+		sed -n 's/^job \([0-9]*\) started$/\1/p')
+	[ -n "$prof" ] || fail "profiled job"
+	echo 0 >$params/max_finished
+	# Detached: an attached start would want the results of a job that
+	# is gone once it has ended.
+	for ((i = 0; i < 12; i++)); do
+		id=$(fsloadctl start --profile smallfiles --files 16 \
+			--threads 8 --dir "$d" --detach --quiet 2>"$out" |
+			sed -n 's/^job \([0-9]*\) started$/\1/p')
+		[ -n "$id" ] || continue
+		for ((t = 0; t < 600; t++)); do
+			fsloadctl status "$id" >/dev/null 2>&1 || break
+			sleep 0.05
+		done
+		[ "$t" -lt 600 ] && ok=$((ok + 1))
+	done
+	for ((t = 0; t < 5; t++)); do
+		# shellcheck disable=SC2016 # the guest's shell expands them
+		sh -c 'read -r _ _ _ rt _ </proc/loadavg
+			echo $((${rt#*/} + 3)) >/proc/sys/kernel/threads-max
+			exec fsloadctl start --profile smallfiles --files 16 \
+				--threads 8 --dir "$1" --quiet' sh "$d" \
+			>/dev/null 2>"$out"
+		echo "$saved_tm" >/proc/sys/kernel/threads-max
+		grep -q 'cannot create a worker' "$out" && refused=$((refused + 1))
+	done
+	echo "$saved_fin" >$params/max_finished
+	echo "$ok of 12 short jobs ended, $refused of 5 starts failed creating workers"
+	sed 's/^/  last: /' "$out"
+	[ "$(state_of "$prof")" = running ] ||
+		fail "the profiled job ended before the others"
+	fsloadctl stop "$prof" >/dev/null || fail "stop the profiled job"
+	wait_ended "$prof" 60
+	[ "$ok" -eq 12 ] || fail "only $ok of 12 short jobs started and ended"
+	[ "$refused" -eq 5 ] || fail "only $refused of 5 starts failed as meant"
+	rm -rf "$d"
+	no_workers
+}
+
 t_failslab() {
 	local fs=/sys/kernel/debug/failslab f saved=() rc
 
@@ -538,14 +602,14 @@ t_io_error() {
 # ---------------------------------------------------------------------
 
 all=(umount_busy max_jobs cycles symlink_create symlink_unlink rename_out
-	rename_jobdir creds failslab shutdown io_error)
+	rename_jobdir creds profile_exit failslab shutdown io_error)
 if [ $# -gt 0 ]; then
 	cases=("$@")
 elif [ -z "${FSLOAD_DIR:-}" ]; then
 	cases=(io_error)
 else
 	cases=(umount_busy max_jobs cycles symlink_create symlink_unlink
-		rename_out rename_jobdir creds failslab shutdown)
+		rename_out rename_jobdir creds profile_exit failslab shutdown)
 fi
 for c in "${cases[@]}"; do
 	[[ " ${all[*]} " == *" $c "* ]] || { echo "faults.sh: no case '$c'" >&2; exit 2; }

@@ -41,6 +41,11 @@
 #                 may not do either (mkdir, unlink)
 #   fs_types      a job on ext4, xfs, btrfs, tmpfs works; on cgroup2, proc,
 #                 sysfs and a read-only mount it is refused clearly
+#   private       another user (uid 1000) asks about root's profiled job
+#                 on xfs: its CPU profile is refused, its status and
+#                 workers come without the owner's netlink port and the
+#                 thread ids, which root gets; once xfs is unloaded, root's
+#                 profile names its frames "[unknown]", never an address
 #   chaos_PROFILE every profile under a random attacker (renames, symlinks
 #                 in and out, files, FIFOs, chmod 000, tmpfs mounts,
 #                 deletion, a full filesystem) for FSLOAD_CHAOS_SEC
@@ -478,6 +483,92 @@ t_fs_types() {
 	all_clean
 }
 
+# The folded stacks of job ID as USER sees them (fsloadctl results
+# --folded), in DIR; fsloadctl's stderr in DIR/err, its status returned.
+folded_as() {	# USER ID DIR
+	local rc
+
+	rm -rf "$3"
+	mkdir -p "$3" && chown "$1:$1" "$3"
+	setpriv --reuid="$1" --regid="$1" --clear-groups \
+		fsloadctl results "$2" --folded "$3/p" >/dev/null 2>"$3/err"
+	rc=$?
+	sed 's/^/  /' "$3/err"
+	return "$rc"
+}
+
+t_private() {
+	local m=$FSLOAD_DIR/xfs img=$FSLOAD_DIR/xfs.img id
+	local out=$work/private.json
+	local who st addr unknown
+
+	make_canaries
+	command -v mkfs.xfs >/dev/null || skip "no mkfs.xfs"
+	modprobe loop 2>/dev/null
+	mkdir -p "$m"
+	truncate -s 320M "$img"
+	if ! mkfs.xfs -q -f "$img" >/dev/null 2>&1 ||
+		! mount -o loop "$img" "$m"; then
+		skip "no xfs on a loop device here"
+	fi
+	fsloadctl --json start --profile smallfiles --files 300 --threads 2 \
+		--cpu-profile 10000 --dir "$m" --quiet >"$out" ||
+		fail "profiled job on xfs: exit $?"
+	id=$(jget 'j["job"]["id"]' "$out")
+
+	# uid 1000: no profile, no owner's port, no thread ids.
+	chmod 755 "$work"
+	folded_as 1000 "$id" "$work/u1000"
+	grep -q "may read its CPU profile" "$work/u1000/err" ||
+		fail "uid 1000: no clear refusal"
+	[ -z "$(find "$work/u1000" -name '*.folded')" ] ||
+		fail "uid 1000: folded stacks written"
+	for who in 0 1000; do
+		setpriv --reuid=$who --regid=$who --clear-groups \
+			fsloadctl --json status "$id" >"$work/st$who.json" ||
+			fail "uid $who: status exited $?"
+		setpriv --reuid=$who --regid=$who --clear-groups \
+			fsloadctl --json list >"$work/ls$who.json" ||
+			fail "uid $who: list exited $?"
+		setpriv --reuid=$who --regid=$who --clear-groups \
+			fsloadctl status "$id" | grep -E '^(workers|owner):' |
+			sed "s/^/  uid $who: /"
+	done
+	check_json "$work/st1000.json" '
+job = j["job"]
+if job["owner_portid"] is not None: bad("uid 1000 sees owner_portid %r" % job["owner_portid"])
+if job["worker_pids"] is not None: bad("uid 1000 sees worker_pids %r" % job["worker_pids"])
+' || fail "uid 1000's status"
+	check_json "$work/ls1000.json" '
+for job in j["jobs"]:
+    if job["owner_portid"] is not None or job["worker_pids"] is not None:
+        bad("uid 1000 lists job %d with owner_portid %r, worker_pids %r" %
+            (job["id"], job["owner_portid"], job["worker_pids"]))
+' || fail "uid 1000's list"
+	check_json "$work/st0.json" '
+job = j["job"]
+if job["owner_portid"] is None: bad("root has no owner_portid")
+if len(job["worker_pids"] or []) != 2: bad("root sees worker_pids %r" % job["worker_pids"])
+' || fail "root's status"
+
+	# root, once the module its workers ran through is gone.
+	umount "$m" || fail "umount xfs"
+	rm -f "$img"
+	rmmod xfs || skip "xfs cannot be unloaded here (built in, or in use)"
+	folded_as 0 "$id" "$work/root"
+	st=$?
+	modprobe xfs 2>/dev/null
+	[ "$st" -eq 0 ] || fail "root: results --folded exited $st"
+	[ -n "$(find "$work/root" -name '*.folded')" ] ||
+		fail "root: no folded stacks"
+	addr=$(cat "$work/root"/*.folded | grep -oE '0x[0-9a-f]{8,}' | head -3)
+	unknown=$(cat "$work/root"/*.folded | grep -c '\[unknown\]')
+	echo "root: $unknown stacks with an unknown frame; addresses: ${addr:-none}"
+	[ -z "$addr" ] || fail "kernel addresses in the profile: $addr"
+	[ "$unknown" -gt 0 ] || fail "no frame of the unloaded xfs in the profile"
+	check_canaries
+}
+
 # attacker DIR SECONDS SEED: tamper with random directories and files
 # of the tree at DIR for SECONDS; prints how many attacks it tried.
 attacker() {
@@ -582,7 +673,7 @@ for t in "${traps[@]}"; do
 	IFS='|' read -r name _ prog <<<"$t"
 	selected "trap_$name" && cases+=("trap")
 done
-for c in swap_jobdir join_reused_kernel join_reused_user landlock fs_types; do
+for c in swap_jobdir join_reused_kernel join_reused_user landlock fs_types private; do
 	selected "$c" && cases+=("$c")
 done
 for c in "${chaos[@]}"; do
@@ -596,7 +687,7 @@ for t in "${traps[@]}"; do
 	ktap_run "trap_${name}: ${prog//@P/}" t_trap "$name" "$outc" \
 		${prog//@P/@$PAUSE}
 done
-for c in swap_jobdir landlock fs_types; do
+for c in swap_jobdir landlock fs_types private; do
 	selected "$c" && ktap_run "$c" "t_$c"
 done
 for e in kernel user; do
