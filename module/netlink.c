@@ -290,11 +290,14 @@ static struct sk_buff *fsload_job_msg_fill(struct sk_buff *skb,
 	return skb;
 }
 
+/*
+ * @job's status in a new message; @gfp GFP_KERNEL_ACCOUNT for a reply,
+ * which its requester's memory cgroup pays for until it reads it.
+ */
 static struct sk_buff *fsload_job_msg(struct fsload_job *job, u32 portid,
-				      u32 seq, int flags, u8 cmd)
+				      u32 seq, int flags, u8 cmd, gfp_t gfp)
 {
-	struct sk_buff *skb = genlmsg_new(fsload_job_msg_size(job),
-					  GFP_KERNEL);
+	struct sk_buff *skb = genlmsg_new(fsload_job_msg_size(job), gfp);
 
 	if (!skb)
 		return ERR_PTR(-ENOMEM);
@@ -320,7 +323,7 @@ void fsload_nl_notify(struct fsload_job *job, u8 cmd)
 	    !genl_has_listeners(&fsload_family, &init_net,
 				FSLOAD_MCGRP_EVENTS_IDX))
 		goto out;
-	skb = fsload_job_msg(job, 0, 0, 0, cmd);
+	skb = fsload_job_msg(job, 0, 0, 0, cmd, GFP_KERNEL);
 	if (IS_ERR(skb))
 		goto out;
 	genlmsg_multicast(&fsload_family, skb, 0, FSLOAD_MCGRP_EVENTS_IDX,
@@ -508,7 +511,7 @@ static int fsload_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *reply;
 
 	reply = fsload_job_msg(job, info->snd_portid, info->snd_seq, 0,
-			       FSLOAD_CMD_JOB_GET);
+			       FSLOAD_CMD_JOB_GET, GFP_KERNEL_ACCOUNT);
 	if (IS_ERR(reply))
 		return PTR_ERR(reply);
 	return genlmsg_reply(reply, info);
@@ -843,7 +846,7 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	int err = -EMSGSIZE;
 
 	/* Copy under the lock, then format without it. */
-	r = kmalloc(sizeof(*r), GFP_KERNEL);
+	r = kmalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return -ENOMEM;
 	spin_lock(&job->lock);
@@ -1141,7 +1144,7 @@ static int fsload_nl_series_dumpit(struct sk_buff *skb,
 	words = fsload_series_words(job);
 	batch = clamp_t(size_t, PAGE_SIZE / (words * sizeof(u64)), 1,
 			FSLOAD_SERIES_BATCH);
-	buf = kmalloc_array(batch, words * sizeof(u64), GFP_KERNEL);
+	buf = kmalloc_array(batch, words * sizeof(u64), GFP_KERNEL_ACCOUNT);
 	if (!buf) {
 		err = -ENOMEM;
 		goto out;
@@ -1280,7 +1283,7 @@ static int fsload_nl_profile_dumpit(struct sk_buff *skb,
 	err = fsload_profile_none(cb, job);
 	if (err)
 		goto out;
-	buf = kmalloc(FSLOAD_PROFILE_FRAMES_MAX, GFP_KERNEL);
+	buf = kmalloc(FSLOAD_PROFILE_FRAMES_MAX, GFP_KERNEL_ACCOUNT);
 	if (!buf) {
 		err = -ENOMEM;
 		goto out;
