@@ -285,6 +285,10 @@ struct fsload_cleanup {
 
 struct fsload_job {
 	u32 id;
+	u64 serial;			/* which job of this id: none other
+					 * of the module's has it; set before
+					 * publishing
+					 */
 	refcount_t ref;
 	struct list_head done_node;	/* fsload_done_list; fsload_mutex */
 	struct fsload_program prog;

@@ -27,13 +27,14 @@
 
 /*
  * Protects fsload_jobs, fsload_done_list (and each job's done_node) and
- * the two counters below.
+ * the three counters below.
  */
 DEFINE_MUTEX(fsload_mutex);
 static DEFINE_IDR(fsload_jobs);
 static LIST_HEAD(fsload_done_list);	/* finished jobs, oldest first */
 static unsigned int fsload_nr_running;	/* started, not reaped; READ_ONCE */
 static unsigned int fsload_nr_done;	/* entries of fsload_done_list */
+static u64 fsload_serial;		/* the last job's serial */
 
 static DECLARE_WAIT_QUEUE_HEAD(fsload_reaped_wq);
 struct workqueue_struct *fsload_wq;
@@ -596,8 +597,11 @@ int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 		return -EBUSY;
 	}
 	id = idr_alloc_cyclic(&fsload_jobs, NULL, 1, INT_MAX, GFP_KERNEL);
-	if (id >= 0)
+	if (id >= 0) {
 		WRITE_ONCE(fsload_nr_running, fsload_nr_running + 1);
+		/* Ids come round again; serials do not. */
+		job->serial = ++fsload_serial;
+	}
 	mutex_unlock(&fsload_mutex);
 	if (id < 0)
 		return id;

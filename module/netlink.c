@@ -362,11 +362,16 @@ static struct sk_buff *fsload_job_msg_fill(struct sk_buff *skb,
 	return skb;
 }
 
+/*
+ * @job's status in a new message, its private details if @privy; @gfp
+ * GFP_KERNEL_ACCOUNT for a reply, which its requester's memory cgroup
+ * pays for until it reads it.
+ */
 static struct sk_buff *fsload_job_msg(struct fsload_job *job, bool privy,
-				      u32 portid, u32 seq, int flags, u8 cmd)
+				      u32 portid, u32 seq, int flags, u8 cmd,
+				      gfp_t gfp)
 {
-	struct sk_buff *skb = genlmsg_new(fsload_job_msg_size(job),
-					  GFP_KERNEL);
+	struct sk_buff *skb = genlmsg_new(fsload_job_msg_size(job), gfp);
 
 	if (!skb)
 		return ERR_PTR(-ENOMEM);
@@ -393,7 +398,7 @@ void fsload_nl_notify(struct fsload_job *job, u8 cmd)
 				FSLOAD_MCGRP_EVENTS_IDX))
 		goto out;
 	/* Anyone may listen: nothing that only the privy see. */
-	skb = fsload_job_msg(job, false, 0, 0, 0, cmd);
+	skb = fsload_job_msg(job, false, 0, 0, 0, cmd, GFP_KERNEL);
 	if (IS_ERR(skb))
 		goto out;
 	genlmsg_multicast(&fsload_family, skb, 0, FSLOAD_MCGRP_EVENTS_IDX,
@@ -583,7 +588,7 @@ static int fsload_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	reply = fsload_job_msg(job, fsload_nl_privy(skb, job),
 			       info->snd_portid, info->snd_seq, 0,
-			       FSLOAD_CMD_JOB_GET);
+			       FSLOAD_CMD_JOB_GET, GFP_KERNEL_ACCOUNT);
 	if (IS_ERR(reply))
 		return PTR_ERR(reply);
 	return genlmsg_reply(reply, info);
@@ -639,24 +644,35 @@ static int fsload_nl_get_dumpit(struct sk_buff *skb,
 }
 
 /*
- * The dumps of one job (WORKER_GET, RESULT_GET, SERIES_GET, PROFILE_GET):
- * their .start looks the job up once and holds it in this, the first
- * member of their context, until .done.  When there is none, the first dumpit call says
- * why, as the dump's own error (in its NLMSG_DONE), as a dump whose every
- * call looked the job up did.
+ * The dumps of one job (WORKER_GET, RESULT_GET, SERIES_GET, PROFILE_GET)
+ * keep no reference between their calls: anyone may start one and never
+ * read it, and must not keep a forgotten job's results, profile and time
+ * series in memory that way.  Their .start looks the job up and notes
+ * which one it is in this, part of their context; each dumpit call
+ * looks it up again and holds it for that call only.  A job forgotten
+ * meanwhile (max_finished) ends the dump with an error; so does an ID
+ * that named none at the start, from the first call on, as the dump's
+ * own error (in its NLMSG_DONE).  Nothing else is kept across calls but
+ * the position in the context, so no dump has a .done.
  */
 struct fsload_job_dump {
-	struct fsload_job *job;		/* held; NULL: ID names none */
+	u64 serial;		/* the job's; 0: ID named none */
 };
 
-/* Start a dump of the job ID names; @d is the dump's context's head. */
-static void fsload_job_dump_start(struct netlink_callback *cb,
-				  struct fsload_job_dump *d)
+/*
+ * Start a dump of the job ID names; @d is in the dump's context.  Returns
+ * the job, referenced for .start's own use, or NULL.
+ */
+static struct fsload_job *fsload_job_dump_start(struct netlink_callback *cb,
+						struct fsload_job_dump *d)
 {
 	struct nlattr *id = fsload_dump_attrs(cb)[FSLOAD_A_JOB_ID];
+	struct fsload_job *job;
 
 	BUILD_BUG_ON(sizeof(struct fsload_job_dump) > sizeof(cb->ctx));
-	d->job = id ? fsload_job_get(nla_get_u32(id)) : NULL;
+	job = id ? fsload_job_get(nla_get_u32(id)) : NULL;
+	d->serial = job ? job->serial : 0;
+	return job;
 }
 
 /* Why a dump has no job: ID is missing or names none. */
@@ -673,14 +689,25 @@ static int fsload_job_dump_none(struct netlink_callback *cb)
 	return -ENOENT;
 }
 
-/* .done of WORKER_GET and RESULT_GET, and the end of SERIES_GET's. */
-static int fsload_job_dump_done(struct netlink_callback *cb)
+/*
+ * The job of the dump at @d, referenced for this dumpit call, or an
+ * ERR_PTR(): the dump's error, its extack set.
+ */
+static struct fsload_job *fsload_job_dump_get(struct netlink_callback *cb,
+					      const struct fsload_job_dump *d)
 {
-	struct fsload_job_dump *d = (void *)cb->ctx;
+	struct nlattr *id = fsload_dump_attrs(cb)[FSLOAD_A_JOB_ID];
+	struct fsload_job *job;
 
-	if (d->job)
-		fsload_job_put(d->job);
-	return 0;
+	if (!d->serial)
+		return ERR_PTR(fsload_job_dump_none(cb));
+	job = fsload_job_get(nla_get_u32(id));
+	if (job && job->serial == d->serial)
+		return job;
+	fsload_job_put(job);	/* another job of the same id */
+	NL_SET_ERR_MSG_ATTR(cb->extack, id,
+			    "id: the job was forgotten during the dump (module parameter max_finished)");
+	return ERR_PTR(-ENOENT);
 }
 
 /*
@@ -696,12 +723,14 @@ struct fsload_worker_ctx {
 static int fsload_nl_worker_start(struct netlink_callback *cb)
 {
 	struct fsload_worker_ctx *ctx = (void *)cb->ctx;
+	struct fsload_job *job;
 
 	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	BUILD_BUG_ON(offsetof(typeof(*ctx), d));	/* fsload_job_dump_done() */
-	fsload_job_dump_start(cb, &ctx->d);
-	if (ctx->d.job)
-		ctx->privy = fsload_nl_privy(cb->skb, ctx->d.job);
+	job = fsload_job_dump_start(cb, &ctx->d);
+	/* The sender's, decided once: later calls run in the reader's. */
+	if (job)
+		ctx->privy = fsload_nl_privy(cb->skb, job);
+	fsload_job_put(job);
 	return 0;
 }
 
@@ -732,13 +761,13 @@ static int fsload_nl_worker_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	struct fsload_worker_ctx *ctx = (void *)cb->ctx;
-	struct fsload_job *job = ctx->d.job;
+	struct fsload_job *job = fsload_job_dump_get(cb, &ctx->d);
 	unsigned int n;
 	void *hdr;
 	int err = 0;
 
-	if (!job)
-		return fsload_job_dump_none(cb);
+	if (IS_ERR(job))
+		return PTR_ERR(job);
 	/* One message per buffer, as many workers as fit. */
 	while (ctx->next < job->prog.threads) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
@@ -764,6 +793,7 @@ static int fsload_nl_worker_dumpit(struct sk_buff *skb,
 		}
 		genlmsg_end(skb, hdr);
 	}
+	fsload_job_put(job);
 	/* A worker too big for an empty buffer would loop forever. */
 	if (err && !skb->len)
 		return err;
@@ -895,7 +925,7 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	int err = -EMSGSIZE;
 
 	/* Copy under the lock, then format without it. */
-	r = kmalloc(sizeof(*r), GFP_KERNEL);
+	r = kmalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return -ENOMEM;
 	spin_lock(&job->lock);
@@ -1052,12 +1082,14 @@ static int fsload_fill_result_msg(struct sk_buff *skb, struct fsload_job *job,
 static int fsload_nl_result_start(struct netlink_callback *cb)
 {
 	struct fsload_res_ctx *ctx = (void *)cb->ctx;
+	struct fsload_job *job;
 
 	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	BUILD_BUG_ON(offsetof(typeof(*ctx), d));	/* fsload_job_dump_done() */
-	fsload_job_dump_start(cb, &ctx->d);
-	if (ctx->d.job)
-		ctx->names = fsload_nl_privy(cb->skb, ctx->d.job);
+	job = fsload_job_dump_start(cb, &ctx->d);
+	/* The sender's, decided once: later calls run in the reader's. */
+	if (job)
+		ctx->names = fsload_nl_privy(cb->skb, job);
+	fsload_job_put(job);
 	return 0;
 }
 
@@ -1065,13 +1097,13 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	struct fsload_res_ctx *ctx = (void *)cb->ctx;
-	struct fsload_job *job = ctx->d.job;
+	struct fsload_job *job = fsload_job_dump_get(cb, &ctx->d);
 	bool started;
 	void *hdr;
 	int err = 0;
 
-	if (!job)
-		return fsload_job_dump_none(cb);
+	if (IS_ERR(job))
+		return PTR_ERR(job);
 	while (ctx->phase < job->prog.nphases) {
 		if (ctx->type) {
 			/* Skip to the next type with buckets left. */
@@ -1105,6 +1137,7 @@ static int fsload_nl_result_dumpit(struct sk_buff *skb,
 		}
 		genlmsg_end(skb, hdr);
 	}
+	fsload_job_put(job);
 	/* A message too big for an empty buffer would loop forever. */
 	if (err && !skb->len)
 		return err;
@@ -1157,72 +1190,55 @@ static int fsload_fill_sample(struct sk_buff *skb, const struct fsload_job *job,
 	return 0;
 }
 
-/*
- * SERIES_GET dump state: the job, the batch samples are copied into from
- * its ring (NULL when it keeps none), then the next sequence number.
- */
+/* SERIES_GET dump state: the job, then the next sequence number. */
 struct fsload_series_ctx {
 	struct fsload_job_dump d;
-	u64 *buf;
 	u64 next;
 };
 
-/* Samples copied from the ring per message. */
+/*
+ * Samples copied from the ring per message at most, into a buffer of a
+ * page at most (a sample is much smaller), allocated in each dumpit call.
+ */
 #define FSLOAD_SERIES_BATCH	64
 
 static int fsload_nl_series_start(struct netlink_callback *cb)
 {
 	struct fsload_series_ctx *ctx = (void *)cb->ctx;
 	struct nlattr **attrs = fsload_dump_attrs(cb);
-	struct fsload_job *job;
 
 	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	BUILD_BUG_ON(offsetof(typeof(*ctx), d));	/* fsload_job_dump_done() */
-	fsload_job_dump_start(cb, &ctx->d);
-	job = ctx->d.job;
-	if (!job)
-		return 0;
+	fsload_job_put(fsload_job_dump_start(cb, &ctx->d));
 	if (attrs[FSLOAD_A_JOB_SERIES_FROM])
 		ctx->next = nla_get_u64(attrs[FSLOAD_A_JOB_SERIES_FROM]);
-	if (!job->ring)
-		return 0;
-	ctx->buf = kmalloc_array(FSLOAD_SERIES_BATCH,
-				 fsload_series_words(job) * sizeof(u64),
-				 GFP_KERNEL);
-	if (!ctx->buf) {
-		/* No .done after a failed .start. */
-		fsload_job_dump_done(cb);
-		return -ENOMEM;
-	}
 	return 0;
-}
-
-static int fsload_nl_series_done(struct netlink_callback *cb)
-{
-	struct fsload_series_ctx *ctx = (void *)cb->ctx;
-
-	kfree(ctx->buf);
-	return fsload_job_dump_done(cb);
 }
 
 static int fsload_nl_series_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	struct fsload_series_ctx *ctx = (void *)cb->ctx;
-	struct fsload_job *job = ctx->d.job;
-	unsigned int n, i, words;
-	u64 first, *buf = ctx->buf;
+	struct fsload_job *job = fsload_job_dump_get(cb, &ctx->d);
+	unsigned int n, i, words, batch;
+	u64 first, *buf = NULL;
 	void *hdr = NULL;
 	int err = 0;
 
-	if (!job)
-		return fsload_job_dump_none(cb);
-	if (!buf)
-		return 0;	/* no ring: no samples */
+	if (IS_ERR(job))
+		return PTR_ERR(job);
+	if (!job->ring)
+		goto out;	/* no ring: no samples */
 	words = fsload_series_words(job);
+	batch = clamp_t(size_t, PAGE_SIZE / (words * sizeof(u64)), 1,
+			FSLOAD_SERIES_BATCH);
+	buf = kmalloc_array(batch, words * sizeof(u64), GFP_KERNEL_ACCOUNT);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
 	/* One message per batch, as many samples as fit. */
-	while ((n = fsload_series_copy(job, ctx->next, buf,
-				       FSLOAD_SERIES_BATCH, &first))) {
+	while ((n = fsload_series_copy(job, ctx->next, buf, batch,
+				       &first))) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &fsload_family,
 				  NLM_F_MULTI, FSLOAD_CMD_SERIES_GET);
@@ -1247,6 +1263,9 @@ static int fsload_nl_series_dumpit(struct sk_buff *skb,
 	}
 	if (hdr)
 		genlmsg_cancel(skb, hdr);
+out:
+	kfree(buf);
+	fsload_job_put(job);
 	/* A sample too big for an empty buffer would loop forever. */
 	if (err && !skb->len)
 		return err;
@@ -1267,12 +1286,14 @@ struct fsload_profile_ctx {
 static int fsload_nl_profile_start(struct netlink_callback *cb)
 {
 	struct fsload_profile_ctx *ctx = (void *)cb->ctx;
+	struct fsload_job *job;
 
 	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	BUILD_BUG_ON(offsetof(typeof(*ctx), d));	/* fsload_job_dump_done() */
-	fsload_job_dump_start(cb, &ctx->d);
-	if (ctx->d.job)
-		ctx->privy = fsload_nl_privy(cb->skb, ctx->d.job);
+	job = fsload_job_dump_start(cb, &ctx->d);
+	/* The sender's, decided once: later calls run in the reader's. */
+	if (job)
+		ctx->privy = fsload_nl_privy(cb->skb, job);
+	fsload_job_put(job);
 	return 0;
 }
 
@@ -1352,22 +1373,24 @@ static int fsload_nl_profile_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
 {
 	struct fsload_profile_ctx *ctx = (void *)cb->ctx;
-	struct fsload_job *job = ctx->d.job;
+	struct fsload_job *job = fsload_job_dump_get(cb, &ctx->d);
 	const struct fsload_worker *w;
 	const struct fsload_pstack *s;
 	unsigned int n;
-	char *buf;
+	char *buf = NULL;
 	void *hdr;
 	int err = 0;
 
-	if (!job)
-		return fsload_job_dump_none(cb);
+	if (IS_ERR(job))
+		return PTR_ERR(job);
 	err = fsload_profile_none(cb, job, ctx->privy);
 	if (err)
-		return err;
-	buf = kmalloc(FSLOAD_PROFILE_FRAMES_MAX, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
+		goto out;
+	buf = kmalloc(FSLOAD_PROFILE_FRAMES_MAX, GFP_KERNEL_ACCOUNT);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
 	/* One message per buffer, as many stacks as fit. */
 	while ((s = fsload_pstack_next(job, ctx, &w))) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
@@ -1392,7 +1415,9 @@ static int fsload_nl_profile_dumpit(struct sk_buff *skb,
 		}
 		genlmsg_end(skb, hdr);
 	}
+out:
 	kfree(buf);
+	fsload_job_put(job);
 	/* A stack too big for an empty buffer would loop forever. */
 	if (err && !skb->len)
 		return err;
@@ -1434,7 +1459,6 @@ static const struct genl_ops fsload_ops[] = {
 		.cmd = FSLOAD_CMD_RESULT_GET,
 		.start = fsload_nl_result_start,
 		.dumpit = fsload_nl_result_dumpit,
-		.done = fsload_job_dump_done,
 		.policy = fsload_result_get_nl_policy,
 		.maxattr = ARRAY_SIZE(fsload_result_get_nl_policy) - 1,
 	},
@@ -1442,7 +1466,6 @@ static const struct genl_ops fsload_ops[] = {
 		.cmd = FSLOAD_CMD_SERIES_GET,
 		.start = fsload_nl_series_start,
 		.dumpit = fsload_nl_series_dumpit,
-		.done = fsload_nl_series_done,
 		.policy = fsload_series_get_nl_policy,
 		.maxattr = ARRAY_SIZE(fsload_series_get_nl_policy) - 1,
 	},
@@ -1450,7 +1473,6 @@ static const struct genl_ops fsload_ops[] = {
 		.cmd = FSLOAD_CMD_WORKER_GET,
 		.start = fsload_nl_worker_start,
 		.dumpit = fsload_nl_worker_dumpit,
-		.done = fsload_job_dump_done,
 		.policy = fsload_worker_get_nl_policy,
 		.maxattr = ARRAY_SIZE(fsload_worker_get_nl_policy) - 1,
 	},
@@ -1458,7 +1480,6 @@ static const struct genl_ops fsload_ops[] = {
 		.cmd = FSLOAD_CMD_PROFILE_GET,
 		.start = fsload_nl_profile_start,
 		.dumpit = fsload_nl_profile_dumpit,
-		.done = fsload_job_dump_done,
 		.policy = fsload_profile_get_nl_policy,
 		.maxattr = ARRAY_SIZE(fsload_profile_get_nl_policy) - 1,
 	},

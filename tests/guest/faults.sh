@@ -37,6 +37,14 @@
 #                    and while starts fail after creating some workers
 #                    (threads-max): no kernel report (a KASAN kernel sees
 #                    a read of a freed job; the stock kernel nothing)
+#   dump_hold        an unprivileged reader sends WORKER_GET, RESULT_GET,
+#                    SERIES_GET and PROFILE_GET dumps of two profiled jobs
+#                    with time series and never reads them: once the jobs
+#                    are forgotten (max_finished 0) their memory is freed
+#                    all the same (SUnreclaim + VmallocUsed back within
+#                    4 MiB of where it was), and each dump, read at last,
+#                    ends with ENOENT, "the job was forgotten during the
+#                    dump"
 #   failslab         allocation failures at every allocation site of
 #                    JOB_START (fail-nth; debug kernel, else skipped)
 #   shutdown         xfs/ext4 shutdown mid-run: the job fails with EIO
@@ -61,11 +69,11 @@ start_detached() {
 		jget 'j["id"]'
 }
 
-# start_spin DIR: a job of null ops that runs until stopped (minutes),
-# using no space: one subdirectory.  Prints its id.
+# start_spin DIR [ARGS...]: a job of null ops that runs until stopped
+# (minutes), using no space: one subdirectory.  Prints its id.
 start_spin() {
 	fsloadctl --json start --profile null --detach --quiet --dir "$1" \
-		--files 100000000 --files-per-dir 100000000 |
+		--files 100000000 --files-per-dir 100000000 "${@:2}" |
 		grep -o '"id": *[0-9]*' | head -1 | grep -o '[0-9]*$'
 }
 
@@ -481,6 +489,217 @@ t_profile_exit() {
 	no_workers
 }
 
+# The netlink reader of t_dump_hold, a Python script, on stdout.  Its
+# arguments: HEADER HANDSHAKE CMD:ID...  For each CMD:ID, a socket that
+# sends that dump of job ID and reads nothing; then HANDSHAKE/ready, and,
+# once HANDSHAKE/go appears, each socket read to its end: a line "CMD ID
+# messages=N errno=E msg=EXTACK" (E the NLMSG_DONE's, 0 at a normal end;
+# N the CMD messages before it).  Command and attribute numbers are those
+# of HEADER, the uapi header.
+dump_reader() {
+	cat <<'PY'
+import os, re, socket, struct, sys, time
+
+header, handshake, specs = sys.argv[1], sys.argv[2], sys.argv[3:]
+text = re.sub(r"/\*.*?\*/", "", open(header).read(), flags=re.S)
+num = {}
+for body in re.findall(r"enum[^{;]*\{(.*?)\}", text, re.S):
+    nxt = 0
+    for item in body.split(","):
+        m = re.match(r"\s*(\w+)\s*(?:=\s*(.+?))?\s*$", item, re.S)
+        if not m:
+            continue
+        if m.group(2) is not None:
+            try:
+                nxt = int(m.group(2), 0)
+            except ValueError:
+                nxt = None
+        if nxt is not None:
+            num[m.group(1)] = nxt
+            nxt += 1
+
+NLM_F_REQUEST, NLM_F_ACK_TLVS, NLM_F_DUMP = 1, 0x200, 0x300
+NLMSG_ERROR, NLMSG_DONE = 2, 3
+SOL_NETLINK, NETLINK_EXT_ACK = 270, 11
+
+def attr(t, data):
+    a = struct.pack("=HH", 4 + len(data), t) + data
+    return a + b"\0" * (-len(a) % 4)
+
+def msg(family, flags, seq, cmd, version, attrs):
+    body = struct.pack("=BBH", cmd, version, 0) + attrs
+    return struct.pack("=IHHII", 16 + len(body), family, flags, seq, 0) + body
+
+def attrs_of(data):
+    out = {}
+    while len(data) >= 4:
+        ln, t = struct.unpack_from("=HH", data)
+        if ln < 4:
+            break
+        out[t & 0x3fff] = data[4:ln]
+        data = data[(ln + 3) & ~3:]
+    return out
+
+def messages(buf):
+    while len(buf) >= 16:
+        ln, typ, flags, seq, pid = struct.unpack_from("=IHHII", buf)
+        yield typ, flags, buf[16:ln]
+        buf = buf[(ln + 3) & ~3:]
+
+def family_id(s):
+    s.send(msg(0x10, NLM_F_REQUEST, 1, 3, 1, attr(2, b"fsload\0")))
+    for typ, flags, p in messages(s.recv(65536)):
+        if typ == NLMSG_ERROR:
+            sys.exit("resolving fsload: errno %d" % -struct.unpack_from("=i", p)[0])
+        return struct.unpack("=H", attrs_of(p[4:])[1][:2])[0]
+
+socks = []
+for n, spec in enumerate(specs):
+    cmd, job = spec.split(":")
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+    s.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+    fam = family_id(s)
+    s.send(msg(fam, NLM_F_REQUEST | NLM_F_DUMP, 100 + n,
+               num["FSLOAD_CMD_" + cmd], 1,
+               attr(num["FSLOAD_A_JOB_ID"], struct.pack("=I", int(job)))))
+    socks.append((cmd, job, s))
+with open(os.path.join(handshake, "ready"), "w") as f:
+    f.write("%d dumps sent, none read\n" % len(socks))
+for _ in range(6000):
+    if os.path.exists(os.path.join(handshake, "go")):
+        break
+    time.sleep(0.1)
+for cmd, job, s in socks:
+    s.settimeout(60)
+    count, end = 0, None
+    while end is None:
+        try:
+            buf = s.recv(1 << 17)
+        except socket.timeout:
+            end = ("hang", "no end within 60 s")
+            break
+        for typ, flags, p in messages(buf):
+            if typ in (NLMSG_DONE, NLMSG_ERROR):
+                err = -struct.unpack_from("=i", p)[0]
+                tlv = p[4:] if typ == NLMSG_DONE else p[4 + 16:]
+                text = ""
+                if flags & NLM_F_ACK_TLVS:
+                    text = attrs_of(tlv).get(1, b"").rstrip(b"\0").decode()
+                end = (err, text)
+                break
+            if p[0] == num["FSLOAD_CMD_" + cmd]:
+                count += 1
+    print("%s %s messages=%d errno=%s msg=%s" % (cmd, job, count, end[0], end[1]))
+PY
+}
+
+# The kernel's memory that no cache gives back, in KiB: SUnreclaim (the
+# slabs, and kmalloc()s too big for one: kvmalloc() tries those first)
+# and VmallocUsed.
+kernel_kib() {
+	awk '/^(SUnreclaim|VmallocUsed):/ { n += $2 } END { print n }' \
+		/proc/meminfo
+}
+
+# wait_gone ID SECONDS: until job ID is forgotten.
+wait_gone() {
+	local end=$((SECONDS + $2))
+
+	while [ "$SECONDS" -le "$end" ]; do
+		fsloadctl --json status "$1" >/dev/null 2>&1 || return 0
+		sleep 0.1
+	done
+	fail "job $1 still there after $2 s"
+}
+
+t_dump_hold() {
+	local p s k0 kj k1 k2 out=$work/reader.out line spec i specs=() prof
+	local hs
+
+	need_fs
+	# For the trap, which may run once the function has returned.
+	dh_mf=$(cat "$params/max_finished")
+	dh_ms=$(cat "$params/max_samples")
+	dh_pid=
+	hs=$(mktemp -d)
+	dh_hs=$hs
+	chmod 777 "$hs"
+	trap '[ -z "$dh_pid" ] || kill "$dh_pid" 2>/dev/null
+		echo "$dh_mf" >"$params/max_finished"
+		echo "$dh_ms" >"$params/max_samples"; rm -rf "$dh_hs"' EXIT
+	dump_reader >"$hs/reader.py"
+	cp "$(dirname "$0")/../../include/uapi/linux/fsload.h" "$hs/"
+	chmod a+r "$hs"/*
+	# Every finished job forgotten: the baseline has none.
+	echo 0 >"$params/max_finished"
+	p=$(start_spin "$FSLOAD_DIR")
+	[ -n "$p" ] || fail "no job started"
+	fsloadctl stop "$p" >/dev/null
+	wait_gone "$p" 120
+	k0=$(kernel_kib)
+	# Two jobs with 12.5 MiB of CPU profile tables and a 4.5 MiB ring of
+	# 65 536 samples each, their two workers on the last CPU (the test's
+	# commands run on the others); P stopped and kept (max_finished 2),
+	# S running.
+	echo 2 >"$params/max_finished"
+	echo 65536 >"$params/max_samples"
+	prof=(--threads 2 --cpu-profile 250 --cpu-profile-stacks 65536
+		--sample-ms 10 --cpus $(($(nproc) - 1)))
+	p=$(start_spin "$FSLOAD_DIR" "${prof[@]}")
+	s=$(start_spin "$FSLOAD_DIR" "${prof[@]}")
+	{ [ -n "$p" ] && [ -n "$s" ]; } || fail "no job started"
+	# Some ops, and samples of its profile, before P is stopped.
+	wait_ops "$p" 60
+	sleep 1
+	fsloadctl stop "$p" >/dev/null
+	wait_ended "$p" 120
+	kj=$(kernel_kib)
+	# uid 1000 sends the dumps and reads nothing.
+	for spec in PROFILE_GET RESULT_GET WORKER_GET SERIES_GET; do
+		specs+=("$spec:$p")
+	done
+	for spec in RESULT_GET WORKER_GET SERIES_GET; do
+		specs+=("$spec:$s")
+	done
+	setpriv --reuid=1000 --regid=1000 --clear-groups \
+		python3 "$hs/reader.py" "$hs/fsload.h" "$hs" "${specs[@]}" \
+		>"$out" 2>&1 &
+	dh_pid=$!
+	for ((i = 0; i < 300; i++)); do
+		[ -e "$hs/ready" ] && break
+		kill -0 "$dh_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -e "$hs/ready" ] || fail "the reader did not send its dumps: $(cat "$out")"
+	echo "uid 1000: $(cat "$hs/ready")"
+	# Both forgotten as S ends, while the reader holds its sockets.
+	echo 0 >"$params/max_finished"
+	fsloadctl stop "$s" >/dev/null
+	wait_gone "$s" 120
+	wait_gone "$p" 10
+	k1=$(kernel_kib)
+	echo "SUnreclaim + VmallocUsed: $k0 KiB before, $kj KiB with the jobs, $k1 KiB once forgotten with the dumps unread"
+	[ $((kj - k0)) -ge 16384 ] ||
+		fail "the jobs took $((kj - k0)) KiB, not the 16 MiB at least the test needs"
+	[ $((k1 - k0)) -le 4096 ] ||
+		fail "$((k1 - k0)) KiB still held (4 MiB allowed): an unread dump keeps forgotten jobs"
+	# Read at last: what was sent before, then the error.
+	touch "$hs/go"
+	wait "$dh_pid" || fail "the reader failed: $(cat "$out")"
+	dh_pid=
+	k2=$(kernel_kib)
+	echo "SUnreclaim + VmallocUsed: $k2 KiB once the reader has ended"
+	cat "$out"
+	[ "$(grep -c . "$out")" -eq "${#specs[@]}" ] || fail "not one end per dump"
+	while read -r line; do
+		[[ $line =~ messages=[1-9] ]] ||
+			fail "sent nothing before the job was forgotten: $line"
+		[[ $line == *" errno=2 msg=id: the job was forgotten during the dump"* ]] ||
+			fail "not ENOENT naming the forgotten job: $line"
+	done <"$out"
+	no_workers
+}
+
 t_failslab() {
 	local fs=/sys/kernel/debug/failslab f saved=() rc
 
@@ -602,14 +821,15 @@ t_io_error() {
 # ---------------------------------------------------------------------
 
 all=(umount_busy max_jobs cycles symlink_create symlink_unlink rename_out
-	rename_jobdir creds profile_exit failslab shutdown io_error)
+	rename_jobdir creds profile_exit dump_hold failslab shutdown io_error)
 if [ $# -gt 0 ]; then
 	cases=("$@")
 elif [ -z "${FSLOAD_DIR:-}" ]; then
 	cases=(io_error)
 else
 	cases=(umount_busy max_jobs cycles symlink_create symlink_unlink
-		rename_out rename_jobdir creds profile_exit failslab shutdown)
+		rename_out rename_jobdir creds profile_exit dump_hold failslab
+		shutdown)
 fi
 for c in "${cases[@]}"; do
 	[[ " ${all[*]} " == *" $c "* ]] || { echo "faults.sh: no case '$c'" >&2; exit 2; }
