@@ -40,7 +40,7 @@ bad+='|Kernel panic|soft lockup|hard LOCKUP|rcu: .*detected stalls|RCU stall'
 : "${FS:?}" "${DEV:?}" "${SIZE_MIB:?}" "${REPO:?}" "${MODULE:=}" "${MODULE_NAME:=}"
 : "${MODULE_ARGS:=}" "${MKFS_OPTS:=}" "${MOUNT_OPTS:=}" "${NULLB_OPTS:=}" "${FSCK:=0}" "${VERBOSE:=0}"
 : "${BOOT:=}" "${OUT_HOST:=}" "${DEADLINE:=0}" "${MODS_SHARED:=0}" "${MODDEP:=0}" "${CLOCK:?}"
-: "${NET_IP:=}" "${NET_MAC:=}" "${HOST_NAME:=}"
+: "${NET_IP:=}" "${NET_MAC:=}" "${HOST_NAME:=}" "${QEMU_CPU:=}"
 
 read -r krel </proc/sys/kernel/osrelease
 t0=${EPOCHREALTIME/./}
@@ -217,6 +217,18 @@ fi
 	echo "cmdline: $cmdline"
 	echo "boot: ${BOOT:-?}$([ "$BOOT" = pvh ] && echo ' (no KASLR)')"
 	echo "cpus: $(nproc)"
+	# QEMU's -cpu, and what the kernel made of it: the string routines
+	# it picked follow rep_good, erms, fsrm (fsrs: not in /proc/cpuinfo;
+	# fsloadctl reads CPUID)
+	echo "qemu_cpu: ${QEMU_CPU:-?}"
+	awk -F': *' '/^vendor_id/ { v = $2 } /^cpu family/ { f = $2 }
+		/^model\t/ { m = $2 } /^stepping/ { s = $2 }
+		/^flags/ { n = split($2, a, " ")
+			for (i = 1; i <= n; i++)
+				if (a[i] ~ /^(rep_good|erms|fsrm|fsrs)$/) str = str " " a[i]
+			printf "cpu: %s family %s model %s stepping %s, string flags:%s\n",
+				v, f, m, s, str == "" ? " none" : str
+			exit }' /proc/cpuinfo
 	echo "fs: $FS"
 	echo "dev: $DEV ${dev:-}"
 	echo "size_mib: $SIZE_MIB"

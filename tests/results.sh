@@ -10,8 +10,9 @@
 # regression, an improvement, a noise-free run (threshold only, never
 # "exact"), a baseline of several boots (the noise band), a changed
 # environment, another workload, a debug kernel and QEMU's instruction
-# clock against the wall clock, another --lat-sample; names that match
-# nothing are usage errors.  KTAP.
+# clock against the wall clock, another --lat-sample, another CPU
+# identity or string-op flags; names that match nothing are usage errors.
+# KTAP.
 set -uo pipefail
 
 # shellcheck source=tests/lib/host.sh
@@ -350,6 +351,60 @@ t_compare_clock() {
 		"$tmp/noclock.json" "$tmp/icount.json"
 }
 
+# The CPU a result was taken on (issue 29): its identity (vendor, family,
+# model, stepping: under QEMU the -cpu model) and the flags by which Linux
+# picks its string routines (rep_good, erms, fsrm; fsrs from CPUID), in
+# the result and the text header.  QEMU's instruction clock counts a rep
+# string instruction per iteration, so `-cpu max` (erms: memset is rep
+# stosb) and a K8 model without erms gave a cached stat 7201 and 3535
+# instructions: compare refuses results of two identities or flag sets
+# unless forced, and warns where only one side says.
+t_compare_cpu() {
+	local cpu='j["environment"]["cpu"]' f rc
+
+	[ -f "$base" ] || t_output >/dev/null
+	expect "$base" \
+		"sorted(${cpu}[\"id\"])" "family model stepping vendor" \
+		"sorted(${cpu}[\"string_ops\"])" "erms fsrm fsrs rep_good" \
+		"${cpu}[\"id\"][\"family\"] == int([l for l in open('/proc/cpuinfo') if l.startswith('cpu family')][0].split(':')[1])" True \
+		"${cpu}[\"string_ops\"][\"erms\"] == (' erms' in [l for l in open('/proc/cpuinfo') if l.startswith('flags')][0])" True
+	start --seed 11 >"$tmp/cpu.txt" || fail "start exited $?"
+	grep -q '^cpu: [^ ]* family [0-9]* model [0-9]* stepping [0-9]*, string ops: ' \
+		"$tmp/cpu.txt" || fail "no cpu line in the text header: $(head -5 "$tmp/cpu.txt")"
+	edit "$base" "$tmp/k8.json" "
+${cpu}['id'] = {'vendor': 'AuthenticAMD', 'family': 15, 'model': 4, 'stepping': 0}
+${cpu}['string_ops'] = {'rep_good': False, 'erms': False, 'fsrm': False, 'fsrs': False}"
+	edit "$tmp/k8.json" "$tmp/k8b.json" "${cpu}['model'] = 'another name'"
+	edit "$tmp/k8.json" "$tmp/fam.json" "${cpu}['id']['family'] = 25"
+	edit "$tmp/k8.json" "$tmp/erms.json" "
+${cpu}['id']['model'] = 107
+${cpu}['id']['stepping'] = 1
+${cpu}['string_ops']['rep_good'] = True
+${cpu}['string_ops']['erms'] = True"
+	edit "$tmp/k8.json" "$tmp/nofsrs.json" "${cpu}['string_ops']['fsrs'] = None"
+	edit "$tmp/k8.json" "$tmp/oldcpu.json" "
+del ${cpu}['id']
+del ${cpu}['string_ops']"
+	# the same identity and flags (the model name aside): compared
+	for f in k8b nofsrs; do # fsrs unknown (null: no CPUID): no difference
+		"$ctl" compare "$tmp/k8.json" "$tmp/$f.json" >/dev/null 2>"$tmp/cpu.err"
+		rc=$?
+		[ $rc = 0 ] || [ $rc = 1 ] || fail "same CPU ($f): exit $rc: $(cat "$tmp/cpu.err")"
+		! grep -q 'CPU' "$tmp/cpu.err" || fail "same CPU ($f): $(cat "$tmp/cpu.err")"
+	done
+	compare_says 2 'refusing to compare results taken on different CPUs .*family 15 -> 25' \
+		"$tmp/k8.json" "$tmp/fam.json"
+	compare_says 2 'different CPUs .*model 4 -> 107, stepping 0 -> 1, rep_good false -> true, erms false -> true' \
+		"$tmp/k8.json" "$tmp/erms.json"
+	compare_says "0 1" 'comparing results taken on different CPUs (--force): .*erms false -> true' \
+		"$tmp/k8.json" "$tmp/erms.json" --force
+	"$ctl" compare "$tmp/k8.json" "$tmp/erms.json" --force >"$tmp/cpu.out" 2>/dev/null
+	grep -q 'CPU string ops: erms differs: false -> true' "$tmp/cpu.out" ||
+		fail "--force: no difference in the report: $(cat "$tmp/cpu.out")"
+	compare_says "0 1" "only $tmp/k8.json records its CPU" \
+		"$tmp/oldcpu.json" "$tmp/k8.json"
+}
+
 # --lat-sample N: the run records it (text header, JSON), each op type's
 # latencies cover its sampled ops, and compare refuses results timed with
 # another N unless forced (an older file without it timed every op).
@@ -506,7 +561,7 @@ t_compare_functions() {
 		"('welch', 'no significant change')"
 }
 
-ktap_plan 12
+ktap_plan 13
 ktap_run result_file_members t_output
 ktap_run rerun_repeats_a_run t_rerun
 ktap_run compare_verdicts t_compare_verdicts
@@ -518,5 +573,6 @@ ktap_run compare_clock_mismatch t_compare_clock
 ktap_run compare_usage t_compare_usage
 ktap_run compare_lat_avg_with_errors t_compare_lat_avg_errors
 ktap_run compare_lat_sample t_compare_lat_sample
+ktap_run compare_cpu_mismatch t_compare_cpu
 ktap_run compare_functions t_compare_functions
 ktap_finish

@@ -5,7 +5,8 @@
  * iterations and a verdict; the differences between the two runs'
  * environments.  Exit status 0: no significant regression, 1: a
  * regression, 2: usage (or a comparison refused: other workloads, debug
- * vs production kernel, instruction clock vs wall clock).
+ * vs production kernel, instruction clock vs wall clock, another CPU
+ * identity or string-op flags).
  *
  * A result file may hold several boots ("boots": scripts/bisect-step
  * --boots): then the noise is measured, and a change counts only beyond
@@ -59,7 +60,7 @@ static const struct arg_desc compare_args[] = {
 	{ "functions", ARG_U32, COPT(functions), "N",
 	  "of results with CPU profiles (start --cpu-profile): the N functions whose cost per op changed most, per phase and op type (default 10; 0: none)" },
 	{ "force", ARG_FLAG, COPT(force), NULL,
-	  "compare anyway: other workloads (parameters), a debug kernel with a production one, icount with wall clock, another --lat-sample" },
+	  "compare anyway: other workloads (parameters), a debug kernel with a production one, icount with wall clock, another --lat-sample, another CPU (identity, string-op flags)" },
 	{ NULL },
 };
 
@@ -106,7 +107,8 @@ static void compare_help(FILE *f)
 		"exit status: 0 no significant regression, 1 a regression, 2 usage error,\n"
 		"nothing compared, or a refused comparison (other workload parameters, debug\n"
 		"vs production kernel, QEMU's instruction clock vs the wall clock, another\n"
-		"--lat-sample; --force).\n");
+		"--lat-sample, another CPU: vendor, family, model, stepping or the string-op\n"
+		"flags rep_good, erms, fsrm, fsrs; --force).\n");
 }
 
 const struct cmd_desc compare_cmd = {
@@ -201,6 +203,8 @@ static const struct env_key env_keys[] = {
 	{ "environment.kernel.config_sha256", "kernel config" },
 	{ "environment.kernel.kaslr", "KASLR" },
 	{ "environment.cpu.model", "CPU model" },
+	{ "environment.cpu.id", "CPU" },
+	{ "environment.cpu.string_ops", "CPU string ops" },
 	{ "environment.cpu.online", "CPUs online" },
 	{ "environment.cpu.freq_driver", "CPU frequency driver" },
 	{ "environment.cpu.governor", "CPU governor" },
@@ -410,6 +414,60 @@ static const char *result_clock(const struct jval *doc)
 	return json_str(json_path(doc, "environment.harness"), "clock");
 }
 
+/*
+ * The CPU a result was taken on, as CPUID and the kernel say
+ * (environment.cpu.id, under QEMU the -cpu model) and the flags by which
+ * Linux picks its string routines (environment.cpu.string_ops): with
+ * erms, memset is rep stosb, which QEMU's instruction clock counts per
+ * byte.  The members that differ into @buf ("CPU family 15 -> 25, ...");
+ * their number.  *@one_side: only one result records them (an older
+ * file).  A member unknown (null) on either side is not compared.
+ */
+static unsigned int cpu_diff(const struct jval *a, const struct jval *b,
+			     char *buf, size_t len, bool *one_side)
+{
+	static const struct { const char *path, *label; } keys[] = {
+		{ "environment.cpu.id.vendor", "vendor" },
+		{ "environment.cpu.id.family", "family" },
+		{ "environment.cpu.id.model", "model" },
+		{ "environment.cpu.id.stepping", "stepping" },
+		{ "environment.cpu.string_ops.rep_good", "rep_good" },
+		{ "environment.cpu.string_ops.erms", "erms" },
+		{ "environment.cpu.string_ops.fsrm", "fsrm" },
+		{ "environment.cpu.string_ops.fsrs", "fsrs" },
+	};
+	bool ha = !!json_path(a, "environment.cpu.id");
+	bool hb = !!json_path(b, "environment.cpu.id");
+	unsigned int i, n = 0;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	*one_side = ha != hb;
+	if (!ha || !hb)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		const struct jval *va = json_path(a, keys[i].path);
+		const struct jval *vb = json_path(b, keys[i].path);
+		char *ta, *tb;
+
+		if (!va || !vb || va->type == J_NULL || vb->type == J_NULL)
+			continue;
+		ta = json_text(va);
+		tb = json_text(vb);
+		if (ta && tb && strcmp(ta, tb)) {
+			if (used < len)
+				used += (size_t)snprintf(buf + used, len - used,
+							 "%s%s %s -> %s",
+							 n ? ", " : "",
+							 keys[i].label, ta, tb);
+			n++;
+		}
+		free(ta);
+		free(tb);
+	}
+	return n;
+}
+
 static void taint_note(const struct result_side *s)
 {
 	double before = json_num(json_path(s->doc,
@@ -517,7 +575,8 @@ static int compare_load(struct compare *c, const char *const *pos)
 	struct result_side *a = &c->a, *b = &c->b;
 	unsigned int i, nwork = 0;
 	const char *clk_a, *clk_b;
-	bool dbg_a, dbg_b, ka, kb;
+	bool dbg_a, dbg_b, ka, kb, one;
+	char what[512];
 	int ret;
 
 	ret = load_side(a, pos[0]);
@@ -562,6 +621,12 @@ static int compare_load(struct compare *c, const char *const *pos)
 		       b->path);
 		return EXIT_USAGE;
 	}
+	if (cpu_diff(a->doc, b->doc, what, sizeof(what), &one) &&
+	    !c->o.force) {
+		errmsg("refusing to compare results taken on different CPUs (%s, %s: %s): another identity or string-op flags make the kernel run other string routines (memset, memcpy, copy_*_user), and QEMU's instruction clock counts a rep string instruction once per iteration; use --force",
+		       a->path, b->path, what);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -569,8 +634,9 @@ static int compare_load(struct compare *c, const char *const *pos)
 static void compare_header(struct compare *c, bool json)
 {
 	const struct result_side *a = &c->a, *b = &c->b;
-	bool dbg_a, dbg_b, ka, kb;
+	bool dbg_a, dbg_b, ka, kb, one;
 	const char *clock;
+	char what[512];
 
 	print_begin(json);
 	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
@@ -602,6 +668,13 @@ static void compare_header(struct compare *c, bool json)
 	if (lat_sample(a->doc) != lat_sample(b->doc))
 		warnmsg("comparing a result that timed 1 op in %g with one that timed 1 op in %g (--force): latencies of other samples",
 			lat_sample(a->doc), lat_sample(b->doc));
+	if (cpu_diff(a->doc, b->doc, what, sizeof(what), &one))
+		warnmsg("comparing results taken on different CPUs (--force): %s",
+			what);
+	else if (one)
+		warnmsg("only %s records its CPU's identity and string-op flags (environment.cpu.id, string_ops): the other is an older result file, the CPUs are not checked",
+			json_path(a->doc, "environment.cpu.id") ? a->path :
+			b->path);
 	taint_note(a);
 	taint_note(b);
 	open_json_array("environment_differences");

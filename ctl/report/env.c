@@ -24,6 +24,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "lib/fsloadctl.h"
 #include "report/env.h"
@@ -386,21 +389,162 @@ static void print_kernel(void)
 
 /* --- CPU, memory, mitigations ---------------------------------------------------- */
 
+/* The value of @key's first line in /proc/cpuinfo ("key\t: value"). */
+static void cpuinfo_value(const char *info, const char *key, char *out,
+			  size_t len)
+{
+	const char *p = info, *v, *e;
+	size_t klen = strlen(key);
+
+	out[0] = '\0';
+	while (p && *p) {
+		e = strchrnul(p, '\n');
+		if (!strncmp(p, key, klen) &&
+		    (p[klen] == '\t' || p[klen] == ' ' || p[klen] == ':')) {
+			v = memchr(p, ':', (size_t)(e - p));
+			if (v) {
+				v += 1 + (v[1] == ' ');
+				snprintf(out, len, "%.*s", (int)(e - v), v);
+			}
+			return;
+		}
+		p = *e ? e + 1 : NULL;
+	}
+}
+
+static bool has_word(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = list;
+
+	while ((p = strstr(p, w))) {
+		if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static int cpuinfo_int(const char *info, const char *key)
+{
+	char v[32];
+
+	cpuinfo_value(info, key, v, sizeof(v));
+	return v[0] ? atoi(v) : -1;
+}
+
+/*
+ * CPUID.(EAX=7,ECX=1):EAX bit 11: fast short REP STOSB (FSRS); Linux
+ * 6.3+ uses it (memset, clear_user) but does not show it in
+ * /proc/cpuinfo.  -1 where there is no CPUID.
+ */
+static int cpuid_fsrs(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid_count(7, 1, &a, &b, &c, &d))
+		return 0;
+	return !!(a & (1u << 11));
+#else
+	return -1;
+#endif
+}
+
+void env_cpu_read(struct env_cpu *cpu)
+{
+	char *info = read_text("/proc/cpuinfo"), flags[8192];
+
+	memset(cpu, 0, sizeof(*cpu));
+	cpu->family = cpu->model = cpu->stepping = -1;
+	cpu->rep_good = cpu->erms = cpu->fsrm = cpu->fsrs = -1;
+	if (info) {
+		cpuinfo_value(info, "model name", cpu->name, sizeof(cpu->name));
+		cpuinfo_value(info, "vendor_id", cpu->vendor,
+			      sizeof(cpu->vendor));
+		cpu->family = cpuinfo_int(info, "cpu family");
+		cpu->model = cpuinfo_int(info, "model");
+		cpu->stepping = cpuinfo_int(info, "stepping");
+		cpuinfo_value(info, "flags", flags, sizeof(flags));
+		if (flags[0]) {
+			cpu->rep_good = has_word(flags, "rep_good");
+			cpu->erms = has_word(flags, "erms");
+			cpu->fsrm = has_word(flags, "fsrm");
+		}
+		free(info);
+	}
+	cpu->fsrs = cpuid_fsrs();
+}
+
+/* "AuthenticAMD family 15 model 4 stepping 0, string ops: erms fsrm". */
+void env_cpu_line(const struct env_cpu *cpu, char *buf, size_t len)
+{
+	const struct { const char *name; int v; } f[] = {
+		{ "rep_good", cpu->rep_good }, { "erms", cpu->erms },
+		{ "fsrm", cpu->fsrm }, { "fsrs", cpu->fsrs },
+	};
+	size_t used;
+	bool any = false;
+	unsigned int i;
+
+	used = (size_t)snprintf(buf, len,
+				"%s family %d model %d stepping %d, string ops:",
+				cpu->vendor[0] ? cpu->vendor : "?", cpu->family,
+				cpu->model, cpu->stepping);
+	for (i = 0; i < ARRAY_SIZE(f) && used < len; i++) {
+		if (f[i].v != 1)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, " %s",
+					 f[i].name);
+		any = true;
+	}
+	if (!any && used < len)
+		snprintf(buf + used, len - used, " none");
+}
+
+static void print_tristate(const char *key, int v)
+{
+	if (v < 0)
+		print_null(PRINT_JSON, key, NULL);
+	else
+		print_bool(PRINT_JSON, key, NULL, v);
+}
+
+static void print_int_or_null(const char *key, int v)
+{
+	if (v < 0)
+		print_null(PRINT_JSON, key, NULL);
+	else
+		print_uint(PRINT_JSON, key, NULL, (uint64_t)v);
+}
+
 static void print_cpu(void)
 {
-	char *info = read_text("/proc/cpuinfo"), *p, *e, model[256] = "";
+	struct env_cpu cpu;
 
+	env_cpu_read(&cpu);
 	open_json_object("cpu");
-	if (info && (p = strstr(info, "model name"))) {
-		p = strchr(p, ':');
-		if (p) {
-			p += 1 + (p[1] == ' ');
-			e = strchrnul(p, '\n');
-			snprintf(model, sizeof(model), "%.*s", (int)(e - p), p);
-		}
-	}
-	free(info);
-	print_string(PRINT_JSON, "model", NULL, model[0] ? model : NULL);
+	print_string(PRINT_JSON, "model", NULL, cpu.name[0] ? cpu.name : NULL);
+	/*
+	 * Which CPU, as CPUID says: under QEMU, the -cpu model.  Linux
+	 * picks its string routines (memset, memcpy, copy_*_user,
+	 * clear_page) by the four flags below, and QEMU's instruction
+	 * clock counts a rep string instruction once per iteration: compare
+	 * refuses results of two identities or flag sets.
+	 */
+	open_json_object("id");
+	print_string(PRINT_JSON, "vendor", NULL,
+		     cpu.vendor[0] ? cpu.vendor : NULL);
+	print_int_or_null("family", cpu.family);
+	print_int_or_null("model", cpu.model);
+	print_int_or_null("stepping", cpu.stepping);
+	close_json_object();
+	open_json_object("string_ops");
+	print_tristate("rep_good", cpu.rep_good);
+	print_tristate("erms", cpu.erms);
+	print_tristate("fsrm", cpu.fsrm);
+	print_tristate("fsrs", cpu.fsrs);
+	close_json_object();
 	print_uint(PRINT_JSON, "online", NULL,
 		   (uint64_t)sysconf(_SC_NPROCESSORS_ONLN));
 	print_uint(PRINT_JSON, "configured", NULL,

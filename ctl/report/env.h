@@ -16,6 +16,22 @@ void env_begin(void);
 /* Print the "fsload" and "environment" members of the current JSON object. */
 void env_print(const char *dir);
 
+/*
+ * The CPU as the kernel and CPUID show it: identity (under QEMU the -cpu
+ * model) and the flags that choose Linux's string routines.  -1 (and ""):
+ * unknown.
+ */
+struct env_cpu {
+	char vendor[32];
+	char name[256];
+	int family, model, stepping;
+	int rep_good, erms, fsrm, fsrs;
+};
+
+void env_cpu_read(struct env_cpu *cpu);
+/* "VENDOR family F model M stepping S, string ops: FLAGS|none" */
+void env_cpu_line(const struct env_cpu *cpu, char *buf, size_t len);
+
 /* A filesystem geometry line (@key) that changes with use, not with mkfs. */
 bool env_geometry_volatile(const char *key);
 

@@ -10,6 +10,7 @@
 #include "lib/print.h"
 #include "nl/job.h"
 #include "nl/names.h"
+#include "report/env.h"
 #include "report/job.h"
 
 /* Format for @view, NULL when the field is not in that text view. */
@@ -99,6 +100,19 @@ static void print_job_measurement(const struct job_status *js)
 		close_json_object();
 	}
 	print_fp("\n");
+	/*
+	 * Text only (JSON: environment.cpu of a result file): the CPU the
+	 * figures are of; under QEMU's instruction clock its string flags
+	 * decide whether memset and friends count per byte (rep stosb).
+	 */
+	if (!print_json()) {
+		struct env_cpu cpu;
+		char line[512];
+
+		env_cpu_read(&cpu);
+		env_cpu_line(&cpu, line, sizeof(line));
+		print_fp("cpu: %s\n", line);
+	}
 }
 
 void print_job_row_titles(void)
