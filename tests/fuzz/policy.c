@@ -118,6 +118,12 @@ static int v_nla(const struct nlattr *nla, const struct nla_policy *policy,
 			return v_parse(adata(nla), attrlen, pt->len,
 				       pt->nested_policy, depth + 1, msg);
 		break;
+	case NLA_BINARY:
+		if (pt->len && attrlen > pt->len) {
+			*msg = "Attribute failed policy validation";
+			return -ERANGE;
+		}
+		break;
 	case NLA_UNSPEC:
 		/* NL_VALIDATE_UNSPEC: strict. */
 		*msg = "Unsupported attribute";
@@ -217,6 +223,7 @@ static bool policy_known(const struct nla_policy *p, int maxattr, int depth)
 		case NLA_U32:
 		case NLA_U64:
 		case NLA_NUL_STRING:
+		case NLA_BINARY:
 			break;
 		case NLA_NESTED:
 			if (p[i].nested_policy &&
