@@ -544,12 +544,14 @@ static int start_detached(struct nl_ctx *nl, const struct job_req *req,
 static void count_extents(struct run *run, bool keep)
 {
 	char *dir = run_job_dir(run), fdpath[64];
+	struct fsload_dir_id id;
 	int fd;
 
 	if (!dir)
 		return;
 	/* Through the job's own directory, never what took its name. */
-	fd = job_dir_open(dir, run->js.dir_ino);
+	status_dir_id(&run->js, &id);
+	fd = job_dir_open(dir, &id);
 	if (fd >= 0) {
 		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d/.", fd);
 		if (!tree_extents(fdpath, &run->ext_files, &run->ext_total))
@@ -1255,10 +1257,13 @@ report:
 
 static void start_free(struct start *st)
 {
+	struct fsload_dir_id id;
 	unsigned int i;
 
-	if (st->age_dir && !st->p.keep)
-		tree_remove_job(st->age_dir, st->age_run.js.dir_ino);
+	if (st->age_dir && !st->p.keep) {
+		status_dir_id(&st->age_run.js, &id);
+		tree_remove_job(st->age_dir, &id);
+	}
 	free(st->age_dir);
 	for (i = 0; st->runs && i < st->nruns; i++)
 		run_free(&st->runs[i]);

@@ -22,6 +22,7 @@
 #include "lib/msg.h"
 #include "lib/clock.h"
 #include "engine/fsutil.h"
+#include "engine/job.h"
 
 /* nftw() passes no argument to its callback. */
 static uint64_t ext_files, ext_total;
@@ -223,9 +224,49 @@ int tree_remove_fd(int dfd, const char *what)
 	return -1;
 }
 
-int job_dir_open(const char *dir, uint64_t ino)
+const char *const dir_diff_msgs[] = {
+	[FSLOAD_DIR_OTHER_INO] = FSLOAD_JOIN_MSG_INO,
+	[FSLOAD_DIR_NOT_OWNER] = FSLOAD_JOIN_MSG_OWNER,
+	[FSLOAD_DIR_OTHER_MODE] = FSLOAD_JOIN_MSG_MODE,
+	[FSLOAD_DIR_OTHER_BTIME] = FSLOAD_JOIN_MSG_BTIME,
+	[FSLOAD_DIR_OTHER_HANDLE] = FSLOAD_JOIN_MSG_HANDLE,
+};
+
+int dir_fd_id(int fd, struct fsload_dir_id *id)
 {
-	struct stat st;
+	struct {
+		struct file_handle fh;
+		unsigned char bytes[FSLOAD_JOIN_HANDLE_MAX];
+	} h;
+	struct statx stx;
+	int mnt_id;
+
+	memset(id, 0, sizeof(*id));
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+		  STATX_INO | STATX_MODE | STATX_UID | STATX_BTIME, &stx))
+		return -1;
+	id->ino = stx.stx_ino;
+	id->mode = stx.stx_mode;
+	id->uid = stx.stx_uid;
+	if (stx.stx_mask & STATX_BTIME) {
+		id->has_btime = true;
+		id->btime_ns = (u64)stx.stx_btime.tv_sec * 1000000000 +
+			       stx.stx_btime.tv_nsec;
+	}
+	h.fh.handle_bytes = sizeof(h.bytes);
+	if (!name_to_handle_at(fd, "", &h.fh, &mnt_id, AT_EMPTY_PATH) &&
+	    h.fh.handle_bytes <= sizeof(id->handle)) {
+		id->handle_type = h.fh.handle_type;
+		id->handle_bytes = h.fh.handle_bytes;
+		memcpy(id->handle, h.fh.f_handle, h.fh.handle_bytes);
+	}
+	return 0;
+}
+
+int job_dir_open(const char *dir, const struct fsload_dir_id *id)
+{
+	struct fsload_dir_id got;
+	enum fsload_dir_diff d;
 	int fd;
 
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -234,9 +275,15 @@ int job_dir_open(const char *dir, uint64_t ino)
 			errsys("%s", dir);
 		return -1;
 	}
-	if (fstat(fd, &st) || !ino || (uint64_t)st.st_ino != ino) {
-		warnmsg("%s is not the job's directory any more (inode %ju, the job's %" PRIu64 "): left alone",
-			dir, (uintmax_t)st.st_ino, ino);
+	if (dir_fd_id(fd, &got)) {
+		errsys("%s", dir);
+		close(fd);
+		return -1;
+	}
+	d = fsload_dir_differs(id, &got, geteuid());
+	if (d != FSLOAD_DIR_SAME) {
+		warnmsg("%s is not the job's directory any more (%s): left alone",
+			dir, dir_diff_msgs[d]);
 		close(fd);
 		errno = ESTALE;
 		return -1;
@@ -244,9 +291,9 @@ int job_dir_open(const char *dir, uint64_t ino)
 	return fd;
 }
 
-int tree_remove_job(const char *dir, uint64_t ino)
+int tree_remove_job(const char *dir, const struct fsload_dir_id *id)
 {
-	int fd = job_dir_open(dir, ino), ret;
+	int fd = job_dir_open(dir, id), ret;
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;

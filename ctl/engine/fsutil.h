@@ -25,21 +25,36 @@ int tree_extents(const char *dir, uint64_t *files, uint64_t *extents);
  */
 int tree_remove_fd(int dfd, const char *what);
 
+struct fsload_dir_id;
+
+/*
+ * What is said of a directory that is not the job's, by what differs
+ * (enum fsload_dir_diff): the join-* attribute's name first.
+ */
+extern const char *const dir_diff_msgs[];
+
+/*
+ * What directory @fd is, as the module finds it (struct fsload_dir_id):
+ * statx(2) and name_to_handle_at(2) call the vfs_getattr() and
+ * exportfs_encode_fh() it calls.  0, or -1 with errno.
+ */
+int dir_fd_id(int fd, struct fsload_dir_id *id);
+
 /*
  * Open the job directory @dir (O_RDONLY | O_DIRECTORY, no symlink
- * followed) only if it still is the job's, inode @ino
- * (FSLOAD_A_JOB_DIR_INO).  Returns the descriptor, or -1 with errno
- * (ENOENT: gone; otherwise a message printed).
+ * followed) only if it still is the job's, @id (its dir-* attributes):
+ * the check a joining rank makes, fsload_dir_differs(), for this
+ * process's euid.  Returns the descriptor, or -1 with errno (ENOENT:
+ * gone; otherwise a message printed).
  */
-int job_dir_open(const char *dir, uint64_t ino);
+int job_dir_open(const char *dir, const struct fsload_dir_id *id);
 
 /*
  * Remove a job's kept tree at @dir, only if @dir still is the job's
- * directory, inode @ino (FSLOAD_A_JOB_DIR_INO): never what another
- * process put in its place.  Returns 0 (also when @dir is gone), or -1
- * with a message.
+ * directory, @id (job_dir_open()): never what another process put in its
+ * place.  Returns 0 (also when @dir is gone), or -1 with a message.
  */
-int tree_remove_job(const char *dir, uint64_t ino);
+int tree_remove_job(const char *dir, const struct fsload_dir_id *id);
 
 /*
  * Utilisation of the filesystem holding @dir, in percent, as df shows

@@ -114,8 +114,7 @@ static void put_join(struct nl_ctx *nl, const struct rank_sync *rs)
 	}
 }
 
-/* What the kernel says of a job's directory (dir-*), as a joiner checks it. */
-static void status_dir_id(const struct job_status *js,
+void status_dir_id(const struct job_status *js,
 			  struct fsload_dir_id *id)
 {
 	memset(id, 0, sizeof(*id));

@@ -29,6 +29,9 @@ void run_free(struct run *run);
 /* The directory of a job that ran (malloc'd), or NULL. */
 char *run_job_dir(const struct run *run);
 
+/* What a job's status says of its directory (dir-*): what is checked. */
+void status_dir_id(const struct job_status *js, struct fsload_dir_id *id);
+
 /*
  * Send the program as FSLOAD_A_JOB_PHASE nests, @phase_flags added to
  * every phase's.

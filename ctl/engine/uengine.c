@@ -1590,42 +1590,6 @@ static void uprogress_draw(struct ujob *job, const struct program *prog,
 
 #define JS_SET(js, attr)	((js)->have |= 1ULL << (attr))
 
-/*
- * What directory @fd is (struct fsload_dir_id), as the module finds it:
- * statx(2) and name_to_handle_at(2) call the vfs_getattr() and
- * exportfs_encode_fh() it calls.  0, or -1 with errno.
- */
-static int ujob_dir_id(int fd, struct fsload_dir_id *id)
-{
-	struct {
-		struct file_handle fh;
-		unsigned char bytes[FSLOAD_JOIN_HANDLE_MAX];
-	} h;
-	struct statx stx;
-	int mnt_id;
-
-	memset(id, 0, sizeof(*id));
-	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
-		  STATX_INO | STATX_MODE | STATX_UID | STATX_BTIME, &stx))
-		return -1;
-	id->ino = stx.stx_ino;
-	id->mode = stx.stx_mode;
-	id->uid = stx.stx_uid;
-	if (stx.stx_mask & STATX_BTIME) {
-		id->has_btime = true;
-		id->btime_ns = (u64)stx.stx_btime.tv_sec * 1000000000 +
-			       stx.stx_btime.tv_nsec;
-	}
-	h.fh.handle_bytes = sizeof(h.bytes);
-	if (!name_to_handle_at(fd, "", &h.fh, &mnt_id, AT_EMPTY_PATH) &&
-	    h.fh.handle_bytes <= sizeof(id->handle)) {
-		id->handle_type = h.fh.handle_type;
-		id->handle_bytes = h.fh.handle_bytes;
-		memcpy(id->handle, h.fh.f_handle, h.fh.handle_bytes);
-	}
-	return 0;
-}
-
 /* The job's end as its status, as the kernel reports it. */
 static int ujob_status(const struct ujob *job, const struct job_req *req,
 		       const char *dir, u64 elapsed_ns, struct job_status *js)
@@ -1641,7 +1605,7 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	if (!js->dir || !js->pids)
 		return -ENOMEM;
 	JS_SET(js, FSLOAD_A_JOB_DIR);
-	if (!ujob_dir_id(job->dir_fd, &id)) {
+	if (!dir_fd_id(job->dir_fd, &id)) {
 		js->dir_ino = id.ino;
 		js->dir_mode = id.mode;
 		js->has_dir_btime = id.has_btime;
@@ -2052,15 +2016,6 @@ oom:
 	return EXIT_SYSERR;
 }
 
-/* What the user engine says of a directory that is not rank 0's job's. */
-static const char *const ujob_join_msgs[] = {
-	[FSLOAD_DIR_OTHER_INO] = FSLOAD_JOIN_MSG_INO,
-	[FSLOAD_DIR_NOT_OWNER] = FSLOAD_JOIN_MSG_OWNER,
-	[FSLOAD_DIR_OTHER_MODE] = FSLOAD_JOIN_MSG_MODE,
-	[FSLOAD_DIR_OTHER_BTIME] = FSLOAD_JOIN_MSG_BTIME,
-	[FSLOAD_DIR_OTHER_HANDLE] = FSLOAD_JOIN_MSG_HANDLE,
-};
-
 /*
  * The job of a rank but 0 of a run in one directory: it works in rank
  * 0's job's directory (the kernel's join_dir), looked up in the target
@@ -2100,14 +2055,14 @@ static int ujob_join_dir(struct ujob *job, const struct job_req *req,
 		       req->p->rank, run->job_dir);
 		return EXIT_SYSERR;
 	}
-	if (ujob_dir_id(job->dir_fd, &id)) {
+	if (dir_fd_id(job->dir_fd, &id)) {
 		errsys("%s", run->job_dir);
 		return EXIT_SYSERR;
 	}
 	d = fsload_dir_differs(&rs->join_id, &id, geteuid());
 	if (d != FSLOAD_DIR_SAME) {
 		errmsg("rank %" PRIu32 ": %s: %s", req->p->rank, run->job_dir,
-		       ujob_join_msgs[d]);
+		       dir_diff_msgs[d]);
 		return EXIT_SYSERR;
 	}
 	job->sync_fd = openat(job->dir_fd, ".",
@@ -2157,7 +2112,7 @@ static int ujob_make_job_dir(struct ujob *job, const struct job_req *req,
 	if (rs && rs->join) {
 		struct fsload_dir_id id;
 
-		if (ujob_dir_id(job->dir_fd, &id)) {
+		if (dir_fd_id(job->dir_fd, &id)) {
 			errsys("%s", run->job_dir);
 			return EXIT_SYSERR;
 		}
