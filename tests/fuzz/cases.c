@@ -1219,10 +1219,9 @@ static void case_query_user(struct gen *g)
 		       "query of root's job");
 	e->cmd = cmd;
 	e->ok_err[0] = ENOENT;	/* an id no job has */
-	if (cmd == FSLOAD_CMD_PROFILE_GET) {
-		e->ok_err[1] = ENODATA;	/* no CPU profile */
-		e->ok_err[2] = EBUSY;	/* still running */
-	}
+	/* Root's job: its CPU profile only to its starter or an admin. */
+	if (cmd == FSLOAD_CMD_PROFILE_GET)
+		e->ok_err[1] = EPERM;
 }
 
 /* Attribute soup. */
