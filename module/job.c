@@ -27,7 +27,7 @@
 
 /*
  * Protects fsload_jobs, fsload_done_list (and each job's done_node) and
- * the three counters below.
+ * the counters below (the job serial too).
  */
 DEFINE_MUTEX(fsload_mutex);
 static DEFINE_IDR(fsload_jobs);
