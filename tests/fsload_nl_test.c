@@ -3668,16 +3668,12 @@ static void child_id_req(struct fsl *f, uint8_t cmd, uint32_t id,
 	reply_free(&r);
 }
 
+/* The effective set, or all ones when it cannot be read. */
 static uint64_t cap_effective(void)
 {
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2] = { { 0 } };
+	uint64_t eff, perm;
 
-	if (syscall(SYS_capget, &hdr, data))
-		return ~0ULL;
-	return data[0].effective | (uint64_t)data[1].effective << 32;
+	return cap_sets(&eff, &perm) ? ~0ULL : eff;
 }
 
 static int write_file(int dirfd, const char *path, const char *s)

@@ -30,19 +30,13 @@
 /* Privilege                                                           */
 /* ------------------------------------------------------------------ */
 
+/* The effective and permitted sets, or all ones when they cannot be read. */
 static uint64_t cap_effective(void)
 {
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2] = { { 0 } };
+	uint64_t eff, perm;
 
-	if (syscall(SYS_capget, &hdr, data))
-		return ~0ULL;
-	return data[0].effective | (uint64_t)data[0].permitted |
-	       (uint64_t)(data[1].effective | data[1].permitted) << 32;
+	return cap_sets(&eff, &perm) ? ~0ULL : eff | perm;
 }
-
 int drop_privileges(uid_t uid)
 {
 	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||

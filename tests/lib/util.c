@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 #include "util.h"
 
@@ -80,4 +82,18 @@ int rm_rf(const char *path)
 	if (lstat(path, &st))
 		return 0;
 	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int cap_sets(uint64_t *effective, uint64_t *permitted)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	*effective = data[0].effective | (uint64_t)data[1].effective << 32;
+	*permitted = data[0].permitted | (uint64_t)data[1].permitted << 32;
+	return 0;
 }
