@@ -38,7 +38,7 @@ bad+='|Kernel panic|soft lockup|hard LOCKUP|rcu: .*detected stalls|RCU stall'
 # shellcheck source=/dev/null
 . "$RUN/guest.conf" || die "cannot read guest.conf"
 : "${FS:?}" "${DEV:?}" "${SIZE_MIB:?}" "${REPO:?}" "${MODULE:=}" "${MODULE_NAME:=}"
-: "${MODULE_ARGS:=}" "${MKFS_OPTS:=}" "${MOUNT_OPTS:=}" "${NULLB_OPTS:=}" "${FSCK:=0}" "${VERBOSE:=0}"
+: "${MODULE_ARGS:=}" "${MKFS_CMD:=}" "${FS_IMAGE:=0}" "${FS_IMAGE_SHA:=}" "${FS_IMAGE_MKFS:=}" "${MOUNT_OPTS:=}" "${NULLB_OPTS:=}" "${FSCK:=0}" "${VERBOSE:=0}"
 : "${BOOT:=}" "${OUT_HOST:=}" "${DEADLINE:=0}" "${MODS_SHARED:=0}" "${MODDEP:=0}" "${CLOCK:?}"
 : "${NET_IP:=}" "${NET_MAC:=}" "${HOST_NAME:=}" "${QEMU_CPU:=}"
 
@@ -128,37 +128,38 @@ esac
 vmsg "device ${dev:-none} ready at $(elapsed) s"
 
 # --- filesystem -----------------------------------------------------------------
-# Fixed identities so that two runs build the same filesystem.
-UUID=f5104ad0-5eed-4000-8000-000000000001
-HASH_SEED=f5104ad0-5eed-4000-8000-000000000002
+# The mkfs command is vm-run's (MKFS_CMD: fixed identities, --mkfs-opts);
+# with --fs-image the host made the filesystem and it is written here.
 mkfs_cmd=()
 # The crypto API's crc32c: crc32c_generic up to 6.x, crc32c_cryptoapi (alias
 # crc32c) from 7.0, where the CPU-optimised code is in the crc32c library.
 crc32c=crc32c_generic
 modinfo -F name "$crc32c" >/dev/null 2>&1 || crc32c=crc32c
 case "$FS" in
-ext4)
+ext4 | xfs | btrfs)
 	want_mod crc32c-intel
-	need_mod "$crc32c" ext4
-	mkfs_cmd=(mkfs.ext4 -q -F -U "$UUID"
-		-E "lazy_itable_init=0,lazy_journal_init=0,hash_seed=$HASH_SEED")
-	;;
-xfs)
-	want_mod crc32c-intel
-	need_mod "$crc32c" xfs
-	mkfs_cmd=(mkfs.xfs -q -f -m "uuid=$UUID")
-	;;
-btrfs)
-	want_mod crc32c-intel
-	need_mod "$crc32c" btrfs
-	mkfs_cmd=(mkfs.btrfs -q -f -U "$UUID")
+	need_mod "$crc32c" "$FS"
+	# shellcheck disable=SC2206 # words separated by blanks
+	mkfs_cmd=($MKFS_CMD "$dev")
 	;;
 esac
 
 mkdir -p "$MNT"
-if [ ${#mkfs_cmd[@]} -gt 0 ]; then
-	# shellcheck disable=SC2206 # --mkfs-opts is split on blanks on purpose
-	mkfs_cmd+=($MKFS_OPTS "$dev")
+if [ "$FS_IMAGE" = 1 ]; then
+	# the host's image: its non-zero extents onto the zeroed device
+	vmsg "writing the filesystem image (sha256 $FS_IMAGE_SHA) onto $dev"
+	pos=0
+	while read -r off len; do
+		dd if="$RUN/fsimage.data" of="$dev" bs=65536 iflag=skip_bytes,count_bytes \
+			oflag=seek_bytes conv=notrunc skip="$pos" seek="$off" count="$len" \
+			status=none 2>&4 || die "cannot write the filesystem image onto $dev"
+		pos=$((pos + len))
+	done <"$RUN/fsimage.map"
+	blockdev --flushbufs "$dev" 2>/dev/null
+	# what made it (the host's mkfs), for a test that makes it afresh
+	# shellcheck disable=SC2206
+	mkfs_cmd=(${FS_IMAGE_MKFS%% (host:*} "$dev")
+elif [ ${#mkfs_cmd[@]} -gt 0 ]; then
 	vmsg "${mkfs_cmd[*]}"
 	if ! out=$("${mkfs_cmd[@]}" 2>&1); then
 		printf '%s\n' "$out" >&4
@@ -233,6 +234,7 @@ fi
 	echo "dev: $DEV ${dev:-}"
 	echo "size_mib: $SIZE_MIB"
 	[ ${#mkfs_cmd[@]} -gt 0 ] && echo "mkfs: ${mkfs_cmd[*]}"
+	[ "$FS_IMAGE" = 0 ] || echo "fs_image: sha256 $FS_IMAGE_SHA, made by $FS_IMAGE_MKFS"
 	[ ${#mnt_cmd[@]} -gt 0 ] && echo "mount: ${mnt_cmd[*]}"
 	wc=/sys/block/${dev#/dev/}/queue/write_cache
 	if [ -n "$dev" ] && [ -r "$wc" ]; then
@@ -287,6 +289,7 @@ if [ $rc = 0 ]; then
 		FSLOAD_OUT="$OUT" FSLOAD_REPO="$REPO" FSLOAD_VM=1
 		FSLOAD_MODULE="$MODULE" FSLOAD_MODULE_NAME="$MODULE_NAME"
 		FSLOAD_MKFS="${mkfs_cmd[*]}" FSLOAD_MOUNT="${mnt_cmd[*]}"
+		FSLOAD_FS_IMAGE="$FS_IMAGE_SHA"
 		FSLOAD_CLOCK="$CLOCK"	# icount or wall: recorded in results
 		FSLOAD_NET_IF="$net_if" FSLOAD_NET_ADDR="${NET_IP%/*}"
 		DM_DISABLE_UDEV=1)	# no udev: dmsetup makes /dev/mapper nodes
