@@ -7,11 +7,14 @@
  * function, published Welch's t-test examples, FIPS 180-2 test vectors.
  * Runs on the host.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "report/flamediff.h"
 #include "report/stats.h"
 #include "lib/json.h"
 #include "report/env.h"
@@ -272,6 +275,71 @@ TEST(json_reader)
 	EXPECT_EQ(json_parse("\"abc", err, sizeof(err)), NULL);
 	EXPECT_EQ(json_parse("{} x", err, sizeof(err)), NULL);
 	EXPECT_EQ(json_parse("", err, sizeof(err)), NULL);
+}
+
+/*
+ * compare --flamegraph: the folded stacks of several runs added, every
+ * call path's samples, and a box's colour: grey within the sampling
+ * error, red for more, blue for less, deeper the larger the change.
+ */
+TEST(flame_diff)
+{
+	char path[] = "/tmp/fsload-flamediff-XXXXXX";
+	struct path_table t;
+	struct folded f;
+	double z;
+	int fd;
+	FILE *o;
+
+	fd = mkstemp(path);
+	ASSERT_GE(fd, 0);
+	o = fdopen(fd, "w");
+	ASSERT_NE(o, NULL);
+	/* two runs' files concatenated: a;b twice */
+	fputs("a;b 3\na;c 2\na;b 4\nd 1\n", o);
+	fclose(o);
+	ASSERT_EQ(folded_read(path, &f), 0);
+	EXPECT_EQ(f.n, 3);
+	EXPECT_EQ(f.samples, 10);
+	EXPECT_STREQ(f.stacks[0].frames, "a;b");
+	EXPECT_EQ(f.stacks[0].samples, 7);
+	ASSERT_EQ(path_table_build(&f, &t), 0);
+	EXPECT_EQ(path_samples(&t, "a", 1), 9);
+	EXPECT_EQ(path_samples(&t, "a;b;x", 3), 7);
+	EXPECT_EQ(path_samples(&t, "a;c", 3), 2);
+	EXPECT_EQ(path_samples(&t, "d", 1), 1);
+	/* whole frames only: "a;" is no path, "e" none sampled */
+	EXPECT_EQ(path_samples(&t, "a;", 2), 0);
+	EXPECT_EQ(path_samples(&t, "e", 1), 0);
+	path_table_free(&t);
+	folded_free(&f);
+
+	o = fopen(path, "w");
+	ASSERT_NE(o, NULL);
+	fputs("a;b\n", o);
+	fclose(o);
+	EXPECT_EQ(folded_read(path, &f), -EINVAL);
+	unlink(path);
+	EXPECT_EQ(folded_read(path, &f), -ENOENT);
+
+	/* 100 samples of 10 per op against 144: (1440 - 1000) / sqrt(100 * 100 + 144 * 100) */
+	z = flame_diff_z(100, 10, 144, 10);
+	NEAR(z, 440 / sqrt(24400), 1e-9);
+	EXPECT_TRUE(isnan(flame_diff_z(0, 10, 0, 10)));
+	/* within 1.96 standard errors: grey, whichever way */
+	EXPECT_EQ(flame_diff_colour(1000, 1100, 1.5, 1.96), 0xd8d8d8);
+	EXPECT_EQ(flame_diff_colour(1000, 900, -1.9, 1.96), 0xd8d8d8);
+	EXPECT_EQ(flame_diff_colour(0, 0, NAN, 1.96), 0xd8d8d8);
+	/* beyond it: red for more (full red), blue for less (full blue) */
+	EXPECT_EQ(flame_diff_colour(1000, 1440, z, 1.96) >> 16, 0xff);
+	EXPECT_LT(flame_diff_colour(1000, 1440, z, 1.96) & 0xff, 0xff);
+	EXPECT_EQ(flame_diff_colour(1440, 1000, -z, 1.96) & 0xff, 0xff);
+	EXPECT_LT(flame_diff_colour(1440, 1000, -z, 1.96) >> 16, 0xff);
+	/* deeper for a larger change; a path only NEW has: the deepest */
+	EXPECT_LT(flame_diff_colour(1000, 2000, 9, 1.96) & 0xff,
+		  flame_diff_colour(1000, 1100, 9, 1.96) & 0xff);
+	EXPECT_EQ(flame_diff_colour(0, 500, 9, 1.96), 0xff0000);
+	EXPECT_EQ(flame_diff_colour(500, 0, -9, 1.96), 0x0000ff);
 }
 
 TEST_HARNESS_MAIN

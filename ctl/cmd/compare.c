@@ -43,6 +43,8 @@ struct compare_opts {
 	double threshold;	/* % */
 	const char *alpha;
 	uint32_t functions;
+	const char *folded;
+	const char *flamegraph;
 	bool force;
 };
 
@@ -59,6 +61,10 @@ static const struct arg_desc compare_args[] = {
 	  "significance level of the t-test (default 0.05)" },
 	{ "functions", ARG_U32, COPT(functions), "N",
 	  "of results with CPU profiles (start --cpu-profile): the N functions whose cost per op changed most, per phase and op type (default 10; 0: none)" },
+	{ "folded", ARG_STR, COPT(folded), "BASE,NEW",
+	  "with --flamegraph: the folded stacks of BASE and NEW (start --folded PREFIX; the files of several runs concatenated), as their two PREFIXes" },
+	{ "flamegraph", ARG_STR, COPT(flamegraph), "PREFIX",
+	  "with --folded: a differential flame graph per phase and op type of the functions, PREFIX-<index>-<phase>-<op>.svg: as wide as NEW's samples, red where the cost per op grew beyond the sampling error, blue where it fell, grey within it" },
 	{ "force", ARG_FLAG, COPT(force), NULL,
 	  "compare anyway: other workloads (parameters), a debug kernel with a production one, icount with wall clock, another --lat-sample, another CPU (identity, string-op flags)" },
 	{ NULL },
@@ -502,6 +508,8 @@ struct compare {
 	unsigned int mrows[LIST_MAX], prows[LIST_MAX], nrows;
 	unsigned int ndiff, nreg, nimp;
 	struct result_side a, b;
+	struct flame_files ff;		/* --folded, --flamegraph */
+	char *folded_base;
 };
 
 /* One row: a metric of a phase in both results, and its verdict. */
@@ -562,6 +570,25 @@ static int compare_parse(struct compare *c, struct cmd_ctx *ctx, int argc,
 		    !(c->alpha < 1))
 			return usage_error("--alpha: '%s' is not between 0 and 1",
 					   c->o.alpha);
+	}
+	if (!c->o.folded != !c->o.flamegraph)
+		return usage_error("--folded and --flamegraph go together");
+	if (c->o.folded) {
+		const char *comma = strchr(c->o.folded, ',');
+
+		if (!comma || comma == c->o.folded || !comma[1] ||
+		    strchr(comma + 1, ','))
+			return usage_error("--folded: BASE,NEW (two prefixes), not '%s'",
+					   c->o.folded);
+		if (!c->o.functions)
+			return usage_error("--flamegraph: not with --functions 0");
+		c->folded_base = strndup(c->o.folded,
+					 (size_t)(comma - c->o.folded));
+		if (!c->folded_base)
+			return EXIT_SYSERR;
+		c->ff.base = c->folded_base;
+		c->ff.new = comma + 1;
+		c->ff.out = c->o.flamegraph;
 	}
 	if (collect_list(argc, argv, "metric", c->mnames, &c->nm, bufs) ||
 	    collect_list(argc, argv, "phase", c->pnames, &c->np, bufs))
@@ -809,7 +836,7 @@ static void compare_phase_functions(struct compare *c, const char *group,
 	};
 
 	compare_functions(&c->a, &c->b, group, pname, &rule,
-			  c->o.functions);
+			  c->o.functions, c->ff.out ? &c->ff : NULL);
 }
 
 /*
@@ -918,5 +945,6 @@ int cmd_compare(struct cmd_ctx *ctx, int argc, char **argv)
 	free(bufs);
 	json_free(c.a.doc);
 	json_free(c.b.doc);
+	free(c.folded_base);
 	return ret;
 }

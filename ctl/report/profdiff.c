@@ -23,7 +23,9 @@
 
 #include "lib/fsloadctl.h"
 #include "lib/json.h"
+#include "lib/msg.h"
 #include "lib/print.h"
+#include "report/flamediff.h"
 #include "report/profdiff.h"
 #include "report/resultset.h"
 #include "report/verdict.h"
@@ -45,9 +47,10 @@ struct op_runs {
 struct fn_row {
 	const char *name;		/* in one of the documents */
 	double *self[2];		/* [side][value] */
+	double *tot[2];			/* [side][value]: with children */
 	double total[2];		/* mean total (with children) per op */
-	double z;			/* the sampling z; NAN */
-	struct verdict v;
+	double z, zt;			/* the sampling z of self, total; NAN */
+	struct verdict v, vt;		/* self, total */
 };
 
 static const struct jval *op_view(const struct jval *phase, const char *op)
@@ -168,6 +171,8 @@ static void fill_values(const struct op_runs *r, const char **names, int nf,
 					continue;
 				rows[hit - names].self[j][vi] +=
 					w * fmax(json_num(fn, "self_per_op"), 0);
+				rows[hit - names].tot[j][vi] +=
+					w * fmax(json_num(fn, "total_per_op"), 0);
 				rows[hit - names].total[j] +=
 					w / r[j].nvals *
 					fmax(json_num(fn, "total_per_op"), 0);
@@ -178,31 +183,32 @@ static void fill_values(const struct op_runs *r, const char **names, int nf,
 
 /*
  * Between single runs (the threshold and untested modes), a change also
- * has to exceed the sampling error to count.
+ * has to exceed the sampling error to count: of verdict @v (self or
+ * total), whose sampling z goes to @z.
  */
 static void sampling_rule(const struct op_runs *r, double zc,
-			  struct fn_row *row)
+			  struct verdict *v, double *z)
 {
-	double ma = row->v.sa.mean, mb = row->v.sb.mean, var;
+	double ma = v->sa.mean, mb = v->sb.mean, var;
 
 	var = ma * r[0].per_sample / (double)r[0].n +
 	      mb * r[1].per_sample / (double)r[1].n;
-	row->z = var > 0 ? (mb - ma) / sqrt(var) : NAN;
-	if (strcmp(row->v.mode, "threshold") && strcmp(row->v.mode, "untested"))
+	*z = var > 0 ? (mb - ma) / sqrt(var) : NAN;
+	if (strcmp(v->mode, "threshold") && strcmp(v->mode, "untested"))
 		return;
-	if (!strcmp(row->v.verdict, "no significant change"))
+	if (!strcmp(v->verdict, "no significant change"))
 		return;
-	if (isnan(row->z) || fabs(row->z) <= zc) {
-		row->v.verdict = "no significant change";
-		snprintf(row->v.nbuf, sizeof(row->v.nbuf),
+	if (isnan(*z) || fabs(*z) <= zc) {
+		v->verdict = "no significant change";
+		snprintf(v->nbuf, sizeof(v->nbuf),
 			 "within the sampling error (|z| %.2f <= %.2f)",
-			 fabs(row->z), zc);
+			 fabs(*z), zc);
 	} else {
-		snprintf(row->v.nbuf, sizeof(row->v.nbuf),
+		snprintf(v->nbuf, sizeof(v->nbuf),
 			 "beyond the sampling error (|z| %.1f > %.2f)",
-			 fabs(row->z), zc);
+			 fabs(*z), zc);
 	}
-	row->v.note = row->v.nbuf;
+	v->note = v->nbuf;
 }
 
 static double change_of(const struct fn_row *row)
@@ -246,6 +252,10 @@ static void print_fn_row(const struct fn_row *row)
 	print_float(PRINT_JSON, "sampling_z", NULL, row->z);
 	print_string(PRINT_JSON, "verdict", NULL, v->verdict);
 	print_string(PRINT_JSON, "note", NULL, v->note);
+	print_float(PRINT_JSON, "total_change_pct", NULL, row->vt.change);
+	print_float(PRINT_JSON, "total_sampling_z", NULL, row->zt);
+	print_string(PRINT_JSON, "total_verdict", NULL, row->vt.verdict);
+	print_string(PRINT_JSON, "total_note", NULL, row->vt.note);
 	close_json_object();
 	print_fp("%14.1f %14.1f %+12.1f ", v->sa.mean, v->sb.mean, d);
 	/* a function only NEW sampled */
@@ -253,14 +263,57 @@ static void print_fn_row(const struct fn_row *row)
 		print_fp("%9s", "new");
 	else
 		print_fp("%+8.1f%%", v->change);
-	print_fp(" %+13.1f  %-10s %s\n", row->total[1] - row->total[0],
-		 short_verdict(v), row->name);
+	print_fp(" %+13.1f  %-10s %-10s %s\n", row->total[1] - row->total[0],
+		 short_verdict(&row->vt), short_verdict(v), row->name);
+}
+
+/*
+ * The differential flame graph of phase @pname (@index), op type @op,
+ * from the folded stacks of @ff; its file name in the JSON, or null.
+ */
+static void flame_diff(const struct op_runs *r, const struct flame_files *ff,
+		       uint32_t index, const char *pname, const char *op,
+		       double zc)
+{
+	struct folded fb, fn;
+	char pb[4096], pn[4096], po[4096], title[512];
+	int err;
+
+	profile_file_name(pb, sizeof(pb), ff->base, index, pname, op, "folded");
+	profile_file_name(pn, sizeof(pn), ff->new, index, pname, op, "folded");
+	profile_file_name(po, sizeof(po), ff->out, index, pname, op, "svg");
+	err = folded_read(pb, &fb);
+	if (err) {
+		warnmsg("--flamegraph: cannot read %s: %s", pb, strerror(-err));
+		print_null(PRINT_JSON, "flamegraph", NULL);
+		return;
+	}
+	err = folded_read(pn, &fn);
+	if (err) {
+		warnmsg("--flamegraph: cannot read %s: %s", pn, strerror(-err));
+		folded_free(&fb);
+		print_null(PRINT_JSON, "flamegraph", NULL);
+		return;
+	}
+	snprintf(title, sizeof(title), "%s, %s: %.1f -> %.1f %s per op", pname,
+		 op, r[0].cost, r[1].cost, r[0].unit);
+	/* the folded files hold every run's samples: a sample is 1/n of one run's */
+	err = flame_diff_write(po, title, &fb, &fn, r[0].per_sample / r[0].n,
+			       r[1].per_sample / r[1].n, zc, r[0].unit);
+	if (err)
+		warnmsg("--flamegraph: cannot write %s: %s", po, strerror(-err));
+	print_string(PRINT_JSON, "flamegraph", NULL, err ? NULL : po);
+	if (!err)
+		print_fp("differential flame graph: %s\n", po);
+	folded_free(&fn);
+	folded_free(&fb);
 }
 
 /* One op type of the phase: its function rows, the @top first. */
 static int compare_op(const struct op_runs *r, const char *group,
 		      const char *pname, const char *op,
-		      const struct verdict_rule *rule, unsigned int top)
+		      const struct verdict_rule *rule, unsigned int top,
+		      const struct flame_files *ff, uint32_t index)
 {
 	struct fn_row *rows, **order;
 	const char **names;
@@ -275,7 +328,8 @@ static int compare_op(const struct op_runs *r, const char *group,
 		return nf;
 	rows = calloc(nf, sizeof(*rows));
 	order = calloc(nf, sizeof(*order));
-	vals = calloc((size_t)nf * (r[0].nvals + r[1].nvals), sizeof(*vals));
+	vals = calloc((size_t)nf * 2 * (r[0].nvals + r[1].nvals),
+		      sizeof(*vals));
 	if (!rows || !order || !vals) {
 		free(order);
 		free(rows);
@@ -285,8 +339,10 @@ static int compare_op(const struct op_runs *r, const char *group,
 	}
 	for (f = 0; f < nf; f++) {
 		rows[f].name = names[f];
-		rows[f].self[0] = vals + (size_t)f * (r[0].nvals + r[1].nvals);
+		rows[f].self[0] = vals + (size_t)f * 2 * (r[0].nvals + r[1].nvals);
 		rows[f].self[1] = rows[f].self[0] + r[0].nvals;
+		rows[f].tot[0] = rows[f].self[1] + r[1].nvals;
+		rows[f].tot[1] = rows[f].tot[0] + r[0].nvals;
 	}
 	fill_values(r, names, nf, rows);
 	/* the normal quantile of 1 - alpha/2 (t with unbounded df) */
@@ -294,8 +350,10 @@ static int compare_op(const struct op_runs *r, const char *group,
 	for (f = 0; f < nf; f++) {
 		judge(rows[f].self[0], r[0].nvals, rows[f].self[1],
 		      r[1].nvals, rule, &rows[f].v);
-		rows[f].z = NAN;
-		sampling_rule(r, zc, &rows[f]);
+		judge(rows[f].tot[0], r[0].nvals, rows[f].tot[1],
+		      r[1].nvals, rule, &rows[f].vt);
+		sampling_rule(r, zc, &rows[f].v, &rows[f].z);
+		sampling_rule(r, zc, &rows[f].vt, &rows[f].zt);
 		order[f] = &rows[f];
 	}
 	qsort(order, nf, sizeof(*order), cmp_change);
@@ -317,13 +375,15 @@ static int compare_op(const struct op_runs *r, const char *group,
 		 r[0].samples, r[1].samples, mode,
 		 strcmp(mode, "threshold") && strcmp(mode, "untested") ? "" :
 		 " and the sampling error");
-	print_fp("%14s %14s %12s %9s %13s  %-10s %s\n", "base self/op",
-		 "new self/op", "change/op", "change", "total chg/op", "verdict",
-		 "function");
+	print_fp("%14s %14s %12s %9s %13s  %-10s %-10s %s\n", "base self/op",
+		 "new self/op", "change/op", "change", "total chg/op", "total",
+		 "self", "function");
 	open_json_array("functions");
 	for (i = 0, shown = 0; i < (unsigned int)nf && shown < top; i++, shown++)
 		print_fn_row(order[i]);
 	close_json_array();
+	if (ff)
+		flame_diff(r, ff, index, pname, op, zc);
 	close_json_object();
 	free(vals);
 	free(order);
@@ -336,7 +396,7 @@ unsigned int compare_functions(const struct result_side *a,
 			       const struct result_side *b, const char *group,
 			       const char *pname,
 			       const struct verdict_rule *rule,
-			       unsigned int top)
+			       unsigned int top, const struct flame_files *ff)
 {
 	/* large: a view per run of both sides */
 	static struct op_runs r[2];
@@ -344,11 +404,13 @@ unsigned int compare_functions(const struct result_side *a,
 	unsigned int done = 0;
 	char label[96];
 	size_t k, i;
+	double idx;
 
 	for (k = 0; k < a->nruns && !ph; k++)
 		if (same_group(a->group[k], group))
 			ph = find_phase(a->runs[k], pname);
 	by = json_path(ph, "cpu_profile.by_op");
+	idx = json_num(ph, "index");
 	snprintf(label, sizeof(label), "%s%s%s", group ? group : "",
 		 group ? ":" : "", pname);
 	for (i = 0; top && by && by->type == J_ARR && i < by->n; i++) {
@@ -366,7 +428,8 @@ unsigned int compare_functions(const struct result_side *a,
 				 r[1].unit ? r[1].unit : "?");
 			continue;
 		}
-		if (compare_op(r, group, pname, op, rule, top) > 0)
+		if (compare_op(r, group, pname, op, rule, top, ff,
+			       isnan(idx) ? 0 : (uint32_t)idx) > 0)
 			done++;
 	}
 	return done;

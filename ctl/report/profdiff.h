@@ -8,6 +8,16 @@
 #define FSLOADCTL_PROFDIFF_H
 
 struct result_side;
+
+/*
+ * compare --folded BASE,NEW --flamegraph OUT: the folded stacks of the
+ * two results' runs (PREFIX-<index>-<phase>-<op>.folded, start --folded;
+ * several runs' files concatenated), and the differential flame graphs
+ * to write (OUT-<index>-<phase>-<op>.svg: report/flamediff.h).
+ */
+struct flame_files {
+	const char *base, *new, *out;
+};
 struct verdict_rule;
 
 /*
@@ -17,12 +27,13 @@ struct verdict_rule;
  * verdict of @rule (the rows' statistics: the boots' noise, the t-test
  * over iterations; between single runs, the threshold and the sampling
  * error).  Text, and one object of the enclosing JSON array per op type.
+ * With @ff, a differential flame graph of each op type ("flamegraph").
  * Returns how many op types were compared (0: no profile on one side).
  */
 unsigned int compare_functions(const struct result_side *a,
 			       const struct result_side *b, const char *group,
 			       const char *pname,
 			       const struct verdict_rule *rule,
-			       unsigned int top);
+			       unsigned int top, const struct flame_files *ff);
 
 #endif /* FSLOADCTL_PROFDIFF_H */

@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "nl/names.h"
 #include "nl/profile.h"
 #include "nl/results.h"
+#include "report/flamediff.h"
 #include "report/profile.h"
 
 /* Functions in the text table of each phase and op type. */
@@ -263,9 +265,17 @@ static int frames_cmp(const void *a, const void *b)
 
 /* An open box: its function (in the stack it came from) and start. */
 struct open_box {
+	const char *stack;	/* the stack: its call path ends with the box */
 	const char *name;
 	size_t len;
 	uint64_t x;		/* samples before it */
+};
+
+/* A differential flame graph's BASE: its call paths, costs per sample. */
+struct flame_diff {
+	struct path_table base;
+	double bc, nc;		/* BASE's, NEW's cost per op of a sample */
+	double zc;		/* the sampling error's quantile */
 };
 
 struct flame {
@@ -275,6 +285,7 @@ struct flame {
 	double period;
 	const char *unit;
 	unsigned int depth;	/* rows */
+	const struct flame_diff *diff;	/* NULL: no BASE */
 };
 
 static void xml_text(FILE *f, const char *s, size_t len)
@@ -322,6 +333,8 @@ static void box_close(struct flame *fl, const struct open_box *b,
 	double bw = (double)(x - b->x) * scale;
 	double by = FLAME_TOP + (double)(fl->depth - 1 - row) * FLAME_ROW;
 	uint64_t n = x - b->x;
+	const struct flame_diff *d = fl->diff;
+	uint32_t colour;
 	size_t chars;
 
 	if (bw < 0.1)
@@ -330,12 +343,29 @@ static void box_close(struct flame *fl, const struct open_box *b,
 	xml_text(fl->f, b->name, b->len);
 	fprintf(fl->f, " (%" PRIu64 " samples, %.2f%%", n,
 		100.0 * (double)n / (double)fl->total);
-	if (fl->ops > 0)
-		fprintf(fl->f, ", %.1f %s/op",
-			(double)n * fl->period / fl->ops, fl->unit);
+	if (d) {
+		double bs = (double)path_samples(&d->base, b->stack,
+						 (size_t)(b->name + b->len -
+							  b->stack));
+		double base = bs * d->bc, now = (double)n * d->nc;
+		double z = flame_diff_z(bs, d->bc, (double)n, d->nc);
+
+		fprintf(fl->f, "; %.1f -> %.1f %s/op, %+.1f", base, now,
+			fl->unit, now - base);
+		if (base > 0)
+			fprintf(fl->f, " (%+.1f%%)", (now - base) / base * 100);
+		fprintf(fl->f, ", z %.1f%s", z,
+			fabs(z) > d->zc ? "" : ": within the sampling error");
+		colour = flame_diff_colour(base, now, z, d->zc);
+	} else {
+		if (fl->ops > 0)
+			fprintf(fl->f, ", %.1f %s/op",
+				(double)n * fl->period / fl->ops, fl->unit);
+		colour = name_colour(b->name, b->len);
+	}
 	fprintf(fl->f, ")</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\""
 		" height=\"%d\" fill=\"#%06x\" rx=\"2\"/>", bx, by, bw,
-		FLAME_ROW - 1, name_colour(b->name, b->len));
+		FLAME_ROW - 1, colour);
 	chars = (size_t)(bw / FLAME_CHAR_W);
 	if (chars >= 3) {
 		fprintf(fl->f, "<text x=\"%.1f\" y=\"%.1f\">", bx + 3,
@@ -403,37 +433,34 @@ static double sample_cost(const struct cpu_profile *p,
 	return h < (double)p->period ? (double)p->period - h : 0;
 }
 
-/* Write view @v of @p as an SVG flame graph to @f. */
-static void flame_write(FILE *f, const struct cpu_profile *p,
-			const struct phase_result *pr,
-			const struct fold_view *v, const char *title,
-			uint64_t ops)
+/*
+ * Draw @n stacks (@fl's total samples) as an SVG flame graph to @fl->f,
+ * titled @title and @sub (after it, in the title line).
+ */
+static void flame_draw(struct flame *fl, const struct fold_stack *stacks,
+		       unsigned int n, const char *title, const char *sub)
 {
 	struct fold_stack *st;
 	struct open_box *open = NULL, *tmp;
-	struct flame fl = {
-		.f = f, .total = v->samples, .ops = (double)ops,
-		.period = sample_cost(p, pr),
-		.unit = profile_unit(p),
-	};
 	unsigned int i, nopen = 0, d, height;
 	const char *end;
+	FILE *f = fl->f;
 	uint64_t x = 0;
 
-	st = malloc(v->nstacks * sizeof(*st));
+	st = malloc((n ? n : 1) * sizeof(*st));
 	if (!st)
 		return;
-	memcpy(st, v->stacks, v->nstacks * sizeof(*st));
-	qsort(st, v->nstacks, sizeof(*st), frames_cmp);
-	for (i = 0; i < v->nstacks; i++) {
+	memcpy(st, stacks, n * sizeof(*st));
+	qsort(st, n, sizeof(*st), frames_cmp);
+	for (i = 0; i < n; i++) {
 		const char *c;
 
 		for (d = 1, c = st[i].frames; *c; c++)
 			d += *c == ';';
-		if (d > fl.depth)
-			fl.depth = d;
+		if (d > fl->depth)
+			fl->depth = d;
 	}
-	height = FLAME_TOP + fl.depth * FLAME_ROW + FLAME_PAD;
+	height = FLAME_TOP + fl->depth * FLAME_ROW + FLAME_PAD;
 	fprintf(f, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" width=\"%d\" height=\"%u\""
 		" viewBox=\"0 0 %d %u\" xmlns=\"http://www.w3.org/2000/svg\""
@@ -444,8 +471,8 @@ static void flame_write(FILE *f, const struct cpu_profile *p,
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f0\"/>\n"
 		"<text x=\"%d\" y=\"20\" font-size=\"15\">", FLAME_PAD);
 	xml_text(f, title, strlen(title));
-	fprintf(f, " (%" PRIu64 " samples of %" PRIu64 " %s)</text>\n",
-		v->samples, p->period, fl.unit);
+	xml_text(f, sub, strlen(sub));
+	fputs("</text>\n", f);
 	fprintf(f, "<text x=\"%d\" y=\"38\" onclick=\"search()\""
 		" style=\"cursor:pointer\" fill=\"#2060c0\">Search</text>\n"
 		"<text x=\"%d\" y=\"38\" onclick=\"reset()\""
@@ -453,7 +480,7 @@ static void flame_write(FILE *f, const struct cpu_profile *p,
 		"<text id=\"matched\" x=\"%d\" y=\"38\"></text>\n",
 		FLAME_PAD, FLAME_PAD + 60, FLAME_W - 200);
 
-	for (i = 0; i < v->nstacks; i++) {
+	for (i = 0; fl->total && i < n; i++) {
 		const char *c = st[i].frames;
 		unsigned int depth = 0;
 
@@ -467,7 +494,7 @@ static void flame_write(FILE *f, const struct cpu_profile *p,
 		}
 		while (nopen > depth) {
 			nopen--;
-			box_close(&fl, &open[nopen], nopen, x);
+			box_close(fl, &open[nopen], nopen, x);
 		}
 		/* and its own from there */
 		for (; c; c = *end ? end + 1 : NULL) {
@@ -476,6 +503,7 @@ static void flame_write(FILE *f, const struct cpu_profile *p,
 			if (!tmp)
 				goto out;
 			open = tmp;
+			open[nopen].stack = st[i].frames;
 			open[nopen].name = c;
 			open[nopen].len = (size_t)(end - c);
 			open[nopen].x = x;
@@ -485,12 +513,61 @@ static void flame_write(FILE *f, const struct cpu_profile *p,
 	}
 	while (nopen) {
 		nopen--;
-		box_close(&fl, &open[nopen], nopen, x);
+		box_close(fl, &open[nopen], nopen, x);
 	}
 out:
 	fputs("</svg>\n", f);
 	free(open);
 	free(st);
+}
+
+/* Write view @v of @p as an SVG flame graph to @f. */
+static void flame_write(FILE *f, const struct cpu_profile *p,
+			const struct phase_result *pr,
+			const struct fold_view *v, const char *title,
+			uint64_t ops)
+{
+	struct flame fl = {
+		.f = f, .total = v->samples, .ops = (double)ops,
+		.period = sample_cost(p, pr),
+		.unit = profile_unit(p),
+	};
+	char sub[128];
+
+	snprintf(sub, sizeof(sub), " (%" PRIu64 " samples of %" PRIu64 " %s)",
+		 v->samples, p->period, fl.unit);
+	flame_draw(&fl, v->stacks, v->nstacks, title, sub);
+}
+
+int flame_diff_write(const char *path, const char *title,
+		     const struct folded *base, const struct folded *now,
+		     double bc, double nc, double zc, const char *unit)
+{
+	struct flame_diff d = { .bc = bc, .nc = nc, .zc = zc };
+	struct flame fl = {
+		.total = now->samples, .unit = unit ? unit : "?", .diff = &d,
+	};
+	char sub[256];
+	int err;
+
+	err = path_table_build(base, &d.base);
+	if (err)
+		return err;
+	fl.f = fopen(path, "w");
+	if (!fl.f) {
+		err = -errno;
+		path_table_free(&d.base);
+		return err;
+	}
+	snprintf(sub, sizeof(sub),
+		 " (widths: NEW's %" PRIu64 " samples; colour: cost per op against BASE's %" PRIu64
+		 ", red more, blue less, grey within the sampling error)",
+		 now->samples, base->samples);
+	flame_draw(&fl, now->stacks, now->n, title, sub);
+	if (fclose(fl.f))
+		err = -errno;
+	path_table_free(&d.base);
+	return err;
 }
 
 /* A file name's part from @s: letters, digits, - and _ kept. */
@@ -506,12 +583,23 @@ static void name_part(char *dst, size_t size, const char *s)
 	dst[i] = '\0';
 }
 
+void profile_file_name(char *buf, size_t size, const char *prefix,
+		       uint32_t index, const char *phase, const char *op,
+		       const char *ext)
+{
+	char name[FSLOAD_NAME_MAX];
+
+	name_part(name, sizeof(name), phase ? phase : "phase");
+	snprintf(buf, size, "%s-%" PRIu32 "-%s-%s.%s", prefix, index, name, op,
+		 ext);
+}
+
 int profile_write(const struct cpu_profile *p, const struct results *r,
 		  const char *prefix, enum profile_file kind)
 {
 	const struct phase_result *pr;
 	struct fold_view *views;
-	char path[4096], name[FSLOAD_NAME_MAX], title[2 * FSLOAD_NAME_MAX];
+	char path[4096], title[2 * FSLOAD_NAME_MAX];
 	int n, i, err = 0;
 	unsigned int j;
 	FILE *f;
@@ -521,10 +609,9 @@ int profile_write(const struct cpu_profile *p, const struct results *r,
 		return -ENOMEM;
 	for (i = 0; i < n && !err; i++) {
 		pr = results_phase(r, views[i].phase);
-		name_part(name, sizeof(name), pr ? pr->name : "phase");
-		snprintf(path, sizeof(path), "%s-%" PRIu32 "-%s-%s.%s", prefix,
-			 views[i].phase, name, view_op(views[i].op),
-			 kind == PROFILE_SVG ? "svg" : "folded");
+		profile_file_name(path, sizeof(path), prefix, views[i].phase,
+				  pr ? pr->name : NULL, view_op(views[i].op),
+				  kind == PROFILE_SVG ? "svg" : "folded");
 		f = fopen(path, "w");
 		if (!f) {
 			err = -errno;

@@ -7,6 +7,7 @@
 #ifndef FSLOADCTL_REPORT_PROFILE_H
 #define FSLOADCTL_REPORT_PROFILE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct cpu_profile;
@@ -57,6 +58,11 @@ enum profile_file {
  */
 int profile_write(const struct cpu_profile *p, const struct results *r,
 		  const char *prefix, enum profile_file kind);
+
+/* PREFIX-<index>-<phase>-<op>.<ext>: the file names of profile_write(). */
+void profile_file_name(char *buf, size_t size, const char *prefix,
+		       uint32_t index, const char *phase, const char *op,
+		       const char *ext);
 
 /*
  * profile_write() of @p to @folded (PROFILE_FOLDED) and @flamegraph
