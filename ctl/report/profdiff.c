@@ -182,9 +182,11 @@ static void fill_values(const struct op_runs *r, const char **names, int nf,
 }
 
 /*
- * Between single runs (the threshold and untested modes), a change also
- * has to exceed the sampling error to count: of verdict @v (self or
- * total), whose sampling z goes to @z.
+ * A change also has to exceed the sampling error to count: of verdict @v
+ * (self or total), whose sampling z goes to @z.  Between single runs
+ * (the threshold and untested modes) nothing else measured the noise;
+ * with a few boots, a function of a few samples a boot may have had the
+ * same count in each by chance, a noise band of 0.
  */
 static void sampling_rule(const struct op_runs *r, double zc,
 			  struct verdict *v, double *z)
@@ -194,8 +196,6 @@ static void sampling_rule(const struct op_runs *r, double zc,
 	var = ma * r[0].per_sample / (double)r[0].n +
 	      mb * r[1].per_sample / (double)r[1].n;
 	*z = var > 0 ? (mb - ma) / sqrt(var) : NAN;
-	if (strcmp(v->mode, "threshold") && strcmp(v->mode, "untested"))
-		return;
 	if (!strcmp(v->verdict, "no significant change"))
 		return;
 	if (isnan(*z) || fabs(*z) <= zc) {
@@ -369,12 +369,10 @@ static int compare_op(const struct op_runs *r, const char *group,
 	print_float(PRINT_JSON, "base_samples", NULL, r[0].samples);
 	print_float(PRINT_JSON, "new_samples", NULL, r[1].samples);
 	print_string(PRINT_JSON, "mode", NULL, mode);
-	print_fp("\n%s%s%s, %s: %.1f -> %.1f %s per op sampled (%+.2f%%; %.0f and %.0f samples; verdicts: %s%s)\n",
+	print_fp("\n%s%s%s, %s: %.1f -> %.1f %s per op sampled (%+.2f%%; %.0f and %.0f samples; verdicts: %s and the sampling error)\n",
 		 group ? group : "", group ? ":" : "", pname, op, r[0].cost, r[1].cost, r[0].unit ? r[0].unit : "?",
 		 r[0].cost > 0 ? (r[1].cost - r[0].cost) / r[0].cost * 100 : NAN,
-		 r[0].samples, r[1].samples, mode,
-		 strcmp(mode, "threshold") && strcmp(mode, "untested") ? "" :
-		 " and the sampling error");
+		 r[0].samples, r[1].samples, mode);
 	print_fp("%14s %14s %12s %9s %13s  %-10s %-10s %s\n", "base self/op",
 		 "new self/op", "change/op", "change", "total chg/op", "total",
 		 "self", "function");
