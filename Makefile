@@ -14,6 +14,10 @@
 #                        the loopback, one exporting NFS (tests/multi.sh)
 #   make check-bisect    scripts/bisect on a 6.1 tree: injected regressions,
 #                        a decoy, a range without one, a typo (icount)
+#   make compare-kernels one workload on KERNELS, each against the first:
+#                        noise bands, verdicts, changed functions, differential
+#                        flame graphs (scripts/compare-kernels; COMPARE_ARGS)
+#   make check-compare-kernels  scripts/compare-kernels 6.1 6.12 end to end
 #   make bench           per-op cost, kernel vs user engine, instruction clock
 #   make fidelity        fs_mark beside fsload's fsmark profile, both engines,
 #                        ext4 and xfs, instruction clock (FIDELITY_ARGS)
@@ -88,7 +92,8 @@ tests: ctl
 # its own, so that its recipe, and the environment make gives it, comes
 # after the packages are there).  KERNEL=... adds the root's tools.
 DEPS_GOALS := demo lint check check-all kernels check-debug check-bisect \
-	bench matrix install check-dkms gen fidelity check-multi
+	bench matrix install check-dkms gen fidelity check-multi \
+	compare-kernels check-compare-kernels
 .PHONY: $(DEPS_GOALS:%=deps-%)
 deps:
 	$(DEPS) all
@@ -127,6 +132,25 @@ check-all: deps-check-all
 
 kernels: deps-kernels
 	scripts/kernels.sh setup $(or $(KERNEL),$(KERNELS))
+
+# One workload on each of KERNELS (series installed by scripts/kernels.sh,
+# or bzImage paths), compared with the first: under the instruction clock,
+# --boots 3 each, one host-made filesystem image for all, CPU profiles
+# (scripts/compare-kernels). E.g. make compare-kernels KERNELS="6.1 6.12"
+# COMPARE_ARGS="--boots 5 -- --profile smallfiles --files 2000".
+# check-compare-kernels: its KTAP test (tests/compare-kernels.sh), not in
+# make check (~15 minutes).
+COMPARE_ARGS ?= -- --profile metadata --items 2000
+.PHONY: compare-kernels check-compare-kernels
+compare-kernels: deps-compare-kernels
+	scripts/kernels.sh setup $(foreach k,$(KERNELS),$(if $(findstring /,$(k)),,$(k)))
+	$(MAKE) ctl
+	scripts/compare-kernels $(KERNELS) $(COMPARE_ARGS)
+
+check-compare-kernels: deps-check-compare-kernels
+	scripts/kernels.sh setup 6.1 6.12
+	$(MAKE) ctl
+	tests/compare-kernels.sh 6.1 6.12
 
 # The protocol is written once, in Documentation/netlink/specs/fsload.yaml:
 # scripts/nl-gen.py makes the uapi header, the module's request policies

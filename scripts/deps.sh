@@ -79,6 +79,8 @@ declare -A TARGET=(
 	[check-debug]="build source lint vm suite kbuild mpi"
 	[check-bisect]="build source vm kbuild git"
 	[check-dkms]="build dkms"
+	[compare-kernels]="build vm roots"
+	[check-compare-kernels]="build vm roots"
 	[fidelity]="build vm fidelity"
 )
 

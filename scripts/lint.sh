@@ -98,7 +98,8 @@ done
 
 if [ $static = 1 ]; then
 	echo "== shellcheck"
-	shellcheck -x scripts/*.sh scripts/vm-run scripts/vm-init scripts/bisect-step scripts/bisect .ci/run \
+	shellcheck -x scripts/*.sh scripts/vm-run scripts/vm-init scripts/bisect-step scripts/bisect \
+		scripts/compare-kernels .ci/run \
 		tests/*.sh tests/guest/*.sh || fail=1
 fi
 

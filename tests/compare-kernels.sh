@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/compare-kernels end to end (make check-compare-kernels; not in
+# make check: ~2 x BOOTS guests of a small workload under the instruction
+# clock, ~15 minutes on a loaded 2-CPU host). KTAP.
+#
+#   tests/compare-kernels.sh [BASE NEW]     (default 6.1 6.12)
+#
+# One run of scripts/compare-kernels BASE NEW --boots 2 on --profile
+# metadata --items 300, then its results are checked:
+#   geometry   every result of every boot of both kernels records the same
+#              filesystem geometry, and the same image (its sha256) was
+#              written in every guest
+#   tables     report.txt has a table per kernel pair with a row for every
+#              phase of the workload, each with a change, a noise band and
+#              a verdict
+#   profiles   both kernels' profiled runs have samples at the chosen rate,
+#              and compare's functions carry total verdicts
+#   svgs       a differential flame graph per phase and op type, a
+#              well-formed SVG whose boxes are coloured by the change
+#   refuses    --report of a copy whose one boot's geometry was changed
+#              (an inode size) exits 2 naming the line
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/ktap.sh
+. "$repo/tests/ktap.sh"
+
+base=${1:-6.1}
+new=${2:-6.12}
+work=$repo/build/test-compare-kernels
+rm -rf "$work"
+mkdir -p "$work"
+out=$work/out
+
+ktap_plan 5
+s=$(date +%s)
+"$repo/scripts/compare-kernels" --boots 2 --size 512 --samples 300 --out "$out" \
+	"$base" "$new" -- --profile metadata --items 300 >"$work/run.log" 2>&1
+rc=$?
+sed 's/^/# /' "$work/run.log" | tail -n 60
+ktap_diag "compare-kernels exit $rc in $(($(date +%s) - s)) s"
+ran() {
+	[ $rc -le 1 ] || fail "scripts/compare-kernels exited $rc"
+}
+
+t_geometry() {
+	ran
+	python3 - "$out" "$base" "$new" <<'PY' || exit 1
+import glob, json, sys
+d, ks = sys.argv[1], sys.argv[2:]
+geo, sha = set(), set()
+n = 0
+for k in ks:
+    for f in glob.glob("%s/%s/boot*/*.json" % (d, k)):
+        j = json.load(open(f))
+        g = j["environment"]["filesystem"]["geometry"]
+        if not g:
+            sys.exit("FAIL: %s: no geometry" % f)
+        geo.add(json.dumps(g, sort_keys=True))
+        n += 1
+    for f in glob.glob("%s/%s/boot*/vm-info.txt" % (d, k)):
+        sha |= {l.split()[2].rstrip(",") for l in open(f) if l.startswith("fs_image:")}
+if n < 2 * len(ks) * 2 or len(geo) != 1 or len(sha) != 1:
+    sys.exit("FAIL: %d results, %d geometries, %d images" % (n, len(geo), len(sha)))
+print("%d results, one geometry, one image %s" % (n, sha.pop()[:12]))
+PY
+}
+
+t_tables() {
+	ran
+	python3 - "$out" "$base" "$new" <<'PY' || exit 1
+import json, sys
+d, base, new = sys.argv[1:]
+txt = open("%s/report.txt" % d).read()
+phases = [p["name"] for p in json.load(open("%s/%s/plain.json" % (d, base)))["boots"][0]["phases"]]
+sec = txt.split("== %s -> %s" % (base, new))
+if len(sec) != 2:
+    sys.exit("FAIL: no table %s -> %s in report.txt" % (base, new))
+rows = [l.split() for l in sec[1].splitlines()[2:] if l.strip() and not l.startswith(" ")]
+seen = {}
+for r in rows:
+    if r[0] in phases and len(r) >= 8:
+        seen[r[0]] = r
+missing = [p for p in phases if p not in seen and p not in ("tree-create", "tree-remove")]
+if missing:
+    sys.exit("FAIL: phases without a row: %s" % missing)
+for p, r in seen.items():
+    verdict = " ".join(r[7:])
+    if verdict not in ("-", "improved", "regressed"):
+        sys.exit("FAIL: %s: verdict %r" % (p, verdict))
+    if not r[6].startswith("+-") and not r[6].startswith("("):
+        sys.exit("FAIL: %s: no noise band: %r" % (p, r))
+print("%d phases, each with a change, a noise band and a verdict" % len(seen))
+PY
+}
+
+t_profiles() {
+	ran
+	python3 - "$out" "$base" "$new" <<'PY' || exit 1
+import json, sys
+d, base, new = sys.argv[1:]
+rate = int(open("%s/rate" % d).read())
+for k in (base, new):
+    j = json.load(open("%s/%s/prof.json" % (d, k)))
+    for b in j["boots"]:
+        if b["job"]["cpu_profile"]["hz"] != rate:
+            sys.exit("FAIL: %s: profiled at %s, not %d" % (k, b["job"]["cpu_profile"]["hz"], rate))
+f = json.load(open("%s/functions-%s.json" % (d, new)))["functions"]
+if not f or not all("total_verdict" in x for o in f for x in o["functions"]):
+    sys.exit("FAIL: compare's functions without total verdicts")
+print("rate %d Hz; %d phases and op types with functions" % (rate, len(f)))
+PY
+}
+
+t_svgs() {
+	local n=0 svg
+	ran
+	for svg in "$out/flame-$new"-*.svg; do
+		[ -f "$svg" ] || continue
+		n=$((n + 1))
+		python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$svg" ||
+			fail "$svg: not well-formed"
+		grep -q 'fill="#d8d8d8"\|fill="#ff\|fill="#[0-9a-f]\{4\}ff"' "$svg" ||
+			fail "$svg: no box coloured by the change"
+	done
+	[ $n -ge 5 ] || fail "$n differential flame graphs"
+	grep -q '<object data=' "$out/report.html" || ktap_diag "no phase changed: report.html shows no flame graph"
+	echo "$n differential flame graphs"
+}
+
+t_refuses() {
+	local copy=$work/copy r
+	ran
+	rm -rf "$copy"
+	cp -r "$out" "$copy"
+	python3 - "$copy/$new/boot2/plain.json" <<'PY' || exit 1
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["environment"]["filesystem"]["geometry"]["Inode size"] = "128"
+json.dump(j, open(sys.argv[1], "w"))
+PY
+	"$repo/scripts/compare-kernels" --report "$copy" >"$work/refuses.log" 2>&1
+	r=$?
+	cat "$work/refuses.log"
+	[ $r = 2 ] || fail "exit $r, not 2"
+	grep -q "refused: the filesystem geometry differs: 'Inode size'" "$work/refuses.log" ||
+		fail "the refusal does not name the line"
+	# and the untouched copy is reported again with the same verdicts
+	"$repo/scripts/compare-kernels" --report "$out" >"$work/again.log" 2>&1
+	r=$?
+	[ $r -le 1 ] || fail "--report of the results: exit $r"
+}
+
+ktap_run geometry t_geometry
+ktap_run tables t_tables
+ktap_run profiles t_profiles
+ktap_run svgs t_svgs
+ktap_run refuses t_refuses
+ktap_finish
