@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/compare-kernels end to end (make check-compare-kernels; not in
-# make check: ~2 x BOOTS guests of a small workload under the instruction
-# clock, ~15 minutes on a loaded 2-CPU host). KTAP.
+# make check: 5 guests of a small workload under the instruction clock,
+# ~3 minutes on a loaded 2-CPU host). KTAP.
 #
 #   tests/compare-kernels.sh [--reuse] [BASE NEW]     (default 6.1 6.12)
 #
