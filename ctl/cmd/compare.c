@@ -45,6 +45,7 @@ struct compare_opts {
 	uint32_t functions;
 	const char *folded;
 	const char *flamegraph;
+	const char *function_error;
 	bool force;
 };
 
@@ -65,6 +66,8 @@ static const struct arg_desc compare_args[] = {
 	  "with --flamegraph: the folded stacks of BASE and NEW (start --folded PREFIX; the files of several runs concatenated), as their two PREFIXes" },
 	{ "flamegraph", ARG_STR, COPT(flamegraph), "PREFIX",
 	  "with --folded: a differential flame graph per phase and op type of the functions, PREFIX-<index>-<phase>-<op>.svg: as wide as NEW's samples, red where the cost per op grew beyond the sampling error, blue where it fell, grey within it" },
+	{ "function-error", ARG_STR, COPT(function_error), "boots|sampling",
+	  "the functions' noise: the rows' rules and beyond the sampling error (boots, the default), or the sampling error over every boot's samples and --threshold alone (sampling: a function's band from a few boots is itself noisy)" },
 	{ "force", ARG_FLAG, COPT(force), NULL,
 	  "compare anyway: other workloads (parameters), a debug kernel with a production one, icount with wall clock, another --lat-sample, another CPU (identity, string-op flags)" },
 	{ NULL },
@@ -590,6 +593,13 @@ static int compare_parse(struct compare *c, struct cmd_ctx *ctx, int argc,
 		c->ff.new = comma + 1;
 		c->ff.out = c->o.flamegraph;
 	}
+	if (c->o.function_error) {
+		if (!strcmp(c->o.function_error, "sampling"))
+			c->ff.sampling_only = true;
+		else if (strcmp(c->o.function_error, "boots"))
+			return usage_error("--function-error: boots or sampling, not '%s'",
+					   c->o.function_error);
+	}
 	if (collect_list(argc, argv, "metric", c->mnames, &c->nm, bufs) ||
 	    collect_list(argc, argv, "phase", c->pnames, &c->np, bufs))
 		return EXIT_USAGE;
@@ -836,7 +846,8 @@ static void compare_phase_functions(struct compare *c, const char *group,
 	};
 
 	compare_functions(&c->a, &c->b, group, pname, &rule,
-			  c->o.functions, c->ff.out ? &c->ff : NULL);
+			  c->o.functions,
+			  c->ff.out || c->ff.sampling_only ? &c->ff : NULL);
 }
 
 /*

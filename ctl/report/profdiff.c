@@ -17,6 +17,7 @@
  * (the sampling z) to count.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,30 @@ static void sampling_rule(const struct op_runs *r, double zc,
 	v->note = v->nbuf;
 }
 
+/*
+ * --function-error sampling: judged by the sampling error and the
+ * threshold alone.  Under the instruction clock a boot's run differs
+ * from another's by a fraction of the phase's noise band, while a
+ * function's samples a boot are Poisson counts: the boots' band of a
+ * function, from two or three values, is itself a noisy estimate of
+ * that count's error (a chi-square of one or two degrees of freedom),
+ * which the sampling z over every boot's samples is not.
+ */
+static void sampling_only(struct verdict *v, double z, double zc,
+			  double threshold)
+{
+	bool beyond = fabs(v->change) > threshold && !isnan(z) &&
+		      fabs(z) > zc;
+
+	v->mode = "sampling";
+	v->verdict = !beyond ? "no significant change" :
+		     v->change > 0 ? "regressed" : "improved";
+	snprintf(v->nbuf, sizeof(v->nbuf),
+		 "sampling error: |z| %.1f %s %.2f", fabs(z),
+		 fabs(z) > zc ? ">" : "<=", zc);
+	v->note = v->nbuf;
+}
+
 static double change_of(const struct fn_row *row)
 {
 	return fabs(row->v.sb.mean - row->v.sa.mean);
@@ -354,6 +379,12 @@ static int compare_op(const struct op_runs *r, const char *group,
 		      r[1].nvals, rule, &rows[f].vt);
 		sampling_rule(r, zc, &rows[f].v, &rows[f].z);
 		sampling_rule(r, zc, &rows[f].vt, &rows[f].zt);
+		if (ff && ff->sampling_only) {
+			sampling_only(&rows[f].v, rows[f].z, zc,
+				      rule->threshold);
+			sampling_only(&rows[f].vt, rows[f].zt, zc,
+				      rule->threshold);
+		}
 		order[f] = &rows[f];
 	}
 	qsort(order, nf, sizeof(*order), cmp_change);
@@ -380,7 +411,7 @@ static int compare_op(const struct op_runs *r, const char *group,
 	for (i = 0, shown = 0; i < (unsigned int)nf && shown < top; i++, shown++)
 		print_fn_row(order[i]);
 	close_json_array();
-	if (ff)
+	if (ff && ff->out)
 		flame_diff(r, ff, index, pname, op, zc);
 	close_json_object();
 	free(vals);

@@ -7,6 +7,8 @@
 #ifndef FSLOADCTL_PROFDIFF_H
 #define FSLOADCTL_PROFDIFF_H
 
+#include <stdbool.h>
+
 struct result_side;
 
 /*
@@ -16,7 +18,8 @@ struct result_side;
  * to write (OUT-<index>-<phase>-<op>.svg: report/flamediff.h).
  */
 struct flame_files {
-	const char *base, *new, *out;
+	const char *base, *new, *out;	/* out NULL: no flame graphs */
+	bool sampling_only;		/* --function-error sampling */
 };
 struct verdict_rule;
 
@@ -27,7 +30,8 @@ struct verdict_rule;
  * verdict of @rule (the rows' statistics: the boots' noise, the t-test
  * over iterations; between single runs, the threshold and the sampling
  * error).  Text, and one object of the enclosing JSON array per op type.
- * With @ff, a differential flame graph of each op type ("flamegraph").
+ * With @ff: a differential flame graph of each op type ("flamegraph"),
+ * the functions judged by their sampling error alone.
  * Returns how many op types were compared (0: no profile on one side).
  */
 unsigned int compare_functions(const struct result_side *a,
