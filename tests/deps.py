@@ -304,8 +304,10 @@ def references(path, text):
                          if not l.lstrip().startswith("#"))
         code = code.replace('", "', "/")	# os.path.join(REPO, "a", "b")
     else:
-        # files named to shellcheck are checked, not run
-        code = "\n".join(strip_sh_comment(l) for l in text.splitlines()
+        # files named to shellcheck are checked, not run (its command
+        # line joined with its continuation lines first)
+        lines = re.sub(r"\\\n", " ", text).splitlines()
+        code = "\n".join(strip_sh_comment(l) for l in lines
                          if not re.match(r"\s*shellcheck\b", l))
     refs = set()
     for m in re.finditer(r"(?<![\w.-])((?:scripts|tests|ctl|\.ci)/[\w./-]+)",

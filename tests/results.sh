@@ -543,7 +543,7 @@ t_compare_functions() {
 		"'sampling error' in ${f}[\"functions\"][2][\"note\"]" True \
 		"${f}[\"functions\"][1][\"base_self_per_op\"][\"mean\"]" 0.0
 	"$ctl" compare "$tmp/pa.json" "$tmp/pb.json" --phase create >"$tmp/f.txt"
-	grep -Eq '^ +500\.0 +900\.0 +\+400\.0 +\+80\.0% +\+400\.0  regressed +alloc_inode$' "$tmp/f.txt" ||
+	grep -Eq '^ +500\.0 +900\.0 +\+400\.0 +\+80\.0% +\+400\.0 +regressed +regressed +alloc_inode$' "$tmp/f.txt" ||
 		fail "no alloc_inode line: $(cat "$tmp/f.txt")"
 	grep -q '^create, create: 1920.0 -> 2630.0 instructions per op' "$tmp/f.txt" ||
 		fail "no op line: $(cat "$tmp/f.txt")"

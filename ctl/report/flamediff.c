@@ -218,3 +218,63 @@ uint32_t flame_diff_colour(double base, double new, double z, double zc)
 		return 0xff0000 | (255 - k) << 8 | (255 - k);
 	return (255 - k) << 16 | (255 - k) << 8 | 0xff;
 }
+
+/* A differential flame graph's BASE: its call paths, costs per sample. */
+struct flame_diff {
+	struct path_table base;
+	double bc, nc;		/* BASE's, NEW's cost per op of a sample */
+	double zc;		/* the sampling error's quantile */
+	const char *unit;
+};
+
+/* A box's cost per op in BASE and NOW, the change, and its colour. */
+static uint32_t diff_paint(const struct flame *fl, const struct flame_box *b,
+			   uint64_t n)
+{
+	const struct flame_diff *d = fl->priv;
+	double bs = (double)path_samples(&d->base, b->stack,
+					 (size_t)(b->name + b->len - b->stack));
+	double base = bs * d->bc, now = (double)n * d->nc;
+	double z = flame_diff_z(bs, d->bc, (double)n, d->nc);
+
+	fprintf(fl->f, "; %.1f -> %.1f %s/op, %+.1f", base, now, d->unit,
+		now - base);
+	if (base > 0)
+		fprintf(fl->f, " (%+.1f%%)", (now - base) / base * 100);
+	fprintf(fl->f, ", z %.1f%s", z,
+		fabs(z) > d->zc ? "" : ": within the sampling error");
+	return flame_diff_colour(base, now, z, d->zc);
+}
+
+int flame_diff_write(const char *path, const char *title,
+		     const struct folded *base, const struct folded *now,
+		     double bc, double nc, double zc, const char *unit)
+{
+	struct flame_diff d = {
+		.bc = bc, .nc = nc, .zc = zc, .unit = unit ? unit : "?",
+	};
+	struct flame fl = {
+		.total = now->samples, .paint = diff_paint, .priv = &d,
+	};
+	char sub[256];
+	int err;
+
+	err = path_table_build(base, &d.base);
+	if (err)
+		return err;
+	fl.f = fopen(path, "w");
+	if (!fl.f) {
+		err = -errno;
+		path_table_free(&d.base);
+		return err;
+	}
+	snprintf(sub, sizeof(sub),
+		 " (widths: NEW's %" PRIu64 " samples; colour: cost per op against BASE's %" PRIu64
+		 ", red more, blue less, grey within the sampling error)",
+		 now->samples, base->samples);
+	flame_draw(&fl, now->stacks, now->n, title, sub);
+	if (fclose(fl.f))
+		err = -errno;
+	path_table_free(&d.base);
+	return err;
+}

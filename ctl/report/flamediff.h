@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/profile.h"
+#include "report/flame.h"
 
 /* A folded stacks file: "frame;frame;... samples" lines. */
 struct folded {
@@ -63,7 +63,7 @@ uint32_t flame_diff_colour(double base, double new, double z, double zc);
 
 /*
  * Write a differential flame graph of @now against @base to @path
- * (report/profile.c): widths from @now, colours from
+ * (report/flame.c): widths from @now, colours from
  * flame_diff_colour() with @bc and @nc, @now's and @base's cost per op
  * of one sample (in @unit), and @zc.  0 or a negative errno.
  */

@@ -28,6 +28,7 @@
 #include "lib/print.h"
 #include "report/flamediff.h"
 #include "report/profdiff.h"
+#include "report/profile.h"
 #include "report/resultset.h"
 #include "report/verdict.h"
 

@@ -10,16 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report/flame.h"
+
 struct cpu_profile;
 struct job_status;
 struct phase_result;
 struct results;
-
-/* A distinct stack of one phase and op type, all workers' samples. */
-struct fold_stack {
-	const char *frames;	/* the profile's; outermost first */
-	uint64_t samples;
-};
 
 /* A function of one phase and op type. */
 struct fold_fn {
