@@ -255,7 +255,12 @@ static bool fsload_is_worker(const struct fsload_job *job, pid_t pid)
  * @top: out: FSLOAD_TOP_THREADS entries, most CPU first
  *
  * Threads that started since count from zero; threads that ended are
- * not seen.
+ * not seen.  A thread's CPU time is its se.sum_exec_runtime, which the
+ * scheduler brings up to date at its CPU's tick and when it switches
+ * out (task_sched_runtime(), which would add a running thread's current
+ * slice, is not exported): each end of the phase may miss up to a tick
+ * of a thread running then, and a phase shorter than a tick may list
+ * none.
  *
  * Context: process context.
  * Return: the number of entries of @top filled.

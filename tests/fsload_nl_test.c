@@ -3917,8 +3917,12 @@ TEST_F_TIMEOUT(privilege, denied, 180)
 		/*
 		 * The first phase has its results, and its busiest threads: a
 		 * process spins through it, so that there is one on an idle
-		 * guest.
+		 * guest.  A thread's CPU time is what the scheduler last
+		 * recorded (at its CPU's tick or a switch), so the phase must
+		 * outlast ticks: 2 000 creates, not long_job()'s 20, which a
+		 * fast guest does within one (no thread was then listed).
 		 */
+		js.files = 2000;
 		spin = fork();
 		ASSERT_LE(0, spin);
 		if (!spin)
