@@ -273,6 +273,7 @@ static bool param_not_workload(const char *key)
 {
 	static const char *const skip[] = {
 		"seed", "output", "rerun", "quiet", "progress-ms", "dir",
+		"progress",
 		"detach", "lat-sample",	/* how it was timed: lat_sample() */
 	};
 	unsigned int i;
