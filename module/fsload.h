@@ -397,7 +397,8 @@ struct fsload_job *fsload_job_get(u32 id);
 struct fsload_job *fsload_job_get_next(u32 *id);
 void fsload_job_stop(struct fsload_job *job);
 void fsload_job_owner_gone(u32 portid);
-void fsload_job_progress(struct fsload_job *job, u64 *ops, u64 *bytes);
+void fsload_job_progress(struct fsload_job *job, u64 *ops, u64 *bytes,
+			 u64 *items, u64 *done);
 void fsload_job_worker_done(struct fsload_job *job);
 int fsload_jobs_init(void);
 void fsload_jobs_quiesce(void);

@@ -243,18 +243,24 @@ void fsload_job_owner_gone(u32 portid)
  * @job: the job
  * @ops: out: operations done, all phases, all workers
  * @bytes: out: bytes moved
+ * @items: out: the items of the workers' current phases
+ * @done: out: of @items, those begun
  *
  * Context: any; reads the workers' counters without locking.
  */
-void fsload_job_progress(struct fsload_job *job, u64 *ops, u64 *bytes)
+void fsload_job_progress(struct fsload_job *job, u64 *ops, u64 *bytes,
+			 u64 *items, u64 *done)
 {
 	unsigned int i;
 
 	*ops = 0;
 	*bytes = 0;
+	*items = 0;
+	*done = 0;
 	for (i = 0; i < job->prog.threads; i++) {
 		*ops += READ_ONCE(job->workers[i].e.ops_done);
 		*bytes += READ_ONCE(job->workers[i].e.bytes_done);
+		fsload_engine_items(&job->workers[i].e, items, done);
 	}
 }
 

@@ -191,10 +191,11 @@ static size_t fsload_status_size(size_t dirlen, unsigned int ngroups)
 	 * DIR_HANDLE_TYPE; u8: STATE, PMU, CPU_PROFILE_CLOCK, NAMES,
 	 * OP_CLOCK; u64: FILES, SEED, ELAPSED_NS, OPS, BYTES, DEVICE_BYTES or
 	 * DIR_INO, DIR_BTIME, IDLE_NS, IDLE_BUSY_NS, OVERHEAD_OPS,
-	 * OVERHEAD_NS, CPU_PROFILE_PERIOD; strings: DIR or DEVICE, PROFILE,
+	 * OVERHEAD_NS, CPU_PROFILE_PERIOD, PHASE_ITEMS, PHASE_ITEMS_DONE;
+	 * strings: DIR or DEVICE, PROFILE,
 	 * ERROR_MSG, DIR_NAME; binary: DIR_HANDLE.
 	 */
-	n = 25 * u32s + 5 * u8s + 12 * u64s +
+	n = 25 * u32s + 5 * u8s + 14 * u64s +
 	    nla_total_size(FSLOAD_JOIN_DIR_MAX) +
 	    nla_total_size(FSLOAD_JOIN_HANDLE_MAX) +
 	    nla_total_size(min_t(size_t, dirlen, FSLOAD_STATUS_DIR_MAX)) +
@@ -220,7 +221,7 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job,
 	const struct fsload_program *prog = &job->prog;
 	enum fsload_job_state state;
 	char errmsg[sizeof(job->errmsg)];
-	u64 ops, bytes, end, idle_ns, idle_busy, oh_ops, oh_ns;
+	u64 ops, bytes, items, done, end, idle_ns, idle_busy, oh_ops, oh_ns;
 	u8 op_clock;
 	int err, phase, held = READ_ONCE(job->held);
 	unsigned int i;
@@ -237,7 +238,7 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job,
 	oh_ns = job->overhead_ns;
 	op_clock = job->op_clock;
 	spin_unlock(&job->lock);
-	fsload_job_progress(job, &ops, &bytes);
+	fsload_job_progress(job, &ops, &bytes, &items, &done);
 
 	if (nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id) ||
 	    fsload_put_path(skb, prog->block ? FSLOAD_A_JOB_DEVICE :
@@ -305,7 +306,12 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job,
 	     nla_put_u32(skb, FSLOAD_A_JOB_STALL_MS, prog->stall_ms)) ||
 	    fsload_fill_stalls(skb, job, privy))
 		return -EMSGSIZE;
-	if (phase >= 0 && nla_put_u32(skb, FSLOAD_A_JOB_PHASE_INDEX, phase))
+	if (phase >= 0 &&
+	    (nla_put_u32(skb, FSLOAD_A_JOB_PHASE_INDEX, phase) ||
+	     fsload_put_u64(skb, FSLOAD_A_JOB_PHASE_ITEMS, items,
+			    FSLOAD_A_JOB_PAD) ||
+	     fsload_put_u64(skb, FSLOAD_A_JOB_PHASE_ITEMS_DONE, done,
+			    FSLOAD_A_JOB_PAD)))
 		return -EMSGSIZE;
 	if (prog->profile_hz &&
 	    (nla_put_u32(skb, FSLOAD_A_JOB_CPU_PROFILE_HZ, prog->profile_hz) ||

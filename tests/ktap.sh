@@ -52,6 +52,19 @@ ktap_finish() {
 	[ "$ktap_fail" -eq 0 ]
 }
 
+# wait_line PATTERN FILE: wait up to 30 s for a line matching PATTERN
+# (grep -E) in FILE, which a process in the background writes (host and
+# guest suites).
+wait_line() {
+	local _
+
+	for _ in $(seq 150); do
+		grep -Eq -- "$1" "$2" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
 # fail MESSAGE: end the current case as failed.
 fail() {
 	echo "FAIL: $*" >&2

@@ -8,7 +8,7 @@
 # overriding, and compare gives the verdicts, modes, warnings and exit
 # statuses it documents, on real files and on copies edited to show a
 # regression, an improvement, a noise-free run (threshold only, never
-# "exact"), a baseline of several boots (the noise band), a changed
+# "exact"), single wall-clock runs (noise not measured, exit 7), a baseline of several boots (the noise band), a changed
 # environment, another workload, a debug kernel and QEMU's instruction
 # clock against the wall clock, another --lat-sample, another CPU
 # identity or string-op flags; names that match nothing are usage errors.
@@ -561,12 +561,73 @@ t_compare_functions() {
 		"('welch', 'no significant change')"
 }
 
-ktap_plan 13
+# Two single wall-clock runs (issue 31): one run a side measures no noise,
+# and a 3 % change of one is a coin toss, not a regression.  compare says
+# "noise not measured", tells what to run and exits 7, which a script
+# tells from 1; within the threshold it is no change (exit 0).  Under the
+# instruction clock a run repeats within a boot: the threshold judges.
+# One side with several runs measures the noise for the other's one.
+t_compare_single_runs() {
+	local rc
+
+	[ -f "$base" ] || t_output >/dev/null
+	one() {
+		edit "$base" "$1" '
+j["iterations"] = j["iterations"][:1]
+j["environment"]["harness"]["clock"] = "'"$3"'"
+for p in phases("create"):
+    p["cpu"]["worker_ns_per_op"] = '"$2"
+	}
+	one "$tmp/s1.json" 1000.0 wall
+	one "$tmp/s2.json" 1030.0 wall
+	one "$tmp/s3.json" 1004.0 wall
+	"$ctl" --json compare "$tmp/s1.json" "$tmp/s2.json" --metric cpu_ns_per_op \
+		--phase create >"$tmp/s.json" 2>"$tmp/s.err"
+	rc=$?
+	[ $rc = 7 ] || fail "two single wall-clock runs 3 % apart: exit $rc, not 7"
+	expect "$tmp/s.json" 'row("create", "cpu_ns_per_op")["verdict"]' "noise not measured" \
+		'row("create", "cpu_ns_per_op")["mode"]' unmeasured \
+		'[j["regressions"], j["noise_not_measured"]]' "0 1"
+	grep -q 'noise is not measured.*--iterations N' "$tmp/s.err" ||
+		fail "no advice on stderr: $(cat "$tmp/s.err")"
+	"$ctl" compare "$tmp/s1.json" "$tmp/s2.json" --metric cpu_ns_per_op \
+		--phase create >"$tmp/s.txt" 2>/dev/null
+	grep -q 'noise not measured (one run a side: repeat with start --iterations N)' \
+		"$tmp/s.txt" || fail "no verdict in the text: $(cat "$tmp/s.txt")"
+	! grep -q regressed "$tmp/s.txt" || fail "called a regression: $(cat "$tmp/s.txt")"
+	"$ctl" compare "$tmp/s1.json" "$tmp/s3.json" --metric cpu_ns_per_op \
+		--phase create >/dev/null 2>&1 || fail "0.4 % under the threshold: exit $?"
+	# the instruction clock: one run a side, judged by the threshold
+	one "$tmp/i1.json" 1000.0 icount
+	one "$tmp/i2.json" 1030.0 icount
+	"$ctl" compare "$tmp/i1.json" "$tmp/i2.json" --metric cpu_ns_per_op \
+		--phase create >/dev/null 2>&1
+	rc=$?
+	[ $rc = 1 ] || fail "icount, 3 % over the threshold: exit $rc, not 1"
+	# BASE's three runs (1000 +- 10: a band of 4.97 %) against one run
+	edit "$base" "$tmp/m3.json" '
+j["environment"]["harness"]["clock"] = "wall"
+for p, v in zip(phases("create"), (1000.0, 1010.0, 990.0)):
+    p["cpu"]["worker_ns_per_op"] = v'
+	"$ctl" --json compare "$tmp/m3.json" "$tmp/s2.json" --metric cpu_ns_per_op \
+		--phase create >"$tmp/m.json" || fail "+3 % inside BASE's noise: exit $?"
+	expect "$tmp/m.json" 'row("create", "cpu_ns_per_op")["mode"]' noise \
+		'round(row("create", "cpu_ns_per_op")["noise_pct"], 2)' 4.97 \
+		'row("create", "cpu_ns_per_op")["verdict"]' "no significant change"
+	one "$tmp/s4.json" 1100.0 wall
+	"$ctl" compare "$tmp/m3.json" "$tmp/s4.json" --metric cpu_ns_per_op \
+		--phase create >/dev/null 2>&1
+	rc=$?
+	[ $rc = 1 ] || fail "+10 % beyond BASE's noise: exit $rc, not 1"
+}
+
+ktap_plan 14
 ktap_run result_file_members t_output
 ktap_run rerun_repeats_a_run t_rerun
 ktap_run compare_verdicts t_compare_verdicts
 ktap_run compare_threshold_mode t_compare_threshold
 ktap_run compare_noise_band t_compare_noise
+ktap_run compare_single_runs t_compare_single_runs
 ktap_run compare_workload_mismatch t_compare_workload
 ktap_run compare_environments t_compare_environment
 ktap_run compare_clock_mismatch t_compare_clock

@@ -480,7 +480,50 @@ t_cpu_short_phases() {
 	fi
 }
 
-ktap_plan 16
+# Progress a person can see (issue 31): --progress=line prints a plain
+# line on stderr every 5 progress intervals, with phase k/n, the share of
+# the phase's items and of the job, ops/s and the time left (a null job
+# of 10^8 items, stopped by a SIGINT once a line came); nothing with
+# --progress=none or --json (whose stdout stays one document) over a
+# phase of 1.5 s; a name that is not a mode is a usage error naming the
+# option.
+t_progress_line() {
+	local d=$tmp/pl rc pid
+
+	mkdir -p "$d"
+	"$ctl" start --engine user --dir "$d" --profile null \
+		--files 100000000 --files-per-dir 100000000 --idle-ms 0 \
+		--progress-ms 100 --progress=line >"$tmp/pl.out" 2>"$tmp/pl.err" &
+	pid=$!
+	wait_line 'phase 1/1' "$tmp/pl.err"
+	kill -INT $pid
+	wait $pid
+	grep -Eq '^fsloadctl: user engine: running, phase 1/1 null [0-9]+% \([0-9]+ of 100000000 items\), job [0-9]+%, [0-9]+ ops/s, [0-9]+ s, left: phase ' \
+		"$tmp/pl.err" || fail "no progress line: $(head -c 600 "$tmp/pl.err")"
+	! grep -q 'phase 1/1' "$tmp/pl.out" || fail "progress on stdout"
+	pt() {
+		"$ctl" start --engine user --dir "$d" --profile randrw \
+			--files 2 --size 128K --time 1.5 --idle-ms 0 \
+			--progress-ms 100 "$@"
+	}
+	pt --progress=line >/dev/null 2>"$tmp/pt.err" || fail "randrw: exit $?"
+	grep -Eq 'phase 2/3 rw [0-9]+% \([0-9]+ items, 1.5 s limit\), job [0-9]+%' \
+		"$tmp/pt.err" || fail "no progress line: $(cat "$tmp/pt.err")"
+	pt --progress=none >/dev/null 2>"$tmp/pn.err" || fail "none: exit $?"
+	! grep -q 'phase [0-9]/' "$tmp/pn.err" || fail "--progress=none: $(cat "$tmp/pn.err")"
+	pt --json >"$tmp/pj.json" 2>"$tmp/pj.err" || fail "--json: exit $?"
+	! grep -q 'phase [0-9]/' "$tmp/pj.err" || fail "--json: $(cat "$tmp/pj.err")"
+	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/pj.json" ||
+		fail "--json: stdout is not one JSON document"
+	"$ctl" start --engine user --dir "$d" --profile null --files 1 \
+		--progress=dots >/dev/null 2>"$tmp/pu.err"
+	rc=$?
+	[ $rc = 2 ] || fail "--progress=dots: exit $rc, not 2"
+	grep -q -- "--progress: 'dots' is not one of none, line, bar" "$tmp/pu.err" ||
+		fail "--progress=dots: $(cat "$tmp/pu.err")"
+}
+
+ktap_plan 17
 # mdtest's semantics (the metadata profile, job files): the rotation
 # leaves mdtest's names (tests/jobs/mdtest-rotate.ini tells the files
 # apart by size); a stride makes thread 1 stat thread 0's files, which
@@ -631,6 +674,7 @@ ktap_run engine_order_rotated_over_iterations t_engine_order
 ktap_run mdtest_semantics t_mdtest
 ktap_run mdtest_leaf_only_mknod t_leaf_mknod
 ktap_run rank_names_and_limit t_rank
+ktap_run progress_line t_progress_line
 ktap_finish
 rc=$?
 echo "$ktap_pass passed, $ktap_fail failed"

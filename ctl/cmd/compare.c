@@ -6,14 +6,17 @@
  * environments.  Exit status 0: no significant regression, 1: a
  * regression, 2: usage (or a comparison refused: other workloads, debug
  * vs production kernel, instruction clock vs wall clock, another CPU
- * identity or string-op flags).
+ * identity or string-op flags), 7 (EXIT_UNMEASURED): no regression, but
+ * changes beyond --threshold between single wall-clock runs, whose noise
+ * nothing measured ("noise not measured": repeat with --iterations).
  *
  * A result file may hold several boots ("boots": scripts/bisect-step
  * --boots): then the noise is measured, and a change counts only beyond
  * it (the prediction interval of the base's boot means).  Runs under
  * QEMU's instruction clock repeat within a boot, not across boots: two
  * single-boot results without variation are judged by --threshold alone
- * ("threshold" mode), never called exact.
+ * ("threshold" mode), never called exact.  On the wall clock, a side's
+ * iterations measure the noise; with one run a side nothing does.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -109,15 +112,20 @@ static void compare_help(FILE *f)
 			metrics[i].what,
 			metrics[i].higher_better ? "higher" : "lower");
 	fprintf(f,
-		"verdicts: improved, regressed, no significant change.  Modes: noise (BASE\n"
-		"holds several boots: beyond --threshold and outside the 1-alpha prediction\n"
-		"interval of its boots), welch (t-test over the iterations), threshold\n"
-		"(neither side varies: one boot each, noise not measured), untested.\n"
+		"verdicts: improved, regressed, no significant change, noise not measured.\n"
+		"Modes: noise (BASE holds several boots, or on the wall clock one side has\n"
+		"one run and the other several: beyond --threshold and outside the 1-alpha\n"
+		"prediction interval of those), welch (t-test over the iterations),\n"
+		"threshold (neither side varies: one boot each under the instruction clock,\n"
+		"noise not measured), unmeasured (one wall-clock run a side: a change\n"
+		"beyond --threshold is \"noise not measured\", never a regression; repeat\n"
+		"both runs with start --iterations N, or give BASE several boots), untested.\n"
 		"exit status: 0 no significant regression, 1 a regression, 2 usage error,\n"
 		"nothing compared, or a refused comparison (other workload parameters, debug\n"
 		"vs production kernel, QEMU's instruction clock vs the wall clock, another\n"
 		"--lat-sample, another CPU: vendor, family, model, stepping or the string-op\n"
-		"flags rep_good, erms, fsrm, fsrs; --force).\n");
+		"flags rep_good, erms, fsrm, fsrs; --force), 7 no regression but changes\n"
+		"whose noise was not measured (verdict \"noise not measured\").\n");
 }
 
 const struct cmd_desc compare_cmd = {
@@ -274,6 +282,7 @@ static bool param_not_workload(const char *key)
 {
 	static const char *const skip[] = {
 		"seed", "output", "rerun", "quiet", "progress-ms", "dir",
+		"progress",
 		"detach", "lat-sample",	/* how it was timed: lat_sample() */
 	};
 	unsigned int i;
@@ -509,7 +518,8 @@ struct compare {
 	unsigned int nm, np;
 	/* rows per metric and per phase of the lists, rows in all */
 	unsigned int mrows[LIST_MAX], prows[LIST_MAX], nrows;
-	unsigned int ndiff, nreg, nimp;
+	unsigned int ndiff, nreg, nimp, nunm;
+	bool wall;		/* not both timed by the instruction clock */
 	struct result_side a, b;
 	struct flame_files ff;		/* --folded, --flamegraph */
 	char *folded_base;
@@ -652,6 +662,8 @@ static int compare_load(struct compare *c, const char *const *pos)
 		       clk_a, a->path, clk_b, b->path);
 		return EXIT_USAGE;
 	}
+	c->wall = !clk_a || !clk_b || strcmp(clk_a, "icount") ||
+		  strcmp(clk_b, "icount");
 	if (lat_sample(a->doc) != lat_sample(b->doc) && !c->o.force) {
 		errmsg("refusing to compare a result that timed 1 op in %g (%s) with one that timed 1 op in %g (%s): the latencies are of other samples, the engine's cost per op differs; use --force",
 		       lat_sample(a->doc), a->path, lat_sample(b->doc),
@@ -730,6 +742,7 @@ static void compare_verdict(const struct compare *c, struct compare_row *row)
 		.higher_better = row->m->higher_better,
 		.base_boots = c->a.nboots,
 		.new_boots = c->b.nboots,
+		.wall = c->wall,
 	};
 
 	judge(row->va, row->na, row->vb, row->nb, &rule, &row->v);
@@ -829,6 +842,9 @@ static void compare_phase(struct compare *c, const char *group,
 			c->nreg++;
 		else if (!strcmp(row.v.verdict, "improved"))
 			c->nimp++;
+		else if (!strcmp(row.v.mode, "unmeasured") &&
+			 strcmp(row.v.verdict, "no significant change"))
+			c->nunm++;
 		print_row(&row, label);
 	}
 }
@@ -921,12 +937,19 @@ static int compare_summary(struct compare *c)
 	print_uint(PRINT_JSON, "environment_differences_count", NULL, c->ndiff);
 	print_uint(PRINT_JSON, "regressions", NULL, c->nreg);
 	print_uint(PRINT_JSON, "improvements", NULL, c->nimp);
+	print_uint(PRINT_JSON, "noise_not_measured", NULL, c->nunm);
 	print_fp("\n%u regression%s, %u improvement%s (threshold %.2f%%, alpha %g)%s\n",
 		 c->nreg, c->nreg == 1 ? "" : "s", c->nimp,
 		 c->nimp == 1 ? "" : "s", c->o.threshold, c->alpha,
 		 c->ndiff ? "; the environments differ (warnings above)" : "");
 	print_end();
-	return c->nreg ? 1 : EXIT_OK;
+	if (c->nunm)
+		warnmsg("%u change%s beyond --threshold between single wall-clock runs: the noise is not measured, so %s neither a regression nor an improvement; repeat both with start --iterations N (5 or more), or give BASE several boots (scripts/bisect-step --boots)",
+			c->nunm, c->nunm == 1 ? "" : "s",
+			c->nunm == 1 ? "it is" : "they are");
+	if (c->nreg)
+		return 1;
+	return c->nunm ? EXIT_UNMEASURED : EXIT_OK;
 }
 
 int cmd_compare(struct cmd_ctx *ctx, int argc, char **argv)

@@ -64,6 +64,8 @@ static void usage(FILE *f)
 		"  4  the fsload module is not loaded\n"
 		"  5  other system or netlink error\n"
 		"  6  wait --timeout expired before the job ended\n"
+		"  7  compare: changes beyond --threshold, but the noise was not measured\n"
+		"     (one wall-clock run a side): repeat with --iterations N\n"
 		"A second SIGINT/SIGTERM while start waits kills fsloadctl by that\n"
 		"signal; the kernel then stops the job (unless --detach).\n");
 }

@@ -190,6 +190,8 @@ static const struct arg_desc start_args[] = {
 	  "stop the job when a stall is reported" },
 	{ "quiet", ARG_FLAG, OPT(quiet), NULL,
 	  "no progress line or messages on stderr" },
+	{ "progress", ARG_STR, OPT(progress_name), "none|line|bar",
+	  "progress on stderr: none, a line every 5 s, or a bar redrawn in place (default: bar on a terminal, line elsewhere, none with --json or --quiet)" },
 	{ "output", ARG_STR, OPT(output), "FILE",
 	  "also write the results to FILE as a result file: JSON with the environment, every parameter and iteration (-o)" },
 	{ "rerun", ARG_STR, OPT(rerun), "FILE",
@@ -924,7 +926,14 @@ static int start_check(struct start *st)
 	st->job_engine = st->engines.e[0];
 	if (multi_size() <= 1 && st->p.one_dir)
 		return usage_error("--one-dir: in a multi-client run only (mpirun fsloadctl-mpi)");
-	return multi_size() > 1 ? start_check_ranks(st) : 0;
+	ret = multi_size() > 1 ? start_check_ranks(st) : 0;
+	if (!ret && st->p.progress_name)
+		ret = progress_parse(st->p.progress_name, &st->p.progress);
+	/* after the ranks': only rank 0 shows progress */
+	if (!ret)
+		st->p.progress = progress_resolve(st->p.progress,
+						  st->ctx->json, st->p.quiet);
+	return ret;
 }
 
 /* Every JSON document of start is a result file (report/record.c). */

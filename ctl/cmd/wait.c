@@ -31,7 +31,9 @@ int wait_job(const struct cmd_ctx *ctx, uint32_t id, const struct wait_opts *o,
 	ret = nl_open(&nl, true);
 	if (ret)
 		return ret;
-	waiter_init(&w, &nl, !o->quiet && progress_wanted(), NULL);
+	/* a bar on a terminal; a detached job's waiter is a script's */
+	waiter_init(&w, &nl, !o->quiet && progress_wanted() ? PROGRESS_BAR :
+		    PROGRESS_NONE, NULL);
 	waiter_set_id(&w, id);
 	ret = nl_subscribe(&nl);
 	if (ret)

@@ -363,6 +363,7 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 	struct job_status js = { 0 };
 	struct held_ctx hc = { run, req };
 	struct waiter w;
+	unsigned int i;
 	int ret;
 
 	if (req->engine != ENGINE_KERNEL) {
@@ -375,7 +376,9 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 	/* A run in one directory: the other ranks join rank 0's. */
 	if (job_joins(req) && rank_sync_join_get(req->sync))
 		return EXIT_SYSERR;
-	waiter_init(&w, nl, !p->quiet && progress_wanted(), req->x);
+	waiter_init(&w, nl, p->progress, req->x);
+	for (i = 0; i < req->prog->nphases && i < FSLOAD_PHASES_MAX; i++)
+		w.limit_s[i] = req->prog->phases[i].duration_ms / 1e3;
 
 	put_job_request(nl, req);
 	ret = nl_request(nl, job_start_reply_cb, &js, 0);

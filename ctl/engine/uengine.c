@@ -1567,25 +1567,28 @@ static u64 ujob_ops_done(const struct ujob *job, u64 *bytes)
 	return ops;
 }
 
-static void uprogress_draw(struct ujob *job, const struct program *prog,
-			   u64 start_ns)
+static void uprogress_draw(struct ujob *job, const struct job_req *req,
+			   u64 start_ns, struct progress *pr)
 {
-	int p;
-	u64 ops, bytes;
+	struct progress_sample s = { .state = "running" };
+	unsigned int i;
+	u64 bytes;
 
 	pthread_mutex_lock(&job->lock);
-	p = job->cur_phase;
+	s.phase = job->cur_phase;
 	pthread_mutex_unlock(&job->lock);
-	ops = ujob_ops_done(job, &bytes);
-	if (p < 0)
-		fprintf(stderr, "\ruser engine: running, phase -, %" PRIu64
-			" ops, %.1f s\033[K", ops, (mono_ns() - start_ns) / 1e9);
-	else
-		fprintf(stderr, "\ruser engine: running, phase %d/%u (%s), %"
-			PRIu64 " ops, %.1f s\033[K", p + 1, job->nphases,
-			prog->phases[p].name, ops,
-			(mono_ns() - start_ns) / 1e9);
-	fflush(stderr);
+	s.nphases = job->nphases;
+	s.ops = ujob_ops_done(job, &bytes);
+	s.elapsed_s = (mono_ns() - start_ns) / 1e9;
+	s.interval_s = req->p->progress_ms / 1e3;
+	if (s.phase >= 0) {
+		s.name = req->prog->phases[s.phase].name;
+		s.limit_s = req->prog->phases[s.phase].duration_ms / 1e3;
+		for (i = 0; i < job->threads; i++)
+			fsload_engine_items(&job->workers[i].e, &s.items,
+					    &s.done);
+	}
+	progress_show(pr, &s);
 }
 
 #define JS_SET(js, attr)	((js)->have |= 1ULL << (attr))
@@ -2182,9 +2185,14 @@ static u64 ujob_wait(struct ujob *job, const struct job_req *req,
 		      const struct usig_saved *saved)
 {
 	const struct params *p = req->p;
-	bool progress = !p->quiet && progress_wanted() && p->progress_ms;
+	bool progress = (p->progress == PROGRESS_LINE ||
+			 p->progress == PROGRESS_BAR) && p->progress_ms;
 	unsigned int i, poll_ms = UENGINE_POLL_MS;
 	u64 last_draw = 0, last_tick, end_ns;
+	struct progress pr;
+
+	progress_init(&pr, progress ? p->progress : PROGRESS_NONE,
+		      job->uring ? "uring engine" : "user engine");
 
 	if (req->tick && req->tick_ms)
 		poll_ms = min(poll_ms, req->tick_ms);
@@ -2220,7 +2228,7 @@ static u64 ujob_wait(struct ujob *job, const struct job_req *req,
 		}
 		if (progress && now - last_draw >= p->progress_ms * 1000000ULL) {
 			last_draw = now;
-			uprogress_draw(job, req->prog, start_ns);
+			uprogress_draw(job, req, start_ns, &pr);
 		}
 		pthread_mutex_lock(&job->lock);
 	}
@@ -2230,10 +2238,7 @@ static u64 ujob_wait(struct ujob *job, const struct job_req *req,
 			pthread_join(job->workers[i].thread, NULL);
 	}
 	end_ns = mono_ns();
-	if (progress && last_draw) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-	}
+	progress_clear(&pr);
 	if (usignals)
 		run->interrupted = true;
 	sigaction(SIGINT, &saved->old_int, NULL);

@@ -26,6 +26,7 @@
 #include "nl/names.h"
 #include "nl/request.h"
 #include "engine/wait.h"
+#include "lib/progress.h"
 
 /* JOB_GET interval after an overrun. */
 #define POLL_MS		500
@@ -66,33 +67,33 @@ void wait_signals_install(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-static void progress_clear(struct waiter *w)
-{
-	if (w->drawn) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-		w->drawn = false;
-	}
-}
-
 static void progress_draw(struct waiter *w, const struct job_status *js)
 {
-	char pbuf[32];
-	const char *name = NULL;
+	struct progress_sample s = {
+		.state = JS_HAS(js, FSLOAD_A_JOB_STATE) ?
+			 state_name(js->state) : NULL,
+		.phase = JS_HAS(js, FSLOAD_A_JOB_PHASE_INDEX) ?
+			 (int)js->phase_index : -1,
+		.nphases = js->phases,
+		.ops = js->ops,
+		.elapsed_s = js->elapsed_ns / 1e9,
+		.interval_s = js->progress_ms / 1e3,
+	};
 
-	if (!w->progress)
+	if (w->pr.mode == PROGRESS_NONE)
 		return;
-	if (w->x && JS_HAS(js, FSLOAD_A_JOB_PHASE_INDEX) &&
-	    js->phase_index < w->x->nphases)
-		name = w->x->phase_names[js->phase_index];
-	fprintf(stderr, "\rjob %" PRIu32 ": %s, phase %s%s%s%s, %" PRIu64
-		" ops, %.1f s\033[K", w->id,
-		JS_HAS(js, FSLOAD_A_JOB_STATE) ? state_name(js->state) : "?",
-		job_phase_str(js, pbuf, sizeof(pbuf)),
-		name ? " (" : "", name ? name : "", name ? ")" : "",
-		js->ops, js->elapsed_ns / 1e9);
-	fflush(stderr);
-	w->drawn = true;
+	if (w->x && s.phase >= 0 && js->phase_index < w->x->nphases)
+		s.name = w->x->phase_names[js->phase_index];
+	if (s.phase >= 0 && js->phase_index < FSLOAD_PHASES_MAX)
+		s.limit_s = w->limit_s[js->phase_index];
+	/* 0 from an older module: the job's share by its phases only */
+	s.items = js->phase_items;
+	s.done = js->phase_items_done;
+	if (!w->id_known)
+		return;
+	if (!w->pr.who[0])
+		snprintf(w->pr.who, sizeof(w->pr.who), "job %" PRIu32, w->id);
+	progress_show(&w->pr, &s);
 }
 
 /* The job says it holds before phase js->held, if it does. */
@@ -131,7 +132,7 @@ static int waiter_ntf(const struct nlmsghdr *nlh, void *data)
 		goto out;
 	if (cmd == FSLOAD_CMD_JOB_STALL_NTF) {
 		if (w->id_known && js.id == w->id && w->on_stall) {
-			progress_clear(w);
+			progress_clear(&w->pr);
 			w->on_stall(w->stall_arg, &js);
 		}
 		goto out;
@@ -157,12 +158,12 @@ out:
 	return 0;
 }
 
-void waiter_init(struct waiter *w, struct nl_ctx *nl, bool progress,
-		 const struct job_extra *x)
+void waiter_init(struct waiter *w, struct nl_ctx *nl,
+		 enum progress_mode progress, const struct job_extra *x)
 {
 	memset(w, 0, sizeof(*w));
 	w->nl = nl;
-	w->progress = progress;
+	progress_init(&w->pr, progress, "");
 	w->x = x;
 	nl->ntf_cb = waiter_ntf;
 	nl->ntf_data = w;
@@ -181,7 +182,7 @@ void waiter_set_id(struct waiter *w, uint32_t id)
 
 void waiter_fini(struct waiter *w)
 {
-	progress_clear(w);
+	progress_clear(&w->pr);
 	job_status_free(&w->final);
 	w->nl->ntf_cb = NULL;
 	w->nl->ntf_data = NULL;
@@ -218,13 +219,13 @@ int waiter_run(struct waiter *w, double timeout_s, bool stop_on_signal)
 		deadline = now_ns() + (uint64_t)(timeout_s * 1e9);
 	while (!w->done) {
 		if (w->family_gone) {
-			progress_clear(w);
+			progress_clear(&w->pr);
 			errmsg("the fsload module was unloaded");
 			return EXIT_SYSERR;
 		}
 		if (stop_on_signal && signals && !stop_sent) {
 			stop_sent = true;
-			progress_clear(w);
+			progress_clear(&w->pr);
 			fprintf(stderr, "fsloadctl: stopping job %" PRIu32
 				" (interrupt again to quit at once)\n", w->id);
 			ret = job_stop(w->nl, w->id, NL_QUIET);
@@ -238,7 +239,7 @@ int waiter_run(struct waiter *w, double timeout_s, bool stop_on_signal)
 
 			w->held_done = w->held;
 			w->held = 0;
-			progress_clear(w);
+			progress_clear(&w->pr);
 			ret = w->on_held(w->held_arg, w->nl, w->id, phase);
 			if (ret)
 				return ret;
@@ -260,7 +261,7 @@ int waiter_run(struct waiter *w, double timeout_s, bool stop_on_signal)
 			continue;
 		}
 		if (deadline && now >= deadline) {
-			progress_clear(w);
+			progress_clear(&w->pr);
 			return EXIT_TIMEOUT;
 		}
 		tmo = -1;
@@ -277,6 +278,6 @@ int waiter_run(struct waiter *w, double timeout_s, bool stop_on_signal)
 		if (ret > 0)
 			return ret;
 	}
-	progress_clear(w);
+	progress_clear(&w->pr);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lib/progress.h"
 #include "nl/job.h"
 
 struct nl_ctx;
@@ -21,8 +22,8 @@ struct nl_ctx;
  * @id_known: false between sending JOB_START and reading its reply
  * @done: the job has ended; @final holds its last status
  * @final: status from the DONE notification (or the polled JOB_GET)
- * @progress: draw a progress line on stderr
- * @drawn: a progress line is on the screen
+ * @pr: the progress shown on stderr (lib/progress.h)
+ * @limit_s: each phase's time limit, for the progress (0: none)
  * @x: phase names of the program, for the progress line (may be NULL)
  * @family_gone: the module went away while waiting
  * @early: ids of jobs whose DONE came before @id was known
@@ -45,8 +46,8 @@ struct waiter {
 	bool id_known;
 	bool done;
 	struct job_status final;
-	bool progress;
-	bool drawn;
+	struct progress pr;
+	double limit_s[FSLOAD_PHASES_MAX];
 	const struct job_extra *x;
 	bool family_gone;
 	uint32_t early[WAIT_EARLY_MAX];
@@ -61,8 +62,8 @@ struct waiter {
 };
 
 /* Take over @nl's notifications. */
-void waiter_init(struct waiter *w, struct nl_ctx *nl, bool progress,
-		 const struct job_extra *x);
+void waiter_init(struct waiter *w, struct nl_ctx *nl,
+		 enum progress_mode progress, const struct job_extra *x);
 /* The job to wait for (checks DONE notifications seen before). */
 void waiter_set_id(struct waiter *w, uint32_t id);
 /* Take a status (from JOB_GET) into account; marks done when final. */

@@ -25,6 +25,7 @@ enum {
 	EXIT_NOMODULE	= 4,	/* no "fsload" generic netlink family */
 	EXIT_SYSERR	= 5,	/* other system or netlink error */
 	EXIT_TIMEOUT	= 6,	/* wait --timeout expired */
+	EXIT_UNMEASURED	= 7,	/* compare: changes, the noise not measured */
 };
 
 #ifndef ARRAY_SIZE

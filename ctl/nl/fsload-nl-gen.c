@@ -471,6 +471,8 @@ static const char *const job_attr_names[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_JOIN_BTIME] = "join-btime",
 	[FSLOAD_A_JOB_JOIN_HANDLE_TYPE] = "join-handle-type",
 	[FSLOAD_A_JOB_JOIN_HANDLE] = "join-handle",
+	[FSLOAD_A_JOB_PHASE_ITEMS] = "phase-items",
+	[FSLOAD_A_JOB_PHASE_ITEMS_DONE] = "phase-items-done",
 };
 
 static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
@@ -540,6 +542,8 @@ static const unsigned char job_attr_types[FSLOAD_A_JOB_MAX + 1] = {
 	[FSLOAD_A_JOB_JOIN_BTIME] = ATTR_U64,
 	[FSLOAD_A_JOB_JOIN_HANDLE_TYPE] = ATTR_U32,
 	[FSLOAD_A_JOB_JOIN_HANDLE] = ATTR_BINARY,
+	[FSLOAD_A_JOB_PHASE_ITEMS] = ATTR_U64,
+	[FSLOAD_A_JOB_PHASE_ITEMS_DONE] = ATTR_U64,
 };
 
 static const struct attr_set *const job_nested[FSLOAD_A_JOB_MAX + 1] = {

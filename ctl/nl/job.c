@@ -135,6 +135,10 @@ static const struct decode_field status_fields[FSLOAD_A_JOB_MAX + 1] = {
 		DEC_INT_FIELD(struct job_status, elapsed_ns),
 	[FSLOAD_A_JOB_OPS] = DEC_INT_FIELD(struct job_status, ops),
 	[FSLOAD_A_JOB_BYTES] = DEC_INT_FIELD(struct job_status, bytes),
+	[FSLOAD_A_JOB_PHASE_ITEMS] =
+		DEC_INT_FIELD(struct job_status, phase_items),
+	[FSLOAD_A_JOB_PHASE_ITEMS_DONE] =
+		DEC_INT_FIELD(struct job_status, phase_items_done),
 	[FSLOAD_A_JOB_GROUP] = DEC_ARRAY_FIELD(&group_array),
 	[FSLOAD_A_JOB_OWNER_PORTID] =
 		DEC_INT_FIELD(struct job_status, owner_portid),

@@ -79,6 +79,10 @@ struct job_status {
 	uint64_t elapsed_ns;
 	uint64_t ops;
 	uint64_t bytes;
+	uint64_t phase_items;		/* of the current phase, all workers;
+					 * 0: none, or not said (past have's bits)
+					 */
+	uint64_t phase_items_done;	/* of those, begun */
 	uint32_t *pids;
 	unsigned int npids;
 	bool pids_hidden;

@@ -36,6 +36,29 @@ void judge(const double *va, size_t na, const double *vb, size_t nb,
 		snprintf(v->nbuf, sizeof(v->nbuf),
 			 "noise ±%.3f%% over %zu boots", v->noise, na);
 		v->note = v->nbuf;
+	} else if (r->wall && na < 2 && nb < 2) {
+		/* one wall-clock run a side: a 1% change is a coin toss */
+		v->mode = "unmeasured";
+		welch_test(sa, sb, &v->w);
+		v->w.p = NAN;
+		v->verdict = beyond ? "noise not measured" :
+			     "no significant change";
+		v->note = "one run a side: repeat with start --iterations N";
+	} else if (r->wall && (na < 2 || nb < 2)) {
+		/* the side with several runs measures the noise */
+		const struct stat_sample *many = na > 1 ? sa : sb;
+
+		v->mode = "noise";
+		welch_test(sa, sb, &v->w);
+		v->w.p = NAN;
+		v->noise = noise_band_pct(many, 1, r->alpha);
+		beyond = beyond && !(fabs(v->change) <= v->noise);
+		v->verdict = !beyond ? "no significant change" :
+			     worse ? "regressed" : "improved";
+		snprintf(v->nbuf, sizeof(v->nbuf),
+			 "noise ±%.3f%% over %zu runs of %s", v->noise,
+			 many->n, many == sa ? "BASE" : "NEW");
+		v->note = v->nbuf;
 	} else if (sa->sd == 0 && sb->sd == 0) {
 		v->mode = "threshold";
 		welch_test(sa, sb, &v->w);

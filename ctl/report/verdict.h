@@ -3,7 +3,9 @@
  * fsloadctl: the verdict on one figure of two results (compare's rows and
  * its function rows): the change, and whether it counts, by the noise the
  * base's boots measured, Welch's t-test over the iterations, or the
- * threshold alone when neither side varies.
+ * threshold alone when neither side varies.  On the wall clock one run a
+ * side measures no noise: a change beyond the threshold is then "noise
+ * not measured", neither regressed nor improved.
  */
 #ifndef FSLOADCTL_VERDICT_H
 #define FSLOADCTL_VERDICT_H
@@ -19,6 +21,7 @@ struct verdict_rule {
 	double alpha;		/* of the t-test and the noise band */
 	bool higher_better;
 	unsigned int base_boots, new_boots;	/* the sides' "boots" */
+	bool wall;		/* the wall clock: a run is no measure of its noise */
 };
 
 /* What was found. */
@@ -28,8 +31,10 @@ struct verdict {
 	double change;		/* %, NEW against BASE */
 	double vp;		/* the variance test's p */
 	double noise;		/* %, the noise band; NAN */
-	const char *verdict;	/* "improved", "regressed", "no significant change" */
-	const char *mode;	/* "noise", "threshold", "untested", "welch" */
+	const char *verdict;	/* "improved", "regressed", "no significant change",
+				 * "noise not measured" */
+	const char *mode;	/* "noise", "threshold", "untested", "welch",
+				 * "unmeasured" */
 	const char *note;	/* NULL, or why (may point into nbuf) */
 	char nbuf[96];
 };

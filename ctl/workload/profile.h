@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "lib/fsloadctl.h"
+#include "lib/progress.h"
 
 struct results;
 
@@ -92,6 +93,8 @@ struct params {
 	uint64_t seed;
 	uint32_t progress_ms;
 	bool quiet;
+	const char *progress_name;	/* --progress none|line|bar */
+	enum progress_mode progress;	/* of it (progress_resolve()) */
 	/* profile knobs */
 	const char *sync;	/* smallfiles: none|fsync|batch|final */
 	uint64_t files_per_round;

@@ -311,7 +311,9 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 		iterations = files;
 	/* Children before their parents when removing. */
 	rmdir = dirs && fsload_phase_has(ph, FSLOAD_OP_RMDIR);
-	e->iters = iterations;
+	/* the phase's items, for progress (fsload_engine_items()) */
+	WRITE_ONCE(e->iter, 0);
+	WRITE_ONCE(e->iters, iterations);
 	e->nmarks = 0;
 	e->next_mark = fsload_mark_at(e->iters, 1);
 	/* Its ops and the marks only change here, not per op. */
@@ -375,7 +377,7 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 			op = fsload_pick(e, ph);
 			WRITE_ONCE(e->op_type, op->type);
 		}
-		e->iter = i;
+		WRITE_ONCE(e->iter, i);
 		type = single ? one_type : op->type;
 		ret = fsload_do_op(w, op, type);
 		if (timed) {
@@ -419,6 +421,7 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 		end = FSLOAD_RUN_FAILED;
 		break;
 	}
+	WRITE_ONCE(e->iter, i);	/* the items begun */
 	e->name_dir_left += digits;	/* not named: fsload_name_digits() */
 	if (sampling)
 		t0 = fsload_clock(e);
@@ -525,6 +528,9 @@ static u64 fsload_engine_overhead(struct fsload_worker *w,
 		ns = t1 - t0;
 	e->slots = slots;
 	e->uncounted = false;
+	/* nor are its items a phase's (fsload_engine_items()) */
+	WRITE_ONCE(e->iters, 0);
+	WRITE_ONCE(e->iter, 0);
 	return ns;
 }
 

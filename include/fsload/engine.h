@@ -435,7 +435,10 @@ struct fsload_engine {
 				 * WRITE_ONCE
 				 */
 
-	/* The current phase's iteration, and its iterations per thread. */
+	/*
+	 * The current phase's iteration, and its iterations per thread;
+	 * WRITE_ONCE, read by others for progress (fsload_engine_items()).
+	 */
 	u64 iter;
 	u64 iters;
 	/*
@@ -1329,6 +1332,20 @@ static inline void fsload_progress_add(struct fsload_progress *pg,
 		pg[k].items += fsload_mark_at(e->iters, k + 1);
 		pg[k].end_ns = max(pg[k].end_ns, e->mark_ns[k]);
 	}
+}
+
+/*
+ * Add the items of @e's current phase to *@items and those it has begun
+ * to *@done: a phase's progress, read while the worker runs it (the
+ * status's phase-items and phase-items-done, both engines).
+ */
+static inline void fsload_engine_items(const struct fsload_engine *e,
+				       u64 *items, u64 *done)
+{
+	u64 n = READ_ONCE(e->iters), i = READ_ONCE(e->iter);
+
+	*items += n;
+	*done += min(i, n);
 }
 
 /* Zero the phase statistics of @e (histograms as e->slots has them). */

@@ -4,9 +4,11 @@
 # Seeing a run as it happens (issue 8): the time series of ops, bytes and
 # the device's counters per phase, its table and SVG plots; and a stall
 # provoked by suspending the device-mapper device under the filesystem,
-# reported with the worker's kernel stack, then a clean stop.
+# reported with the worker's kernel stack, then a clean stop; the
+# progress line (issue 31).
 #
 #   scripts/vm-run --fs ext4 -- tests/guest/series.sh series
+#   scripts/vm-run --fs ext4 -- tests/guest/series.sh progress_line
 #   scripts/vm-run --fs none -- tests/guest/series.sh stall
 set -uo pipefail
 
@@ -265,12 +267,48 @@ for x in r:
 '
 }
 
+# Progress a person can see (issue 31), with the kernel engine in a guest
+# (no tty, no TERM: the default is a line): phase k/n, the share of the
+# phase's items (the status's phase-items and phase-items-done) and of
+# the job, ops/s, the time left, on stderr every 5 progress intervals
+# (a null job of 10^8 items, stopped by a SIGINT once a line came);
+# nothing with --json or --progress=none over a phase of 2 s.
+t_progress_line() {
+	local d pid
+
+	lib_need dir
+	d=$FSLOAD_DIR/pl
+	mkdir -p "$d"
+	fsloadctl start --dir "$d" --profile null --files 100000000 \
+		--files-per-dir 100000000 --idle-ms 0 --progress-ms 200 \
+		>"$work/pl.out" 2>"$work/pl.err" &
+	pid=$!
+	wait_line 'phase 1/1' "$work/pl.err"
+	kill -INT $pid
+	wait $pid
+	grep -m1 'phase 1/1' "$work/pl.err"
+	grep -Eq '^fsloadctl: job [0-9]+: running, phase 1/1 null [0-9]+% \([0-9]+ of 100000000 items\), job [0-9]+%, [0-9]+ ops/s, [0-9]+ s, left: phase ' \
+		"$work/pl.err" || fail "no progress line: $(head -c 800 "$work/pl.err")"
+	! grep -q 'phase 1/1' "$work/pl.out" || fail "progress on stdout"
+	pt() {
+		fsloadctl start --dir "$d" --profile randrw --files 2 \
+			--size 128K --time 2 --idle-ms 0 --progress-ms 200 "$@"
+	}
+	pt --progress=none >/dev/null 2>"$work/pn.err" || fail "none: exit $?"
+	! grep -q 'phase [0-9]/' "$work/pn.err" || fail "--progress=none: $(cat "$work/pn.err")"
+	pt --json >"$work/pj.json" 2>"$work/pj.err" || fail "--json: exit $?"
+	! grep -q 'phase [0-9]/' "$work/pj.err" || fail "--json: $(cat "$work/pj.err")"
+	jget 'j["job"]["state"]' "$work/pj.json" >/dev/null ||
+		fail "--json: stdout is not one JSON document"
+	rmdir "$d"
+}
+
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(series)
 plan=()
 for c in "${cases[@]}"; do
 	case $c in
-	series) plan+=(series_json phase_edges io_bytes table_and_plot no_series ring_bounds no_false_stall) ;;
+	series) plan+=(series_json phase_edges io_bytes table_and_plot no_series ring_bounds no_false_stall progress_line) ;;
 	stall) plan+=(stall) ;;
 	*) plan+=("$c") ;;
 	esac
