@@ -944,7 +944,7 @@ static int compare_summary(struct compare *c)
 		 c->ndiff ? "; the environments differ (warnings above)" : "");
 	print_end();
 	if (c->nunm)
-		warnmsg("%u change%s beyond --threshold between single wall-clock runs: the noise is not measured, so %s neither a regression nor an improvement; repeat both with start --iterations N (5 or more), or give BASE several boots (scripts/bisect-step --boots)",
+		warnmsg("%u change%s beyond --threshold between single wall-clock runs: the noise is not measured, so %s neither a regression nor an improvement; repeat both with start --iterations N (5 or more), or give each side several boots (scripts/merge-boots, scripts/bisect-step --boots)",
 			c->nunm, c->nunm == 1 ? "" : "s",
 			c->nunm == 1 ? "it is" : "they are");
 	if (c->nreg)
