@@ -55,6 +55,7 @@ suites=(
 	"enospc|--fs ext4 --size 16|tests/guest/enospc.sh"
 	"install|host|tests/install.sh"
 	"man|host|tests/man.sh"
+	"docs|host|tests/docs.py"
 	"completion|host|tests/completion.sh"
 	"spec|host|tests/spec.py"
 	"deps|host|tests/deps.py"
