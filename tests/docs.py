@@ -24,6 +24,10 @@ The option reference is the man page, which tests/man.sh holds to
 `fsloadctl help`.  Host-side, KTAP output, last line "N passed, N failed".
 
     tests/docs.py [FILE...]     default: README.md Documentation/*.rst
+    tests/docs.py --commands [FILE...]
+                                print the fsloadctl command lines of the
+                                pages (tests/guest/doc-commands.sh runs
+                                them)
 """
 
 import glob
@@ -233,7 +237,8 @@ class Doc:
             i = 0
             while i < len(lines):
                 ln = lines[i]
-                if (ln.rstrip().endswith('::') and
+                if ((ln.rstrip().endswith('::') or
+                     re.match(r'^\s*\.\. (code-block|code)::', ln)) and
                         not re.match(r'^\.\. (list-table|toctree)::', ln)):
                     i += 1
                     while i < len(lines) and (not lines[i].strip() or
@@ -254,6 +259,35 @@ class Doc:
                 if fence or ln.startswith('    '):
                     out.append((i, ln.strip()))
         return out
+
+
+CMD_START = re.compile(r'^(?:sudo\s+)?(?:ctl/)?fsloadctl(?:-mpi)?\s|^mpirun\s.*\bfsloadctl-mpi\s'
+                       r'|^perf record\s.*\s--\s+fsloadctl\s')
+
+
+def command_lines(doc):
+    """The fsloadctl command lines of a page's literal blocks, as
+    (line number, command): a prompt ($ or #) taken off, a line ending in
+    a backslash joined to the next, the comment after two spaces and a #
+    dropped.  A synopsis (an optional [part], or a placeholder in capitals
+    such as ID or FILE) is not a command line."""
+    out = []
+    blk = doc.literal_blocks()
+    i = 0
+    while i < len(blk):
+        lineno, line = blk[i]
+        while line.endswith('\\') and i + 1 < len(blk):
+            i += 1
+            line = line[:-1].rstrip() + ' ' + blk[i][1]
+        i += 1
+        line = re.sub(r'^[$#]\s+', '', line)
+        line = re.sub(r'\s{2,}#.*$', '', line).strip()
+        if not CMD_START.search(line):
+            continue
+        if re.search(r'\s\[', line) or re.search(r'(?<![$\w/.-])[A-Z][A-Z_]*(?![\w/.-])', line):
+            continue
+        out.append((lineno, line))
+    return out
 
 
 def documents(files):
@@ -479,6 +513,13 @@ def t_links(docs, errs):
 
 
 def main():
+    if sys.argv[1:2] == ['--commands']:
+        files = sys.argv[2:] or ([os.path.join(REPO, 'README.md')] +
+                                 sorted(glob.glob(os.path.join(DOCDIR, '*.rst'))))
+        for d in documents(files):
+            for lineno, line in command_lines(d):
+                print('%s:%d\t%s' % (d.name, lineno, line))
+        return 0
     files = sys.argv[1:] or ([os.path.join(REPO, 'README.md')] +
                              sorted(glob.glob(os.path.join(DOCDIR, '*.rst'))))
     if not os.access(TOOL, os.X_OK):
