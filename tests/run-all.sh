@@ -49,6 +49,7 @@ suites=(
 	"matrix|--fs none --size 512|tests/guest/matrix.sh"
 	"block|--fs none --dev ram --size 256|tests/guest/block.sh; r1=\$?; tests/guest/cpus.sh; r2=\$?; [ \$r1\$r2 = 00 ]"
 	"fuzz|--fs ext4 --size 512 --timeout 1200|tests/guest/fuzz.sh"
+	"doc-commands|--fs ext4 --size 256 --timeout 1200|tests/guest/doc-commands.sh"
 	"faults-dm|--fs none --size 512|tests/guest/faults.sh io_error"
 	"overhead|--icount --fs ext4 --dev ram --size 256 --env FSLOAD_ICOUNT=1|tests/guest/overhead.sh"
 	"stall|--fs none --size 256|tests/guest/series.sh stall"
