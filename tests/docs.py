@@ -296,6 +296,20 @@ def documents(files):
 
 # --- cases ----------------------------------------------------------------
 
+def labelled_tables(docs, page, label, what, errs):
+    """The list-table after ".. _LABEL:" on PAGE (when PAGE is one of the
+    documents checked), one per such page."""
+    for d in docs:
+        if d.name != page:
+            continue
+        m = re.search(r'(?ms)^\.\. _%s:.*?\.\. list-table::.*?\n(?=\S)'
+                      % re.escape(label), d.text)
+        if not m:
+            errs.append('%s: no table of %s (.. _%s:)' % (page, what, label))
+            continue
+        yield d, m.group(0)
+
+
 def t_ops(docs, errs):
     spec = spec_ops()
     job, aliases = jobfile_ops()
@@ -325,13 +339,9 @@ def t_ops(docs, errs):
                                        ', '.join(miss), len(spec)))
                     break
     # The protocol page's table of op types: exactly the spec's.
-    proto = [d for d in docs if d.name == 'Documentation/protocol.rst']
-    for d in proto:
-        m = re.search(r'(?ms)^\.\. _op-types:.*?\.\. list-table::.*?\n(?=\S)', d.text)
-        if not m:
-            errs.append('%s: no table of op types (.. _op-types:)' % d.name)
-            continue
-        rows = re.findall(r'(?m)^   \* - ``([^`]+)``', m.group(0))
+    for d, tab in labelled_tables(docs, 'Documentation/protocol.rst',
+                                  'op-types', 'op types', errs):
+        rows = re.findall(r'(?m)^   \* - ``([^`]+)``', tab)
         for r in rows:
             if r not in spec:
                 errs.append('%s: op type %s is not in the spec' % (d.name, r))
@@ -424,20 +434,17 @@ def t_columns(docs, errs):
     if omd != cols:
         errs.append('ctl/OUTPUT.md\'s results columns %s, the report prints %s'
                     % (' '.join(omd), ' '.join(cols)))
-    meas = [d for d in docs if d.name == 'Documentation/measurement.rst']
-    for d in meas:
-        m = re.search(r'(?ms)^\.\. _results-columns:.*?\.\. list-table::.*?\n(?=\S)', d.text)
-        if not m:
-            errs.append('%s: no table of the results columns (.. _results-columns:)' % d.name)
-            continue
+    for d, tab in labelled_tables(docs, 'Documentation/measurement.rst',
+                                  'results-columns', 'the results columns',
+                                  errs):
         got = []
-        for row in re.findall(r'(?m)^   \* - (.*)$', m.group(0))[1:]:
+        for row in re.findall(r'(?m)^   \* - (.*)$', tab)[1:]:
             got += re.findall(r'``([^`]+)``', row)
         if got != cols:
             errs.append('%s: the results columns are %s; the report prints %s'
                         % (d.name, ' '.join(got), ' '.join(cols)))
-        units = re.findall(r'(?m)^   \* - .*\n     - (.*)$', m.group(0))[1:]
-        for u, row in zip(units, re.findall(r'(?m)^   \* - (.*)$', m.group(0))[1:]):
+        units = re.findall(r'(?m)^   \* - .*\n     - (.*)$', tab)[1:]
+        for u, row in zip(units, re.findall(r'(?m)^   \* - (.*)$', tab)[1:]):
             if not u.strip() and 'phase' not in row:
                 errs.append('%s: column %s has no unit' % (d.name, row))
 
