@@ -160,8 +160,8 @@ def mpi_options():
 
 def repo_tool_options():
     """The options the repository's scripts, its Python tests and the
-    fuzzer take: those
-    their sources match or define (case labels, argparse, strings)."""
+    fuzzer take: those their sources match or define (case labels,
+    argparse, strings)."""
     o = set()
     for p in (glob.glob(os.path.join(REPO, 'scripts', '*')) +
               glob.glob(os.path.join(REPO, 'tests', '*.py')) +
