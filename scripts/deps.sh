@@ -38,8 +38,10 @@ declare -A GROUP=(
 	# the suites of tests/run-all.sh beyond the VM: the device-mapper
 	# fault cases, pgrep (the workers' kthreads), the man page (man,
 	# groff), the netlink spec (yaml), a rank's system calls (strace:
-	# tests/mpi.sh's stride across ranks)
-	[suite]="dmsetup procps man-db groff-base python3-yaml strace"
+	# tests/mpi.sh's stride across ranks), the documentation's pages
+	# (tests/docs.py parses them with docutils)
+	[suite]="dmsetup procps man-db groff-base python3-yaml strace
+		python3-docutils"
 	# the Debian 13 root with the 6.12 and 7.x kernels (scripts/kernels.sh)
 	[roots]="debootstrap debian-archive-keyring"
 	# a kernel built from source (make check-debug, check-bisect): kconfig's

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""fsloadctl's layers (README.md, "The sources"): every source file of
+"""fsloadctl's layers (Documentation/design.rst, "The sources"): every source file of
 ctl/ lives in one of the layer directories, lowest first
 
     lib/  nl/  workload/  engine/  report/  cmd/

@@ -39,7 +39,7 @@ fi
 # Guest suites start in this order, longest first, so that N at a time ends
 # soonest; the guests mostly wait on QEMU's emulation of one another's
 # CPUs, and the timing-sensitive cases (hostile, stall) keep their margins
-# with two on two host CPUs (measured: README, "Tests").
+# with two on two host CPUs (measured: Documentation/testing.rst).
 suites=(
 	"hostile|--fs ext4 --size 512 --timeout 1500|tests/guest/hostile.sh trap_symlink_sibling trap_fifo trap_dev trap_symlink_dotdot trap_tmpfs trap_delete trap_fill swap_jobdir join_reused_kernel join_reused_user landlock fs_types private chaos_smallfiles"
 	"ext4|--fs ext4 --size 512 --timeout 1200|tests/guest/module.sh; r1=\$?; tests/guest/smallfiles.sh; r2=\$?; tests/build/fsload_nl_test; r3=\$?; tests/guest/profiles.sh; r4=\$?; tests/guest/engines.sh; r5=\$?; tests/guest/measure.sh; r6=\$?; tests/guest/series.sh series; r7=\$?; [ \$r1\$r2\$r3\$r4\$r5\$r6\$r7 = 0000000 ]"
@@ -49,12 +49,14 @@ suites=(
 	"matrix|--fs none --size 512|tests/guest/matrix.sh"
 	"block|--fs none --dev ram --size 256|tests/guest/block.sh; r1=\$?; tests/guest/cpus.sh; r2=\$?; [ \$r1\$r2 = 00 ]"
 	"fuzz|--fs ext4 --size 512 --timeout 1200|tests/guest/fuzz.sh"
+	"doc-commands|--fs ext4 --size 256 --timeout 1200|tests/guest/doc-commands.sh"
 	"faults-dm|--fs none --size 512|tests/guest/faults.sh io_error"
 	"overhead|--icount --fs ext4 --dev ram --size 256 --env FSLOAD_ICOUNT=1|tests/guest/overhead.sh"
 	"stall|--fs none --size 256|tests/guest/series.sh stall"
 	"enospc|--fs ext4 --size 16|tests/guest/enospc.sh"
 	"install|host|tests/install.sh"
 	"man|host|tests/man.sh"
+	"docs|host|tests/docs.py"
 	"completion|host|tests/completion.sh"
 	"spec|host|tests/spec.py"
 	"deps|host|tests/deps.py"

@@ -197,7 +197,7 @@ TEST(variance_test_known)
 	NEAR(variance_test(&sb, &sa), 2.0 / 101, 1e-12);
 }
 
-/* The README's sensitivity table rests on this. */
+/* Documentation/results.rst's table of the smallest detectable change rests on this. */
 TEST(detectable_change)
 {
 	/* n = 10, CoV 1 %: (t_.975,18 + t_.8,18) * 1 * sqrt(0.2) */

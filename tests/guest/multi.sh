@@ -301,7 +301,7 @@ t_user_ranks() {
 	no_trees "$d"
 }
 
-# The README's command line as it is: every rank, on both machines,
+# The multi-client page's command line as it is: every rank, on both machines,
 # given one --dir in the shared filesystem.  Each module names its job's
 # directory fsload-<its job id>, and two modules hand out the same ids
 # (run first, both are fresh): the ranks' jobs must still not collide.
@@ -323,7 +323,7 @@ t_one_dir() {
 	[ -z "$left" ] || fail "left behind: $left"
 }
 
-# What the README gives instead: --one-dir, rank 0's job makes the one
+# What Documentation/multi-client.rst gives instead: --one-dir, rank 0's job makes the one
 # job directory and the others join it, across machines too: the other
 # guest's module finds rank 0's directory over NFS by name and inode.
 t_one_dir_joined() {
@@ -360,7 +360,7 @@ t_rank_killed() {
 	need_peer
 	# mpirun sends the other ranks SIGTERM, then SIGKILL, by default a
 	# second later: too soon for rank 0 under emulation to stop its job
-	# and write its result (README: odls_base_sigkill_timeout).
+	# and write its result (Documentation/multi-client.rst: odls_base_sigkill_timeout).
 	mpirun_x+=(--mca odls_base_sigkill_timeout 20)
 	# on the shared filesystem: every rank reads it
 	printf '[global]\nfiles = 20\n[phase create]\nop = create size=0\n[phase stat]\nop = stat\norder = random\niterations = 1000000000\ntime = 900\n' \

@@ -11,7 +11,7 @@
 # forces (TCG's CPU declares neither constant_tsc nor nonstop_tsc; under
 # the instruction clock its TSC is constant): job.op_clock;
 # with --lat-sample 64 kernel 64, user 52;
-# README.md, "The engine's own cost per op"; fewer files make the names
+# Documentation/benchmarks.rst, "The engine's own cost per op"; fewer files make the names
 # wrap, and the calibration dearer).  Without the instruction clock the figure
 # is wall time and says nothing: the suite is skipped.  The idle baseline
 # (its default length) lets the job's start settle first: without it the

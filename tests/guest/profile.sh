@@ -232,7 +232,7 @@ EOF
 }
 
 # The per-CPU sampling events leave the perf_sched_events static key,
-# patched into __schedule(), alone (account_event(): README, "Where an
+# patched into __schedule(), alone (account_event(): Documentation/measurement.rst, "Where an
 # op's CPU goes"); a task-bound event would enable it.
 t_sched_key_untouched() {
 	local id before during

@@ -250,7 +250,7 @@ t_stall() {
 	dmsetup resume fsload-stall || fail "dmsetup resume"
 	wait "$pid"
 	rc=$?
-	# the job ended stopped: exit status 1, as the README says
+	# the job ended stopped: exit status 1, as Documentation/usage.rst says
 	[ "$rc" -eq 1 ] || fail "fsloadctl exited $rc after --stall-stop, not 1"
 	check_json "$out" '
 job = j["job"]
