@@ -480,7 +480,24 @@ t_cpu_short_phases() {
 	fi
 }
 
-ktap_plan 16
+# The busiest other threads (issue 31): the user engine runs as its
+# starter, who is privy to them (as the kernel engine's starter is), so
+# their names and ids are shown, not "(a process)".  A busy loop of ours
+# runs through the job, so that there is one.
+t_top_threads_named() {
+	local d=$tmp/top busy
+
+	mkdir -p "$d"
+	(while :; do :; done) &
+	busy=$!
+	run "$d" top --profile smallfiles --files 200
+	kill "$busy"
+	check "$tmp/top.json" \
+		'sum(len(p["top_threads"]) for p in j["phases"]) > 0' True \
+		'[t["name"] for p in j["phases"] for t in p["top_threads"] if t["name"] is None or t["pid"] is None]' ""
+}
+
+ktap_plan 17
 # mdtest's semantics (the metadata profile, job files): the rotation
 # leaves mdtest's names (tests/jobs/mdtest-rotate.ini tells the files
 # apart by size); a stride makes thread 1 stat thread 0's files, which
@@ -631,6 +648,7 @@ ktap_run engine_order_rotated_over_iterations t_engine_order
 ktap_run mdtest_semantics t_mdtest
 ktap_run mdtest_leaf_only_mknod t_leaf_mknod
 ktap_run rank_names_and_limit t_rank
+ktap_run top_threads_named_for_the_starter t_top_threads_named
 ktap_finish
 rc=$?
 echo "$ktap_pass passed, $ktap_fail failed"
