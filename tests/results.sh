@@ -412,9 +412,30 @@ t_compare_lat_sample() {
 	local rc
 
 	[ -f "$base" ] || t_output >/dev/null
-	start --lat-sample 4 >"$tmp/s4.txt" || fail "start --lat-sample 4 exited $?"
+	start --lat-sample 4 -o "$tmp/s4one.json" >"$tmp/s4.txt" ||
+		fail "start --lat-sample 4 exited $?"
 	grep -q ' lat sample 1/4,' "$tmp/s4.txt" ||
 		fail "no 'lat sample 1/4' in the header: $(head -3 "$tmp/s4.txt")"
+	# the latency table counts the ops its percentiles summarise (issue 31)
+	python3 - "$tmp/s4one.json" "$tmp/s4.txt" <<'PY' ||
+import json, sys
+j = json.load(open(sys.argv[1]))
+want = {}
+for p in j["phases"]:
+    for t in p["ops_by_type"]:
+        name = p["name"] if len(p["ops_by_type"]) == 1 else p["name"] + "/" + t["op"]
+        want[name] = t["sampled"]
+lines = open(sys.argv[2]).read().split("\n")
+i = [k for k, l in enumerate(lines) if l.startswith("latency_us ")][0]
+got = {}
+for l in lines[i + 1:]:
+    if not l.strip():
+        break
+    got[l.split()[0]] = int(l.split()[1])
+assert got == want, (got, want)
+assert lines[i].split()[1] == "timed", lines[i]
+PY
+		fail "the latency table's counts are not the timed ops"
 	start --lat-sample 4 --iterations 3 --seed 11 -o "$tmp/s4.json" \
 		>/dev/null || fail "start --lat-sample 4 --iterations 3 exited $?"
 	python3 - "$tmp/s4.json" <<'PY' || fail "the sampled result does not add up"
