@@ -92,6 +92,25 @@ t_ctl_killed() {
 	no_job_dirs
 }
 
+# One Ctrl-C says "stopping job" once (issue 31), however long the
+# stopping takes (the removal of what was made: seconds under TCG, over
+# which start's wait loop comes round every second to drain the series).
+t_sigint_once() {
+	local pid n
+
+	fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR" \
+		--files 1000000 --threads 2 >/dev/null 2>"$work/int.err" &
+	pid=$!
+	sleep 4
+	[ -n "$(running_ids)" ] || fail "no running job"
+	kill -INT "$pid"
+	wait "$pid"
+	n=$(grep -c 'stopping job' "$work/int.err")
+	[ "$n" -eq 1 ] || fail "said $n times: $(cat "$work/int.err")"
+	[ -z "$(running_ids)" ] || fail "a job still running"
+	no_job_dirs
+}
+
 t_bad_input() {
 	local err rc
 
@@ -140,12 +159,13 @@ t_rmmod_midrun() {
 	rm -rf "$FSLOAD_DIR"/fsload-*
 }
 
-ktap_plan 7
+ktap_plan 8
 ktap_run smallfiles_counts t_run
 ktap_run keep_counts_on_disk t_keep_on_disk
 ktap_run relative_dir t_relative_dir
 ktap_run bad_input_cli t_bad_input
 ktap_run stop_midrun t_stop
+ktap_run sigint_says_stopping_once t_sigint_once
 ktap_run ctl_killed_stops_job t_ctl_killed
 ktap_run rmmod_midrun t_rmmod_midrun
 ktap_finish
