@@ -74,6 +74,9 @@ t_stop() {
 	[ "$ops" -gt 0 ] || fail "no partial result"
 	[ "$(jget 'j["phases"][0]["complete"]' "$out")" = False ] ||
 		fail "phase marked complete"
+	# the op the stop interrupted is not an error (issue 31)
+	[ "$(jget 'sum(p["errors"] for p in j["phases"])' "$out")" = 0 ] ||
+		fail "errors: $(jget '[p["errors"] for p in j["phases"]]' "$out")"
 	no_job_dirs
 }
 
