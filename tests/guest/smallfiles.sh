@@ -114,6 +114,24 @@ t_sigint_once() {
 	no_job_dirs
 }
 
+# Two results of the same filesystem, one after the other: compare finds
+# no difference of environment (issue 31: xfs_info's sections were
+# filed under meta-data with keys twice, and "differed").
+t_compare_same_env() {
+	local i
+
+	for i in 1 2; do
+		fsloadctl start --profile smallfiles --dir "$FSLOAD_DIR" \
+			--files 50 --quiet -o "$work/env$i.json" >/dev/null ||
+			fail "start exited $?"
+	done
+	[ "$(jget 'j["environment"]["filesystem"]["geometry"] is not None' "$work/env1.json")" = True ] ||
+		fail "no geometry recorded"
+	fsloadctl compare "$work/env1.json" "$work/env2.json" \
+		>"$work/env.out" 2>&1
+	! grep 'differs' "$work/env.out" || fail "the same filesystem differs"
+}
+
 t_bad_input() {
 	local err rc
 
@@ -162,13 +180,14 @@ t_rmmod_midrun() {
 	rm -rf "$FSLOAD_DIR"/fsload-*
 }
 
-ktap_plan 8
+ktap_plan 9
 ktap_run smallfiles_counts t_run
 ktap_run keep_counts_on_disk t_keep_on_disk
 ktap_run relative_dir t_relative_dir
 ktap_run bad_input_cli t_bad_input
 ktap_run stop_midrun t_stop
 ktap_run sigint_says_stopping_once t_sigint_once
+ktap_run compare_same_filesystem_no_difference t_compare_same_env
 ktap_run ctl_killed_stops_job t_ctl_killed
 ktap_run rmmod_midrun t_rmmod_midrun
 ktap_finish
