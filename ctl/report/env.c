@@ -360,6 +360,13 @@ static void print_kernel(void)
 			   !(cmdline && strstr(cmdline, "nokaslr")));
 	else
 		print_null(PRINT_JSON, "kaslr", NULL);
+	/*
+	 * What the kernel keeps its time on, which the engines' op clocks
+	 * read when not the TSC themselves (job.op_clock): a tsc is cheap,
+	 * an hpet an emulated MMIO read in a TCG guest (issue 31).
+	 */
+	print_text("clocksource",
+		   "/sys/devices/system/clocksource/clocksource0/current_clocksource");
 
 	open_json_object("debug");
 	open_json_array("options");
