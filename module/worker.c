@@ -376,13 +376,6 @@ static void fsload_merge(struct fsload_worker *w, unsigned int p,
 	mutex_unlock(&job->hist_lock);
 }
 
-/* @err is what a signal makes a sleeping operation return. */
-static bool fsload_interrupted(int err)
-{
-	return err == -EINTR || err == -ERESTARTSYS ||
-	       err == -ERESTARTNOINTR || err == -ERESTARTNOHAND;
-}
-
 /*
  * Run phase @p and merge the worker's statistics; returns true when every
  * iteration was done or the phase's time limit was reached.
@@ -403,10 +396,10 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 	end = fsload_engine_run(w, &w->e, ph, p, job->res[p].start_ns,
 				&end_ns);
 	WRITE_ONCE(w->in_phase, 0);
-	/* An operation a stop interrupted (fsload_job_stop()) is the stop. */
-	if (end == FSLOAD_RUN_FAILED && fsload_stopping(w) &&
-	    fsload_interrupted(w->e.err))
-		end = FSLOAD_RUN_STOPPED;
+	/*
+	 * An operation a stop interrupted (fsload_job_stop()) is the stop:
+	 * fsload_engine_body() neither counts nor names it.
+	 */
 	fsload_counters_read(w, &c1);
 	fsload_merge(w, p, end, end_ns, &c0, &c1);
 	if (end == FSLOAD_RUN_FAILED)

@@ -17,6 +17,7 @@
 #include "report/flamediff.h"
 #include "report/stats.h"
 #include "lib/json.h"
+#include "lib/print.h"
 #include "report/env.h"
 
 #include "kselftest_harness.h"
@@ -340,6 +341,104 @@ TEST(flame_diff)
 		  flame_diff_colour(1000, 1100, 9, 1.96) & 0xff);
 	EXPECT_EQ(flame_diff_colour(0, 500, 9, 1.96), 0xff0000);
 	EXPECT_EQ(flame_diff_colour(500, 0, -9, 1.96), 0x0000ff);
+}
+
+/*
+ * xfs_info's output (xfsprogs 6.1.0, mkfs.xfs defaults on a 320 MiB image)
+ * as the "geometry" object: each line's values under its own section (a
+ * line with a blank section continues the one above), no key twice, so
+ * that compare, which looks each key up in the other result, finds two
+ * results of the same filesystem alike (issue 31).
+ */
+static const char xfs_info_text[] =
+"meta-data=/dev/vdb               isize=512    agcount=4, agsize=20480 blks\n"
+"         =                       sectsz=512   attr=2, projid32bit=1\n"
+"         =                       crc=1        finobt=1, sparse=1, rmapbt=0\n"
+"         =                       reflink=1    bigtime=1 inobtcount=1 nrext64=0\n"
+"data     =                       bsize=4096   blocks=81920, imaxpct=25\n"
+"         =                       sunit=0      swidth=0 blks\n"
+"naming   =version 2              bsize=4096   ascii-ci=0, ftype=1\n"
+"log      =internal log           bsize=4096   blocks=16384, version=2\n"
+"         =                       sectsz=512   sunit=0 blks, lazy-count=1\n"
+"realtime =none                   extsz=4096   blocks=0, rtextents=0\n";
+
+static struct jval *xfs_geometry(void)
+{
+	char *text = strdup(xfs_info_text), *out = NULL, err[128];
+	struct jval *v = NULL;
+	size_t len;
+	FILE *f;
+
+	f = open_memstream(&out, &len);
+	if (!f || !text)
+		goto out;
+	print_redirect(f);
+	print_begin(true);
+	env_print_geometry("xfs", text);
+	print_end();
+	print_redirect(NULL);
+	fclose(f);
+	v = json_parse(out, err, sizeof(err));
+out:
+	free(text);
+	free(out);
+	return v;
+}
+
+TEST(xfs_info_geometry)
+{
+	static const char *const want[][2] = {
+		{ "meta-data.isize", "512" }, { "meta-data.agcount", "4" },
+		{ "meta-data.agsize", "20480" }, { "meta-data.sectsz", "512" },
+		{ "meta-data.attr", "2" }, { "meta-data.projid32bit", "1" },
+		{ "meta-data.crc", "1" }, { "meta-data.finobt", "1" },
+		{ "meta-data.sparse", "1" }, { "meta-data.rmapbt", "0" },
+		{ "meta-data.reflink", "1" }, { "meta-data.bigtime", "1" },
+		{ "meta-data.inobtcount", "1" }, { "meta-data.nrext64", "0" },
+		{ "data.bsize", "4096" }, { "data.blocks", "81920" },
+		{ "data.imaxpct", "25" }, { "data.sunit", "0" },
+		{ "data.swidth", "0" },
+		{ "naming", "version 2" }, { "naming.bsize", "4096" },
+		{ "naming.ascii-ci", "0" }, { "naming.ftype", "1" },
+		{ "log", "internal log" }, { "log.bsize", "4096" },
+		{ "log.blocks", "16384" }, { "log.version", "2" },
+		{ "log.sectsz", "512" }, { "log.sunit", "0" },
+		{ "log.lazy-count", "1" },
+		{ "realtime", "none" }, { "realtime.extsz", "4096" },
+		{ "realtime.blocks", "0" }, { "realtime.rtextents", "0" },
+	};
+	const struct jval *ga, *gb, *x;
+	struct jval *a = xfs_geometry(), *b = xfs_geometry();
+	size_t i, k;
+
+	ASSERT_NE(a, NULL);
+	ASSERT_NE(b, NULL);
+	ga = json_get(a, "geometry");
+	gb = json_get(b, "geometry");
+	ASSERT_NE(ga, NULL);
+	ASSERT_NE(gb, NULL);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		x = json_get(ga, want[i][0]);
+		EXPECT_NE(x, NULL) TH_LOG("no %s", want[i][0]);
+		if (x)
+			EXPECT_STREQ(x->str, want[i][1]) TH_LOG("%s", want[i][0]);
+	}
+	/* 34 values, the device not among them, and no key twice */
+	EXPECT_EQ(ga->n, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < ga->n; i++) {
+		EXPECT_EQ(strchr(ga->items[i]->str, '/'), NULL);
+		for (k = i + 1; k < ga->n; k++)
+			EXPECT_STRNE(ga->keys[i], ga->keys[k]);
+	}
+	/* compare's rule (env_diff()): each member against json_get()'s */
+	for (i = 0; i < ga->n; i++) {
+		x = json_get(gb, ga->keys[i]);
+		ASSERT_NE(x, NULL);
+		EXPECT_STREQ(x->str, ga->items[i]->str) TH_LOG("%s differs",
+							       ga->keys[i]);
+	}
+	json_free(a);
+	json_free(b);
 }
 
 TEST_HARNESS_MAIN

@@ -219,6 +219,7 @@ static const struct env_key env_keys[] = {
 	{ "environment.kernel.cmdline", "kernel command line" },
 	{ "environment.kernel.config_sha256", "kernel config" },
 	{ "environment.kernel.kaslr", "KASLR" },
+	{ "environment.kernel.clocksource", "kernel clocksource" },
 	{ "environment.cpu.model", "CPU model" },
 	{ "environment.cpu.id", "CPU" },
 	{ "environment.cpu.string_ops", "CPU string ops" },

@@ -614,6 +614,31 @@ static int parse_engines(const char *s, enum engine *engines,
 	return 0;
 }
 
+/*
+ * An engine list runs rotated by one each iteration (engine_set_at()):
+ * over a number of iterations it does not divide, some engines run first
+ * more often than others, which the order effects weigh.  Said before
+ * the run, with the number that rotates evenly.
+ */
+static void start_warn_rotation(const struct engine_set *es,
+				uint32_t iterations)
+{
+	char buf[256];
+	size_t len = 0;
+	unsigned int k;
+
+	if (es->n < 2 || iterations < 2 || !(iterations % es->n))
+		return;
+	for (k = 0; k < es->n && len < sizeof(buf); k++)
+		len += snprintf(buf + len, sizeof(buf) - len,
+				k ? ", %s %u" : "%s runs first %u times",
+				engine_name(engine_set_at(es, k, 0)),
+				iterations / es->n + (k < iterations % es->n));
+	warnmsg("--iterations %u is not a multiple of the %u engines: %s; --iterations %u rotates evenly",
+		iterations, es->n, buf,
+		(iterations / es->n + 1) * es->n);
+}
+
 /* The reports of the jobs that ran, on stdout or into a result file. */
 static void report(const struct run *runs, unsigned int nruns,
 		   unsigned int nwant, unsigned int ncounts,
@@ -904,6 +929,7 @@ static int start_check(struct start *st)
 	if (st->engines.n > 1 && (st->ncounts > 1 || st->is_age))
 		return usage_error("--engine %s: one job per engine and iteration (no thread list or age profile)",
 				   p->engine);
+	start_warn_rotation(&st->engines, p->iterations);
 	ret = start_check_uring(st);
 	if (ret)
 		return ret;

@@ -909,7 +909,12 @@ static bool ujob_is_engine(const struct ujob *job, const struct utsnap *t)
 	       uring_is_helper(comm);
 }
 
-/* Name and kind of thread @t, for the list of top threads. */
+/*
+ * Name and kind of thread @t, for the list of top threads.  The reader
+ * of the user engine's result is its starter, whom the kernel engine
+ * deems privy to the names and ids (fsload_privy(), module/netlink.c):
+ * they are shown whenever /proc gave the name.
+ */
 static void utop_describe(const struct utsnap *t, struct thread_cpu *tc)
 {
 	char path[64], buf[512], *p;
@@ -924,6 +929,7 @@ static void utop_describe(const struct utsnap *t, struct thread_cpu *tc)
 		len = min(len, sizeof(tc->name) - 1);
 		memcpy(tc->name, buf, len);
 		tc->name[len] = '\0';
+		tc->named = true;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", t->pid, t->tid);
 	if (!read_small(AT_FDCWD, path, buf, sizeof(buf)))

@@ -212,7 +212,7 @@ void waiter_refresh(struct waiter *w)
 int waiter_run(struct waiter *w, double timeout_s, bool stop_on_signal)
 {
 	uint64_t deadline = 0, next_poll = 0, now;
-	bool polling = false, stop_sent = false;
+	bool polling = false;
 	int ret, tmo;
 
 	if (timeout_s >= 0)
@@ -223,8 +223,9 @@ int waiter_run(struct waiter *w, double timeout_s, bool stop_on_signal)
 			errmsg("the fsload module was unloaded");
 			return EXIT_SYSERR;
 		}
-		if (stop_on_signal && signals && !stop_sent) {
-			stop_sent = true;
+		/* once per job: run_wait() calls again every second */
+		if (stop_on_signal && signals && !w->stop_sent) {
+			w->stop_sent = true;
 			progress_clear(&w->pr);
 			fprintf(stderr, "fsloadctl: stopping job %" PRIu32
 				" (interrupt again to quit at once)\n", w->id);
@@ -234,7 +235,7 @@ int waiter_run(struct waiter *w, double timeout_s, bool stop_on_signal)
 				return ret;
 			continue;
 		}
-		if (w->held && w->on_held && !stop_sent) {
+		if (w->held && w->on_held && !w->stop_sent) {
 			uint32_t phase = w->held - 1;
 
 			w->held_done = w->held;

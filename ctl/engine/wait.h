@@ -59,6 +59,7 @@ struct waiter {
 	int (*on_held)(void *arg, struct nl_ctx *nl, uint32_t id,
 		       uint32_t phase);
 	void *held_arg;
+	bool stop_sent;		/* JOB_STOP sent on a signal: said once */
 };
 
 /* Take over @nl's notifications. */

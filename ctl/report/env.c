@@ -360,6 +360,13 @@ static void print_kernel(void)
 			   !(cmdline && strstr(cmdline, "nokaslr")));
 	else
 		print_null(PRINT_JSON, "kaslr", NULL);
+	/*
+	 * What the kernel keeps its time on, which the engines' op clocks
+	 * read when not the TSC themselves (job.op_clock): a tsc is cheap,
+	 * an hpet an emulated MMIO read in a TCG guest (issue 31).
+	 */
+	print_text("clocksource",
+		   "/sys/devices/system/clocksource/clocksource0/current_clocksource");
 
 	open_json_object("debug");
 	open_json_array("options");
@@ -783,11 +790,56 @@ bool env_geometry_volatile(const char *key)
 }
 
 /*
- * "Key:   value" (dumpe2fs), "key\t\tvalue" (btrfs dump-super) lines as
- * members of the "geometry" object; xfs_info's "meta-data=... isize=512"
- * lines as name=value pairs, prefixed with their section.
+ * One line of xfs_info: "SECTION =HEADER  name=value name=value, ..."; a
+ * line whose SECTION is blank continues @section's.  The pairs become
+ * "SECTION.name"; the header (naming's "version 2", log's "internal log",
+ * realtime's "none") becomes "SECTION", unless it is a path (meta-data's
+ * device, an external log's).  Words after a value ("blks") are units.
  */
-static void print_geometry(const char *fstype, char *text)
+static void print_xfs_geometry_line(char *line, char *section, size_t len)
+{
+	char *eq = strchr(line, '='), *p, *tok, *save = NULL, *v;
+	char head[128] = "", key[96];
+	bool pairs = false;
+
+	if (!eq)
+		return;
+	*eq = '\0';
+	for (p = line; *p == ' ' || *p == '\t'; p++)
+		;
+	v = p + strcspn(p, " \t");
+	*v = '\0';
+	if (*p)
+		snprintf(section, len, "%s", p);
+	for (tok = strtok_r(eq + 1, " ,\t", &save); tok;
+	     tok = strtok_r(NULL, " ,\t", &save)) {
+		v = strchr(tok, '=');
+		if (!v) {
+			/* the header's words, before the first pair */
+			if (!pairs && strlen(head) + strlen(tok) + 2 <
+				      sizeof(head))
+				snprintf(head + strlen(head),
+					 sizeof(head) - strlen(head), "%s%s",
+					 *head ? " " : "", tok);
+			continue;
+		}
+		pairs = true;
+		*v++ = '\0';
+		if (!*tok || !*v)
+			continue;
+		snprintf(key, sizeof(key), "%s.%s", section, tok);
+		print_string(PRINT_JSON, key, NULL, v);
+	}
+	if (*head && *section && !strchr(head, '/'))
+		print_string(PRINT_JSON, section, NULL, head);
+}
+
+/*
+ * "Key:   value" (dumpe2fs), "key\t\tvalue" (btrfs dump-super) lines as
+ * members of the "geometry" object; xfs_info's name=value pairs prefixed
+ * with their section (print_xfs_geometry_line()).
+ */
+void env_print_geometry(const char *fstype, char *text)
 {
 	char *save = NULL, *line, section[32] = "";
 
@@ -797,34 +849,8 @@ static void print_geometry(const char *fstype, char *text)
 		char *k, *v, *e;
 
 		if (!strcmp(fstype, "xfs")) {
-			char *tok, *s2 = NULL, key[96];
-			char *eq;
-
-			/* "meta-data=/dev/ram0   isize=512 agcount=4, ..." */
-			for (tok = strtok_r(line, " ,\t", &s2); tok;
-			     tok = strtok_r(NULL, " ,\t", &s2)) {
-				eq = strchr(tok, '=');
-				if (!eq)
-					continue;
-				*eq = '\0';
-				if (eq[1] == '\0')
-					continue;
-				if (!strcmp(tok, "meta-data") ||
-				    !strcmp(tok, "data") ||
-				    !strcmp(tok, "naming") ||
-				    !strcmp(tok, "log") ||
-				    !strcmp(tok, "realtime")) {
-					snprintf(section, sizeof(section), "%s",
-						 tok);
-					if (!strcmp(tok, "meta-data"))
-						continue; /* the device */
-					if (strchr(eq + 1, '/'))
-						continue;
-				}
-				snprintf(key, sizeof(key), "%s.%s", section,
-					 tok);
-				print_string(PRINT_JSON, key, NULL, eq + 1);
-			}
+			print_xfs_geometry_line(line, section,
+						sizeof(section));
 			continue;
 		}
 		if (!strcmp(fstype, "btrfs")) {
@@ -905,7 +931,7 @@ static void print_fs_tools(const struct mount_info *mi)
 	if (text && !st) {
 		copy = strdup(text);
 		if (copy)
-			print_geometry(mi->fstype, copy);
+			env_print_geometry(mi->fstype, copy);
 	} else {
 		print_null(PRINT_JSON, "geometry", NULL);
 	}

@@ -32,6 +32,13 @@ void env_cpu_read(struct env_cpu *cpu);
 /* "VENDOR family F model M stepping S, string ops: FLAGS|none" */
 void env_cpu_line(const struct env_cpu *cpu, char *buf, size_t len);
 
+/*
+ * The "geometry" member of the current JSON object: @text, the output of
+ * @fstype's tool (dumpe2fs -h, xfs_info, btrfs dump-super), as members
+ * one per value; @text is cut up.
+ */
+void env_print_geometry(const char *fstype, char *text);
+
 /* A filesystem geometry line (@key) that changes with use, not with mkfs. */
 bool env_geometry_volatile(const char *key);
 

@@ -403,6 +403,11 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 		if (ret == FSLOAD_RET_ACCOUNTED)
 			continue;
 		fsload_trace_op(w, op, ret, timed ? lat : 0);
+		/* the stop's doing, not a failure: neither counted nor named */
+		if (fsload_interrupted(ret) && fsload_stopping(w)) {
+			end = FSLOAD_RUN_STOPPED;
+			break;
+		}
 		/*
 		 * An asynchronous op reports an earlier one's failure,
 		 * counted and named in e->failed_op: that op failed,

@@ -1514,4 +1514,20 @@ static inline bool fsload_tolerable(int err)
 	       err == -ENOTDIR || err == -EISDIR;
 }
 
+/*
+ * How an operation ends when a stop interrupts it: the kernel's stop sends
+ * its workers SIGKILL to end sleeps only a signal ends (fsload_job_stop()),
+ * and the op in hand fails with one of these.  Not an error of the
+ * filesystem's: the job was stopped, as asked.
+ */
+static inline bool fsload_interrupted(int err)
+{
+#ifdef ERESTARTSYS
+	if (err == -ERESTARTSYS || err == -ERESTARTNOINTR ||
+	    err == -ERESTARTNOHAND || err == -ERESTART_RESTARTBLOCK)
+		return true;
+#endif
+	return err == -EINTR;
+}
+
 #endif /* _FSLOAD_ENGINE_H */
