@@ -611,7 +611,7 @@ t_mdtest() {
 	[ $? -eq 2 ] || fail "--phases list: not a usage error"
 	# mdtest's open and fs_mark's: one create cannot be both
 	refused "$d" rdwr-trunc '[phase c]\nop = create size=1 rdwr trunc\n' \
-		"rdwr and trunc"
+		"rdwr (mdtest's open) and trunc (fs_mark's) exclude each other"
 	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
 }
 
