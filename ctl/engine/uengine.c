@@ -1530,7 +1530,8 @@ int uengine_check(const struct program *prog, uint32_t threads,
 	rank_threads = threads;
 	threads = fsload_run_threads(threads, ranks);
 	if (!files || files > FSLOAD_FILES_MAX) {
-		errmsg("user engine: files: 1 to 100000000 per thread");
+		errmsg("user engine: files: 1 to %d per thread",
+		       FSLOAD_FILES_MAX);
 		return EXIT_USAGE;
 	}
 	/* mdtest's names: each thread's items from 0, as the kernel's */
@@ -1538,7 +1539,8 @@ int uengine_check(const struct program *prog, uint32_t threads,
 		tree_files *= threads;
 	if (!files_per_dir || tree_files > FSLOAD_FILES_MAX ||
 	    (tree_files + files_per_dir - 1) / files_per_dir > FSLOAD_DIRS_MAX) {
-		errmsg("user engine: files and files per directory make more than 100000000 files or 100000 directories");
+		errmsg("user engine: files and files per directory make more than %d files or %d directories",
+		       FSLOAD_FILES_MAX, FSLOAD_DIRS_MAX);
 		return EXIT_USAGE;
 	}
 	if (first_dir && !branch) {
@@ -1549,7 +1551,8 @@ int uengine_check(const struct program *prog, uint32_t threads,
 				flags & FSLOAD_JOB_F_SHARED_DIR, scheme);
 	if (dirs > FSLOAD_DIRS_MAX ||
 	    (u64)first_dir * files_per_dir + tree_files > FSLOAD_FILES_MAX) {
-		errmsg("user engine: first-dir: the tree passes 100000 directories or its files' numbers 100000000");
+		errmsg("user engine: first-dir: the tree passes %d directories or its files' numbers %d",
+		       FSLOAD_DIRS_MAX, FSLOAD_FILES_MAX);
 		return EXIT_USAGE;
 	}
 	if (branch > FSLOAD_DIRS_MAX ||
