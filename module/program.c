@@ -411,67 +411,26 @@ static int fsload_parse_ranks(struct fsload_program *prog, struct nlattr **tb,
 static int fsload_parse_tree(struct fsload_program *prog, struct nlattr **tb,
 			     struct netlink_ext_ack *extack)
 {
-	u64 tree_files, dirs;
+	struct fsload_tree_shape t;
+	struct fsload_refusal r;
+	int err;
 
-	/*
-	 * A shared tree numbers every thread's files in one range, but with
-	 * mdtest's names, each thread's from 0 (its own names).
-	 */
-	tree_files = prog->files;
-	if ((prog->flags & FSLOAD_JOB_F_SHARED_DIR) &&
-	    prog->naming.scheme != FSLOAD_NAMES_MDTEST)
-		tree_files *= fsload_run_threads(prog->threads, prog->ranks);
-	if (tree_files > FSLOAD_FILES_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES],
-				    "files: threads x files in a shared tree exceeds "
-				    __stringify(FSLOAD_FILES_MAX));
-		return -ERANGE;
-	}
-	dirs = DIV_ROUND_UP(tree_files, prog->files_per_dir);
-	if (dirs > FSLOAD_DIRS_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES_PER_DIR],
-				    "files_per_dir: files need more than "
-				    __stringify(FSLOAD_DIRS_MAX) " subdirectories");
-		return -ERANGE;
-	}
 	prog->branch = tb[FSLOAD_A_JOB_TREE_BRANCH] ?
 		       nla_get_u32(tb[FSLOAD_A_JOB_TREE_BRANCH]) : 0;
-	if (prog->branch && prog->block) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_TREE_BRANCH],
-				    "tree_branch: needs a dir, not a device");
-		return -EINVAL;
-	}
-	/* The policy holds it in 0 .. FSLOAD_DIRS_MAX. */
 	prog->first_dir = tb[FSLOAD_A_JOB_FIRST_DIR] ?
 			  nla_get_u32(tb[FSLOAD_A_JOB_FIRST_DIR]) : 0;
-	if (prog->first_dir && !prog->branch) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FIRST_DIR],
-				    "first_dir: only in a tree (tree_branch)");
-		return -EINVAL;
-	}
-	dirs = fsload_tree_dirs(fsload_run_threads(prog->threads, prog->ranks),
-				prog->files,
-				prog->files_per_dir, prog->first_dir,
-				prog->flags & FSLOAD_JOB_F_SHARED_DIR,
-				prog->naming.scheme);
-	if (dirs > FSLOAD_DIRS_MAX ||
-	    (u64)prog->first_dir * prog->files_per_dir + tree_files >
-	    FSLOAD_FILES_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FIRST_DIR],
-				    "first_dir: the tree passes "
-				    __stringify(FSLOAD_DIRS_MAX)
-				    " directories or its files' numbers "
-				    __stringify(FSLOAD_FILES_MAX));
-		return -ERANGE;
-	}
-	if (fsload_dir_depth(prog->branch, dirs - 1) > FSLOAD_TREE_DEPTH_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_TREE_BRANCH],
-				    "tree_branch: the files need a tree more than "
-				    __stringify(FSLOAD_TREE_DEPTH_MAX)
-				    " levels deep (FSLOAD_TREE_DEPTH_MAX)");
-		return -ERANGE;
-	}
-	return 0;
+	t = (struct fsload_tree_shape){
+		.files = prog->files,
+		.files_per_dir = prog->files_per_dir,
+		.threads = fsload_run_threads(prog->threads, prog->ranks),
+		.branch = prog->branch,
+		.first_dir = prog->first_dir,
+		.flags = prog->flags,
+		.scheme = prog->naming.scheme,
+		.block = prog->block,
+	};
+	err = fsload_check_tree(&t, &r);
+	return err ? fsload_refused(&r, tb, NULL, extack) : 0;
 }
 
 /* SEED, PROGRESS_MS, IDLE_MS, SAMPLE_MS, LAT_SAMPLE, CPU_PROFILE_*, STALL_MS */
@@ -607,14 +566,9 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 				    FSLOAD_RANK_RANGE);
 		return -ERANGE;
 	}
+	/* fsload_check_tree() holds them */
 	prog->files = tb[FSLOAD_A_JOB_FILES] ?
 		      nla_get_u64(tb[FSLOAD_A_JOB_FILES]) : 1000;
-	if (!prog->files || prog->files > FSLOAD_FILES_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES],
-				    "files: must be 1 to "
-				    __stringify(FSLOAD_FILES_MAX) " per thread");
-		return -ERANGE;
-	}
 	prog->files_per_dir = tb[FSLOAD_A_JOB_FILES_PER_DIR] ?
 			      nla_get_u32(tb[FSLOAD_A_JOB_FILES_PER_DIR]) :
 			      1000;

@@ -532,7 +532,7 @@ t_leaf_mknod() {
 	[ $? -eq 2 ] || fail "--mknod --size 1: not a usage error"
 	refused "$d" first-dir-flat \
 		'[global]\nfirst-dir = 1\n[phase c]\nop = create\n' \
-		"first-dir: only in a tree"
+		"(first-dir): first_dir: only in a tree (tree_branch)"
 	refused "$d" mknod-fsync '[phase c]\nop = create mknod fsync\n' \
 		"mknod makes the file only"
 	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"

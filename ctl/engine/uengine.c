@@ -1359,6 +1359,14 @@ static const char *const phase_keys[FSLOAD_A_PHASE_MAX + 1] = {
 	[FSLOAD_A_PHASE_STRIDE] = "stride",
 };
 
+/* The start options of the job's attributes that fsload_check_tree() names. */
+static const char *const job_keys[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_FILES] = "--files",
+	[FSLOAD_A_JOB_FILES_PER_DIR] = "--files-per-dir",
+	[FSLOAD_A_JOB_TREE_BRANCH] = "--tree-branch",
+	[FSLOAD_A_JOB_FIRST_DIR] = "first-dir",
+};
+
 /* A refusal of phase @ph (its op @op, from 1; 0: the phase's own). */
 static int bad_program(const char *ph, unsigned int op,
 		       const struct fsload_refusal *r)
@@ -1509,9 +1517,10 @@ int uengine_check(const struct program *prog, uint32_t threads,
 		  uint8_t scheme)
 {
 	static struct fsload_phase phases[FSLOAD_PHASES_MAX];
-	u64 tree_files = files, dirs;
+	struct fsload_tree_shape t;
 	struct fsload_job_shape js;
-	u32 max_block, rank_threads;
+	struct fsload_refusal r;
+	u32 max_block;
 
 	if (!threads || threads > FSLOAD_THREADS_MAX) {
 		errmsg("user engine: threads: 1 to %d", FSLOAD_THREADS_MAX);
@@ -1526,46 +1535,26 @@ int uengine_check(const struct program *prog, uint32_t threads,
 		errmsg("user engine: " FSLOAD_RANKS_RANGE);
 		return EXIT_USAGE;
 	}
-	/* the run's threads, in one directory */
-	rank_threads = threads;
-	threads = fsload_run_threads(threads, ranks);
-	if (!files || files > FSLOAD_FILES_MAX) {
-		errmsg("user engine: files: 1 to %d per thread",
-		       FSLOAD_FILES_MAX);
-		return EXIT_USAGE;
-	}
-	/* mdtest's names: each thread's items from 0, as the kernel's */
-	if ((flags & FSLOAD_JOB_F_SHARED_DIR) && scheme != FSLOAD_NAMES_MDTEST)
-		tree_files *= threads;
-	if (!files_per_dir || tree_files > FSLOAD_FILES_MAX ||
-	    (tree_files + files_per_dir - 1) / files_per_dir > FSLOAD_DIRS_MAX) {
-		errmsg("user engine: files and files per directory make more than %d files or %d directories",
-		       FSLOAD_FILES_MAX, FSLOAD_DIRS_MAX);
-		return EXIT_USAGE;
-	}
-	if (first_dir && !branch) {
-		errmsg("user engine: first-dir: only in a tree (tree-branch)");
-		return EXIT_USAGE;
-	}
-	dirs = fsload_tree_dirs(threads, files, files_per_dir, first_dir,
-				flags & FSLOAD_JOB_F_SHARED_DIR, scheme);
-	if (dirs > FSLOAD_DIRS_MAX ||
-	    (u64)first_dir * files_per_dir + tree_files > FSLOAD_FILES_MAX) {
-		errmsg("user engine: first-dir: the tree passes %d directories or its files' numbers %d",
-		       FSLOAD_DIRS_MAX, FSLOAD_FILES_MAX);
-		return EXIT_USAGE;
-	}
-	if (branch > FSLOAD_DIRS_MAX ||
-	    fsload_dir_depth(branch, (u32)dirs - 1) > FSLOAD_TREE_DEPTH_MAX) {
-		errmsg("user engine: tree branch: the files need a tree more than %d levels deep",
-		       FSLOAD_TREE_DEPTH_MAX);
+	t = (struct fsload_tree_shape){
+		.files = files,
+		.files_per_dir = files_per_dir,
+		/* the run's threads, in one directory */
+		.threads = fsload_run_threads(threads, ranks),
+		.branch = branch,
+		.first_dir = first_dir,
+		.flags = flags,
+		.scheme = scheme,
+		.block = prog->block,
+	};
+	if (fsload_check_tree(&t, &r)) {
+		errmsg("user engine (%s): %s", job_keys[r.attr] ?: "?", r.msg);
 		return EXIT_USAGE;
 	}
 	if (!prog->nphases || prog->nphases > FSLOAD_PHASES_MAX) {
 		errmsg("user engine: 1 to %d phases", FSLOAD_PHASES_MAX);
 		return EXIT_USAGE;
 	}
-	ushape(prog, rank_threads, files, flags, &js);
+	ushape(prog, threads, files, flags, &js);
 	return uprog_convert(prog, &js, 0, phases, &max_block);
 }
 

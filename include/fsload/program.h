@@ -328,4 +328,89 @@ static inline int fsload_check_phase_ops(const struct fsload_phase *ph,
 	return 0;
 }
 
+/**
+ * struct fsload_tree_shape - a job's file set and its directory tree
+ * @files: files per thread
+ * @files_per_dir: files per directory
+ * @threads: the run's threads (fsload_run_threads(): every rank's)
+ * @branch: the tree's branching factor; 0: flat
+ * @first_dir: the first directory that holds files
+ * @flags: the job's flags (enum fsload_job_flags)
+ * @scheme: its names (enum fsload_names)
+ * @block: a block job (a device, not a dir)
+ */
+struct fsload_tree_shape {
+	u64 files;
+	u32 files_per_dir;
+	u32 threads;
+	u32 branch;
+	u32 first_dir;
+	u32 flags;
+	u8 scheme;
+	bool block;
+};
+
+/**
+ * fsload_check_tree() - check a job's file set and directory tree
+ * @t: the job's, its defaults filled in
+ * @r: filled in with the refusal
+ *
+ * Return: 0, or a negative errno with @r saying which attribute of the
+ * job set (FSLOAD_A_JOB_*) and why.
+ */
+static inline int fsload_check_tree(const struct fsload_tree_shape *t,
+				    struct fsload_refusal *r)
+{
+	u64 tree_files = t->files, dirs;
+
+	if (!t->files || t->files > FSLOAD_FILES_MAX)
+		return fsload_refuse(r, FSLOAD_A_JOB_FILES, -ERANGE,
+				     "files: must be 1 to "
+				     __stringify(FSLOAD_FILES_MAX) " per thread");
+	if (!t->files_per_dir || t->files_per_dir > FSLOAD_FILES_MAX)
+		return fsload_refuse(r, FSLOAD_A_JOB_FILES_PER_DIR, -ERANGE,
+				     "files_per_dir: 1 to " __stringify(FSLOAD_FILES_MAX));
+	/*
+	 * A shared tree numbers every thread's files in one range, but with
+	 * mdtest's names, each thread's from 0 (its own names).
+	 */
+	if ((t->flags & FSLOAD_JOB_F_SHARED_DIR) &&
+	    t->scheme != FSLOAD_NAMES_MDTEST)
+		tree_files *= t->threads;
+	if (tree_files > FSLOAD_FILES_MAX)
+		return fsload_refuse(r, FSLOAD_A_JOB_FILES, -ERANGE,
+				     "files: threads x files in a shared tree exceeds "
+				     __stringify(FSLOAD_FILES_MAX));
+	if (div_u64(tree_files + t->files_per_dir - 1, t->files_per_dir) >
+	    FSLOAD_DIRS_MAX)
+		return fsload_refuse(r, FSLOAD_A_JOB_FILES_PER_DIR, -ERANGE,
+				     "files_per_dir: files need more than "
+				     __stringify(FSLOAD_DIRS_MAX) " subdirectories");
+	if (t->branch > FSLOAD_DIRS_MAX)
+		return fsload_refuse(r, FSLOAD_A_JOB_TREE_BRANCH, -ERANGE,
+				     "tree_branch: 0 to " __stringify(FSLOAD_DIRS_MAX));
+	if (t->branch && t->block)
+		return fsload_refuse(r, FSLOAD_A_JOB_TREE_BRANCH, -EINVAL,
+				     "tree_branch: needs a dir, not a device");
+	if (t->first_dir && !t->branch)
+		return fsload_refuse(r, FSLOAD_A_JOB_FIRST_DIR, -EINVAL,
+				     "first_dir: only in a tree (tree_branch)");
+	dirs = fsload_tree_dirs(t->threads, t->files, t->files_per_dir,
+				t->first_dir, t->flags & FSLOAD_JOB_F_SHARED_DIR,
+				t->scheme);
+	if (dirs > FSLOAD_DIRS_MAX ||
+	    (u64)t->first_dir * t->files_per_dir + tree_files > FSLOAD_FILES_MAX)
+		return fsload_refuse(r, FSLOAD_A_JOB_FIRST_DIR, -ERANGE,
+				     "first_dir: the tree passes "
+				     __stringify(FSLOAD_DIRS_MAX)
+				     " directories or its files' numbers "
+				     __stringify(FSLOAD_FILES_MAX));
+	if (fsload_dir_depth(t->branch, dirs - 1) > FSLOAD_TREE_DEPTH_MAX)
+		return fsload_refuse(r, FSLOAD_A_JOB_TREE_BRANCH, -ERANGE,
+				     "tree_branch: the files need a tree more than "
+				     __stringify(FSLOAD_TREE_DEPTH_MAX)
+				     " levels deep (FSLOAD_TREE_DEPTH_MAX)");
+	return 0;
+}
+
 #endif /* _FSLOAD_PROGRAM_H */
