@@ -16,19 +16,19 @@ static struct netlink_range_validation fsload_a_job_files_per_dir_range = {
 };
 
 static struct netlink_range_validation fsload_a_job_progress_ms_range = {
-	.max	= 3600000ULL,
+	.max	= FSLOAD_PROGRESS_MS_MAX,
 };
 
 static struct netlink_range_validation fsload_a_job_idle_ms_range = {
-	.max	= 60000ULL,
+	.max	= FSLOAD_IDLE_MS_MAX,
 };
 
 static struct netlink_range_validation fsload_a_job_sample_ms_range = {
-	.max	= 60000ULL,
+	.max	= FSLOAD_SAMPLE_MS_MAX,
 };
 
 static struct netlink_range_validation fsload_a_job_stall_ms_range = {
-	.max	= 86400000ULL,
+	.max	= FSLOAD_STALL_MS_MAX,
 };
 
 static struct netlink_range_validation fsload_a_job_tree_branch_range = {
@@ -64,7 +64,7 @@ static struct netlink_range_validation fsload_a_job_ranks_range = {
 
 static struct netlink_range_validation fsload_a_op_weight_range = {
 	.min	= 1ULL,
-	.max	= 1000000ULL,
+	.max	= FSLOAD_WEIGHT_MAX,
 };
 
 static struct netlink_range_validation fsload_a_op_block_bytes_range = {

@@ -33,7 +33,7 @@ module_param_named(max_samples, fsload_max_samples, uint, 0644);
 MODULE_PARM_DESC(max_samples, "Time series samples kept per job until read (default 4096, 1 to 65536)");
 
 /* I/O block size limit; each worker allocates one block. */
-unsigned int fsload_max_block_bytes = 4U << 20;
+unsigned int fsload_max_block_bytes = FSLOAD_BLOCK_DEFAULT_MAX;
 module_param_named(max_block_bytes, fsload_max_block_bytes, uint, 0644);
 MODULE_PARM_DESC(max_block_bytes, "Largest I/O block in bytes, one buffer per worker (default 4 MiB, at most 16 MiB)");
 

@@ -14,27 +14,76 @@
 #include <linux/stringify.h>
 #include <net/genetlink.h>
 #include "fsload.h"
+#include <fsload/program.h>
 #include "fsload-nl-gen.h"
 #include "compat.h"
 
-static int fsload_parse_op(const struct fsload_program *prog,
-			   struct fsload_opdesc *od, const struct nlattr *nla,
+/* The attributes of a parsed nest, as BIT(attribute) (FSLOAD_HAS()). */
+static u32 fsload_attrs_has(struct nlattr **tb, unsigned int max)
+{
+	unsigned int i;
+	u32 has = 0;
+
+	BUILD_BUG_ON(FSLOAD_A_OP_MAX >= 32 || FSLOAD_A_PHASE_MAX >= 32);
+	for (i = 1; i <= max; i++)
+		if (tb[i])
+			has |= BIT(i);
+	return has;
+}
+
+/*
+ * A refusal of the shared checks (include/fsload/program.h) in the
+ * extack: its message, and its attribute in @tb (@nest for 0), or as
+ * missing from @nest.  The message is a static string of the checks, as
+ * NL_SET_ERR_MSG() keeps.
+ */
+static int fsload_refused(const struct fsload_refusal *r, struct nlattr **tb,
+			  const struct nlattr *nest,
+			  struct netlink_ext_ack *extack)
+{
+	do_trace_netlink_extack(r->msg);
+	if (!extack)
+		return r->err;
+	extack->_msg = r->msg;
+	if (r->missing)
+		NL_SET_ERR_ATTR_MISS(extack, nest, r->attr);
+	else
+		NL_SET_BAD_ATTR(extack, r->attr ? tb[r->attr] : nest);
+	return r->err;
+}
+
+/* What a program's checks need of its job, as the request gives it. */
+static void fsload_job_shape(const struct fsload_program *prog,
+			     struct fsload_job_shape *js)
+{
+	*js = (struct fsload_job_shape){
+		.files = prog->files,
+		.max_file_bytes = fsload_max_file_bytes,
+		.max_block_bytes = min_t(u32, fsload_max_block_bytes,
+					 FSLOAD_BLOCK_MAX),
+		.threads = prog->threads,
+		.flags = prog->flags,
+		.ngroups = prog->ngroups,
+		.block = prog->block,
+	};
+}
+
+/* An op nest into @od, with the request's defaults. */
+static int fsload_parse_op(struct fsload_program *prog,
+			   const struct fsload_job_shape *js,
+			   struct fsload_phase *ph, const struct nlattr *nla,
 			   struct netlink_ext_ack *extack)
 {
+	struct fsload_opdesc *od = &ph->ops[ph->nops++];
 	struct nlattr *tb[FSLOAD_A_OP_MAX + 1];
-	u32 rem = 0;
+	struct fsload_refusal r;
 	int err;
 
 	err = nla_parse_nested(tb, FSLOAD_A_OP_MAX, nla, fsload_op_nl_policy,
 			       extack);
 	if (err)
 		return err;
-	if (!tb[FSLOAD_A_OP_TYPE]) {
-		NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_OP_TYPE);
-		NL_SET_ERR_MSG(extack, "op: type is required");
-		return -EINVAL;
-	}
-	od->type = nla_get_u8(tb[FSLOAD_A_OP_TYPE]);
+	od->type = tb[FSLOAD_A_OP_TYPE] ? nla_get_u8(tb[FSLOAD_A_OP_TYPE]) : 0;
 	od->weight = tb[FSLOAD_A_OP_WEIGHT] ?
 		     nla_get_u32(tb[FSLOAD_A_OP_WEIGHT]) : 1;
 	od->size = tb[FSLOAD_A_OP_SIZE_BYTES] ?
@@ -47,159 +96,47 @@ static int fsload_parse_op(const struct fsload_program *prog,
 		    nla_get_u32(tb[FSLOAD_A_OP_DEPTH]) : 1;
 	od->group = tb[FSLOAD_A_OP_GROUP] ? nla_get_u8(tb[FSLOAD_A_OP_GROUP]) :
 		    FSLOAD_GROUP_ALL;
-	if (od->group != FSLOAD_GROUP_ALL && od->group >= prog->ngroups) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_GROUP],
-				    "group: no such group (GROUP nests, from 0)");
-		return -EINVAL;
-	}
-	if (fsload_op_type(od->type)->params & FSLOAD_OPP_BIO) {
-		if (!prog->block) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_TYPE],
-					    "type: bio ops need a device (a block job), not a dir");
-			return -EINVAL;
-		}
-		if (od->block > FSLOAD_BIO_BLOCK_MAX || od->block % 512) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_BLOCK_BYTES],
-					    "block_bytes: a bio's block is a multiple of 512 bytes, at most "
-					    __stringify(FSLOAD_BIO_BLOCK_MAX) " bytes");
-			return -EINVAL;
-		}
-		/* The region is checked against the device once it is open. */
-	} else if (prog->block &&
-		   !(fsload_op_type(od->type)->params & FSLOAD_OPP_ANY)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_TYPE],
-				    "type: a block job (device) runs bio ops and null only");
-		return -EINVAL;
-	} else if (tb[FSLOAD_A_OP_DEPTH]) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_DEPTH],
-				    "depth: applies to bio ops only");
-		return -EINVAL;
-	} else if (od->size > fsload_max_file_bytes) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],
-				    "size_bytes: larger than the module parameter max_file_bytes");
-		return -ERANGE;
-	}
-	if (od->block > fsload_max_block_bytes) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_BLOCK_BYTES],
-				    "block_bytes: larger than the module parameter max_block_bytes");
-		return -ERANGE;
-	}
-	if (od->type == FSLOAD_OP_RENAME &&
-	    (od->flags & FSLOAD_OP_F_ROTATE)) {
-		if (tb[FSLOAD_A_OP_PREFIX]) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_PREFIX],
-					    "prefix: a rotating rename keeps the items' names");
-			return -EINVAL;
-		}
-	} else if (od->type == FSLOAD_OP_RENAME) {
-		if (!tb[FSLOAD_A_OP_PREFIX]) {
-			NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_OP_PREFIX);
-			NL_SET_ERR_MSG(extack, "prefix: required by rename");
-			return -EINVAL;
-		}
-		od->prefix = nla_get_u8(tb[FSLOAD_A_OP_PREFIX]);
-		if (od->prefix == 'd' || od->prefix == 't') {
-			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_PREFIX],
-					    "prefix: 'd' and 't' name directories");
-			return -EINVAL;
-		}
-	} else if (tb[FSLOAD_A_OP_PREFIX]) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_PREFIX],
-				    "prefix: applies to rename only");
-		return -EINVAL;
-	}
-	if (od->size && !(fsload_op_type(od->type)->params & FSLOAD_OPP_SIZE)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],
-				    "size_bytes: not a parameter of this op type");
-		return -EINVAL;
-	}
-	if (od->flags & ~fsload_op_type(od->type)->flags) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_FLAGS],
-				    "flags: not valid for this op type");
-		return -EINVAL;
-	}
-	if ((od->flags & FSLOAD_OP_F_RDWR) && (od->flags & FSLOAD_OP_F_TRUNC)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_FLAGS],
-				    "flags: rdwr (mdtest's open) and trunc (fs_mark's) exclude each other");
-		return -EINVAL;
-	}
-	if ((od->flags & FSLOAD_OP_F_MKNOD) && od->flags != FSLOAD_OP_F_MKNOD) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_FLAGS],
-				    FSLOAD_MKNOD_ALONE);
-		return -EINVAL;
-	}
-	if ((od->flags & FSLOAD_OP_F_MKNOD) && od->size) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],
-				    FSLOAD_MKNOD_NO_DATA);
-		return -EINVAL;
-	}
-	if (od->type == FSLOAD_OP_READ && od->size &&
-	    !(od->flags & FSLOAD_OP_F_SIZED)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_OP_SIZE_BYTES],
-				    "size_bytes: a read takes it with the sized flag only");
-		return -EINVAL;
-	}
-	if ((fsload_op_type(od->type)->params & FSLOAD_OPP_FILE_SIZE) &&
-	    od->size < od->block) {
-		NL_SET_ERR_MSG_ATTR(extack, nla,
-				    "size_bytes: the file size, at least one block, is required");
-		return -EINVAL;
-	}
-	if ((fsload_op_type(od->type)->params & FSLOAD_OPP_NEED_SIZE) && !od->size) {
-		NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_OP_SIZE_BYTES);
-		NL_SET_ERR_MSG(extack, "size_bytes: required by this op type");
-		return -EINVAL;
-	}
-	if (od->flags & FSLOAD_OP_F_DIRECT)
-		div_u64_rem(od->size, od->block, &rem);
-	if ((od->flags & FSLOAD_OP_F_DIRECT) && (od->block % 512 || rem)) {
-		NL_SET_ERR_MSG_ATTR(extack, nla,
-				    "flags: direct I/O needs 512-byte multiples and whole blocks");
-		return -EINVAL;
-	}
+	od->prefix = tb[FSLOAD_A_OP_PREFIX] ?
+		     nla_get_u8(tb[FSLOAD_A_OP_PREFIX]) : 0;
+	err = fsload_check_op(js, ph, od,
+			      fsload_attrs_has(tb, FSLOAD_A_OP_MAX), &r);
+	if (err)
+		return fsload_refused(&r, tb, nla, extack);
+	if (od->type == FSLOAD_OP_BIO_WRITE)
+		prog->bio_write = true;
+	prog->max_depth = max(prog->max_depth, od->depth);
+	prog->max_block = max(prog->max_block, od->block);
+	ph->weight_total += od->weight;
 	return 0;
 }
 
+/* A phase nest into @ph, with the request's defaults, and its ops. */
 static int fsload_parse_phase(struct fsload_program *prog,
 			      struct fsload_phase *ph,
 			      const struct nlattr *nla,
 			      struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[FSLOAD_A_PHASE_MAX + 1];
+	struct fsload_job_shape js;
+	struct fsload_refusal r;
 	const struct nlattr *a;
-	u64 total;
+	unsigned int nops = 0;
 	int rem, err;
 
 	err = nla_parse_nested(tb, FSLOAD_A_PHASE_MAX, nla,
 			       fsload_phase_nl_policy, extack);
 	if (err)
 		return err;
-	if (!tb[FSLOAD_A_PHASE_NAME]) {
-		NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_PHASE_NAME);
-		NL_SET_ERR_MSG(extack, "phase: name is required");
-		return -EINVAL;
-	}
-	nla_strscpy(ph->name, tb[FSLOAD_A_PHASE_NAME], sizeof(ph->name));
+	if (tb[FSLOAD_A_PHASE_NAME])
+		nla_strscpy(ph->name, tb[FSLOAD_A_PHASE_NAME],
+			    sizeof(ph->name));
 	ph->order = tb[FSLOAD_A_PHASE_ORDER] ?
 		    nla_get_u8(tb[FSLOAD_A_PHASE_ORDER]) :
 		    FSLOAD_ORDER_SEQUENTIAL;
 	ph->prefix = tb[FSLOAD_A_PHASE_PREFIX] ?
 		     nla_get_u8(tb[FSLOAD_A_PHASE_PREFIX]) : 'f';
-	if (ph->prefix == 'd' || ph->prefix == 't') {
-		/* Would collide with the names of the job's directories. */
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_PREFIX],
-				    "prefix: 'd' and 't' name directories");
-		return -EINVAL;
-	}
 	ph->flags = tb[FSLOAD_A_PHASE_FLAGS] ?
 		    nla_get_u32(tb[FSLOAD_A_PHASE_FLAGS]) : 0;
-	if ((ph->flags & FSLOAD_PHASE_F_HOLD) &&
-	    (prog->flags & FSLOAD_JOB_F_DETACH)) {
-		/* Nobody would be there to resume it. */
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_FLAGS],
-				    "phase flags: hold needs the job's owner, not detach");
-		return -EINVAL;
-	}
 	ph->first = tb[FSLOAD_A_PHASE_FIRST] ?
 		    nla_get_u64(tb[FSLOAD_A_PHASE_FIRST]) : 0;
 	ph->stride = tb[FSLOAD_A_PHASE_STRIDE] ?
@@ -210,64 +147,24 @@ static int fsload_parse_phase(struct fsload_program *prog,
 	ph->iterations = tb[FSLOAD_A_PHASE_ITERATIONS] ?
 			 nla_get_u64(tb[FSLOAD_A_PHASE_ITERATIONS]) :
 			 prog->files;
-	if (!ph->iterations) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_ITERATIONS],
-				    "phase: iterations must be at least 1");
-		return -EINVAL;
-	}
-	if (check_mul_overflow(ph->iterations, (u64)prog->threads, &total)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_ITERATIONS],
-				    "phase: iterations x threads overflows");
-		return -EOVERFLOW;
-	}
+	nla_for_each_nested(a, nla, rem)
+		nops += nla_type(a) == FSLOAD_A_PHASE_OP;
+	fsload_job_shape(prog, &js);
+	err = fsload_check_phase(&js, ph,
+				 fsload_attrs_has(tb, FSLOAD_A_PHASE_MAX),
+				 nops, &r);
+	if (err)
+		return fsload_refused(&r, tb, nla, extack);
 	nla_for_each_nested(a, nla, rem) {
-		struct fsload_opdesc *od;
-		u64 bytes, op_bytes;
-
 		if (nla_type(a) != FSLOAD_A_PHASE_OP)
 			continue;
-		if (ph->nops == FSLOAD_PHASE_OPS_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, a,
-					    "phase: more than FSLOAD_PHASE_OPS_MAX ops");
-			return -E2BIG;
-		}
-		od = &ph->ops[ph->nops++];
-		err = fsload_parse_op(prog, od, a, extack);
+		err = fsload_parse_op(prog, &js, ph, a, extack);
 		if (err)
 			return err;
-		if (od->type == FSLOAD_OP_BIO_WRITE)
-			prog->bio_write = true;
-		prog->max_depth = max(prog->max_depth, od->depth);
-		/*
-		 * Bytes one op moves: a random or bio op's one block, not its
-		 * size_bytes (the file's size, the device region).
-		 */
-		op_bytes = fsload_op_type(od->type)->params &
-			   (FSLOAD_OPP_FILE_SIZE | FSLOAD_OPP_BIO) ?
-			   od->block : od->size;
-		if (check_mul_overflow(op_bytes, total, &bytes)) {
-			NL_SET_ERR_MSG_ATTR(extack, a,
-					    "op: bytes per op x iterations x threads overflows");
-			return -EOVERFLOW;
-		}
-		ph->weight_total += od->weight;
-		prog->max_block = max(prog->max_block, od->block);
 	}
-	if (!ph->nops) {
-		NL_SET_ERR_ATTR_MISS(extack, nla, FSLOAD_A_PHASE_OP);
-		NL_SET_ERR_MSG(extack, "phase: at least one op is required");
-		return -EINVAL;
-	}
-	if (!fsload_phase_rotate_ok(ph)) {
-		NL_SET_ERR_MSG_ATTR(extack, nla,
-				    "op flags: rotate is the only op of a sequential phase");
-		return -EINVAL;
-	}
-	if (!fsload_phase_dirs_ok(ph)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_PHASE_FLAGS],
-				    "phase flags: dirs takes only mkdir, rmdir and stat ops, one of each");
-		return -EINVAL;
-	}
+	err = fsload_check_phase_ops(ph, &r);
+	if (err)
+		return fsload_refused(&r, tb, nla, extack);
 	fsload_phase_groups(ph, prog->ngroups);
 	return 0;
 }
@@ -507,149 +404,57 @@ static int fsload_parse_ranks(struct fsload_program *prog, struct nlattr **tb,
 	return prog->join_dir ? 0 : -ENOMEM;
 }
 
-/**
- * fsload_parse_program() - validate a start request into a program
- * @prog: the job's program, zeroed; its arrays are the job's to free
- * @info: the JOB_START request, its attributes checked by the policy
- *
- * Everything the policy cannot say: defaults, limits against the module
- * parameters and each other, what each op type takes (the op table).
- *
- * Context: process context, the sender's.
- * Return: 0, or a negative errno with an extack message naming the
- * attribute.
+/*
+ * FILES_PER_DIR, TREE_BRANCH, FIRST_DIR: the job's directories, their
+ * number and depth, after its threads, files, flags, names and ranks.
  */
-int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
+static int fsload_parse_tree(struct fsload_program *prog, struct nlattr **tb,
+			     struct netlink_ext_ack *extack)
 {
-	struct netlink_ext_ack *extack = info->extack;
-	struct nlattr **tb = info->attrs;
-	const struct nlattr *a;
-	unsigned int n = 0;
-	u64 tree_files, dirs;
-	int rem, err;
+	struct fsload_tree_shape t;
+	struct fsload_refusal r;
+	int err;
 
-	prog->threads = tb[FSLOAD_A_JOB_THREADS] ?
-			nla_get_u32(tb[FSLOAD_A_JOB_THREADS]) : 1;
-	if (prog->threads > fsload_max_threads) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_THREADS],
-				    "threads: more than the module parameter max_threads");
-		return -ERANGE;
-	}
-	err = fsload_parse_groups(prog, info);
-	if (err)
-		return err;
-	/* The policy holds it in 0 .. FSLOAD_RANK_MAX; its threads here. */
-	prog->rank = tb[FSLOAD_A_JOB_RANK] ?
-		     nla_get_u32(tb[FSLOAD_A_JOB_RANK]) : 0;
-	if (!fsload_rank_fits(prog->rank, prog->threads)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_RANK],
-				    FSLOAD_RANK_RANGE);
-		return -ERANGE;
-	}
-	prog->files = tb[FSLOAD_A_JOB_FILES] ?
-		      nla_get_u64(tb[FSLOAD_A_JOB_FILES]) : 1000;
-	if (!prog->files || prog->files > FSLOAD_FILES_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES],
-				    "files: must be 1 to "
-				    __stringify(FSLOAD_FILES_MAX) " per thread");
-		return -ERANGE;
-	}
-	prog->files_per_dir = tb[FSLOAD_A_JOB_FILES_PER_DIR] ?
-			      nla_get_u32(tb[FSLOAD_A_JOB_FILES_PER_DIR]) :
-			      1000;
-	prog->flags = tb[FSLOAD_A_JOB_FLAGS] ?
-		      nla_get_u32(tb[FSLOAD_A_JOB_FLAGS]) : 0;
-	prog->block = !!tb[FSLOAD_A_JOB_DEVICE];
-	if (prog->block && (prog->flags & FSLOAD_JOB_F_SHARED_DIR)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FLAGS],
-				    "flags: shared_dir needs a dir, not a device");
-		return -EINVAL;
-	}
-	if ((prog->flags & FSLOAD_JOB_F_HOLD_END) &&
-	    (prog->flags & FSLOAD_JOB_F_DETACH)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FLAGS],
-				    "flags: hold_end needs the job's owner, not detach");
-		return -EINVAL;
-	}
-	err = fsload_parse_naming(prog, tb, extack);
-	if (!err)
-		err = fsload_parse_ranks(prog, tb, extack);
-	if (err)
-		return err;
-	/*
-	 * A shared tree numbers every thread's files in one range, but with
-	 * mdtest's names, each thread's from 0 (its own names).
-	 */
-	tree_files = prog->files;
-	if ((prog->flags & FSLOAD_JOB_F_SHARED_DIR) &&
-	    prog->naming.scheme != FSLOAD_NAMES_MDTEST)
-		tree_files *= fsload_run_threads(prog->threads, prog->ranks);
-	if (tree_files > FSLOAD_FILES_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES],
-				    "files: threads x files in a shared tree exceeds "
-				    __stringify(FSLOAD_FILES_MAX));
-		return -ERANGE;
-	}
-	dirs = DIV_ROUND_UP(tree_files, prog->files_per_dir);
-	if (dirs > FSLOAD_DIRS_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FILES_PER_DIR],
-				    "files_per_dir: files need more than "
-				    __stringify(FSLOAD_DIRS_MAX) " subdirectories");
-		return -ERANGE;
-	}
 	prog->branch = tb[FSLOAD_A_JOB_TREE_BRANCH] ?
 		       nla_get_u32(tb[FSLOAD_A_JOB_TREE_BRANCH]) : 0;
-	if (prog->branch && prog->block) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_TREE_BRANCH],
-				    "tree_branch: needs a dir, not a device");
-		return -EINVAL;
-	}
-	/* The policy holds it in 0 .. FSLOAD_DIRS_MAX. */
 	prog->first_dir = tb[FSLOAD_A_JOB_FIRST_DIR] ?
 			  nla_get_u32(tb[FSLOAD_A_JOB_FIRST_DIR]) : 0;
-	if (prog->first_dir && !prog->branch) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FIRST_DIR],
-				    "first_dir: only in a tree (tree_branch)");
-		return -EINVAL;
-	}
-	dirs = fsload_tree_dirs(fsload_run_threads(prog->threads, prog->ranks),
-				prog->files,
-				prog->files_per_dir, prog->first_dir,
-				prog->flags & FSLOAD_JOB_F_SHARED_DIR,
-				prog->naming.scheme);
-	if (dirs > FSLOAD_DIRS_MAX ||
-	    (u64)prog->first_dir * prog->files_per_dir + tree_files >
-	    FSLOAD_FILES_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FIRST_DIR],
-				    "first_dir: the tree passes "
-				    __stringify(FSLOAD_DIRS_MAX)
-				    " directories or its files' numbers "
-				    __stringify(FSLOAD_FILES_MAX));
-		return -ERANGE;
-	}
-	if (fsload_dir_depth(prog->branch, dirs - 1) > FSLOAD_TREE_DEPTH_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_TREE_BRANCH],
-				    "tree_branch: the files need a tree more than "
-				    __stringify(FSLOAD_TREE_DEPTH_MAX)
-				    " levels deep (FSLOAD_TREE_DEPTH_MAX)");
-		return -ERANGE;
-	}
+	t = (struct fsload_tree_shape){
+		.files = prog->files,
+		.files_per_dir = prog->files_per_dir,
+		.threads = fsload_run_threads(prog->threads, prog->ranks),
+		.branch = prog->branch,
+		.first_dir = prog->first_dir,
+		.flags = prog->flags,
+		.scheme = prog->naming.scheme,
+		.block = prog->block,
+	};
+	err = fsload_check_tree(&t, &r);
+	return err ? fsload_refused(&r, tb, NULL, extack) : 0;
+}
+
+/* SEED, PROGRESS_MS, IDLE_MS, SAMPLE_MS, LAT_SAMPLE, CPU_PROFILE_*, STALL_MS */
+static int fsload_parse_timing(struct fsload_program *prog, struct nlattr **tb,
+			       struct netlink_ext_ack *extack)
+{
 	prog->seed = tb[FSLOAD_A_JOB_SEED] ?
 		     nla_get_u64(tb[FSLOAD_A_JOB_SEED]) : 1;
 	prog->progress_ms = tb[FSLOAD_A_JOB_PROGRESS_MS] ?
 			    nla_get_u32(tb[FSLOAD_A_JOB_PROGRESS_MS]) : 1000;
-	if (prog->progress_ms && prog->progress_ms < 10) {
+	if (prog->progress_ms && prog->progress_ms < FSLOAD_INTERVAL_MS_MIN) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_PROGRESS_MS],
-				    "progress_ms: 0 (none) or at least 10");
+				    "progress_ms: 0 (none) or at least "
+				    __stringify(FSLOAD_INTERVAL_MS_MIN));
 		return -ERANGE;
 	}
 	prog->idle_ms = tb[FSLOAD_A_JOB_IDLE_MS] ?
 			nla_get_u32(tb[FSLOAD_A_JOB_IDLE_MS]) : 0;
 	prog->sample_ms = tb[FSLOAD_A_JOB_SAMPLE_MS] ?
 			  nla_get_u32(tb[FSLOAD_A_JOB_SAMPLE_MS]) : 0;
-	if (prog->sample_ms && prog->sample_ms < 10) {
+	if (prog->sample_ms && prog->sample_ms < FSLOAD_INTERVAL_MS_MIN) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_SAMPLE_MS],
-				    "sample_ms: 0 (none) or at least 10");
+				    "sample_ms: 0 (none) or at least "
+				    __stringify(FSLOAD_INTERVAL_MS_MIN));
 		return -ERANGE;
 	}
 	/* The policy holds it in 1 .. FSLOAD_LAT_SAMPLE_MAX. */
@@ -675,14 +480,24 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 	}
 	prog->stall_ms = tb[FSLOAD_A_JOB_STALL_MS] ?
 			 nla_get_u32(tb[FSLOAD_A_JOB_STALL_MS]) : 0;
-	if (prog->stall_ms && prog->stall_ms < 100) {
+	if (prog->stall_ms && prog->stall_ms < FSLOAD_STALL_MS_MIN) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_STALL_MS],
-				    "stall_ms: 0 (never) or at least 100");
+				    "stall_ms: 0 (never) or at least "
+				    __stringify(FSLOAD_STALL_MS_MIN));
 		return -ERANGE;
 	}
-	if (tb[FSLOAD_A_JOB_PROFILE])
-		nla_strscpy(prog->profile, tb[FSLOAD_A_JOB_PROFILE],
-			    sizeof(prog->profile));
+	return 0;
+}
+
+/* PHASE: the program's phases, in request order; WORKER_CPU. */
+static int fsload_parse_phases(struct fsload_program *prog,
+			       struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+	const struct nlattr *a;
+	unsigned int n = 0;
+	int rem, err;
 
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
 		if (nla_type(a) == FSLOAD_A_JOB_PHASE)
@@ -713,4 +528,77 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 			return err;
 	}
 	return 0;
+}
+
+/**
+ * fsload_parse_program() - validate a start request into a program
+ * @prog: the job's program, zeroed; its arrays are the job's to free
+ * @info: the JOB_START request, its attributes checked by the policy
+ *
+ * Everything the policy cannot say: defaults, limits against the module
+ * parameters and each other, what each op type takes (the op table).
+ *
+ * Context: process context, the sender's.
+ * Return: 0, or a negative errno with an extack message naming the
+ * attribute.
+ */
+int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+	int err;
+
+	prog->threads = tb[FSLOAD_A_JOB_THREADS] ?
+			nla_get_u32(tb[FSLOAD_A_JOB_THREADS]) : 1;
+	if (prog->threads > fsload_max_threads) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_THREADS],
+				    "threads: more than the module parameter max_threads");
+		return -ERANGE;
+	}
+	err = fsload_parse_groups(prog, info);
+	if (err)
+		return err;
+	/* The policy holds it in 0 .. FSLOAD_RANK_MAX; its threads here. */
+	prog->rank = tb[FSLOAD_A_JOB_RANK] ?
+		     nla_get_u32(tb[FSLOAD_A_JOB_RANK]) : 0;
+	if (!fsload_rank_fits(prog->rank, prog->threads)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_RANK],
+				    FSLOAD_RANK_RANGE);
+		return -ERANGE;
+	}
+	/* fsload_check_tree() holds them */
+	prog->files = tb[FSLOAD_A_JOB_FILES] ?
+		      nla_get_u64(tb[FSLOAD_A_JOB_FILES]) : 1000;
+	prog->files_per_dir = tb[FSLOAD_A_JOB_FILES_PER_DIR] ?
+			      nla_get_u32(tb[FSLOAD_A_JOB_FILES_PER_DIR]) :
+			      1000;
+	prog->flags = tb[FSLOAD_A_JOB_FLAGS] ?
+		      nla_get_u32(tb[FSLOAD_A_JOB_FLAGS]) : 0;
+	prog->block = !!tb[FSLOAD_A_JOB_DEVICE];
+	if (prog->block && (prog->flags & FSLOAD_JOB_F_SHARED_DIR)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FLAGS],
+				    "flags: shared_dir needs a dir, not a device");
+		return -EINVAL;
+	}
+	if ((prog->flags & FSLOAD_JOB_F_HOLD_END) &&
+	    (prog->flags & FSLOAD_JOB_F_DETACH)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FLAGS],
+				    "flags: hold_end needs the job's owner, not detach");
+		return -EINVAL;
+	}
+	err = fsload_parse_naming(prog, tb, extack);
+	if (!err)
+		err = fsload_parse_ranks(prog, tb, extack);
+	if (err)
+		return err;
+	err = fsload_parse_tree(prog, tb, extack);
+	if (!err)
+		err = fsload_parse_timing(prog, tb, extack);
+	if (err)
+		return err;
+	if (tb[FSLOAD_A_JOB_PROFILE])
+		nla_strscpy(prog->profile, tb[FSLOAD_A_JOB_PROFILE],
+			    sizeof(prog->profile));
+
+	return fsload_parse_phases(prog, info);
 }

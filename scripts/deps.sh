@@ -26,6 +26,11 @@ declare -A GROUP=(
 	# Debian's kernel source: checkpatch and the kselftest headers (lint,
 	# the tests), the tree of make check-debug and check-bisect
 	[source]="linux-source-6.1"
+	# the kernel's netlink code generator, ynl-gen-c (6.4 and newer; Debian
+	# 12 has 6.12's in bookworm-security), and the schema check it and
+	# tests/spec.py make of the spec: make gen, and make check's
+	# regeneration of the protocol (tests/spec.py)
+	[ynl]="linux-source-6.12 python3-jsonschema"
 	# make lint: checkpatch (perl), sparse (C=2), shellcheck
 	[lint]="sparse shellcheck perl"
 	# the VM harness (scripts/vm-run): the kernel it boots, the emulator,
@@ -73,10 +78,10 @@ declare -A TARGET=(
 	[bench]="build vm"
 	[matrix]="build vm"
 	[lint]="build source lint"
-	[check]="build source lint vm suite mpi"
+	[check]="build source lint vm suite mpi ynl"
 	[kernels]="roots"
-	[gen]="roots suite"
-	[check-all]="build source lint vm suite roots mpi"
+	[gen]="ynl suite"
+	[check-all]="build source lint vm suite roots mpi ynl"
 	[check-multi]="build source vm suite mpi nfs"
 	[check-debug]="build source lint vm suite kbuild mpi"
 	[check-bisect]="build source vm kbuild git"

@@ -25,10 +25,12 @@
 #                                          installed match; ROOT is / for the
 #                                          host's own headers
 #   scripts/kernels.sh list               the kernels installed (host, root)
-#   scripts/kernels.sh ynl                print the linux-source tarball whose
-#                                          tools/net/ynl make gen runs (the
-#                                          root's linux-source-6.12), creating
-#                                          the root and installing it if missing
+#   scripts/kernels.sh ynl                print the root's linux-source-6.12
+#                                          tarball (ynl-gen-c), creating the
+#                                          root and installing it if missing:
+#                                          nl-gen.py's fallback where the host
+#                                          has no linux-source-6.12 (make gen
+#                                          installs the host's: deps.sh gen)
 #   scripts/kernels.sh root               print the root's directory
 #   scripts/kernels.sh run [--repo DIR] -- COMMAND [ARGS...]
 #                                          run COMMAND as root in the root, with
@@ -471,7 +473,9 @@ setup() {
 }
 
 # The kernel's netlink code generator (ynl-gen-c, 6.4 and newer) comes
-# with its source: the root's suite has it (the host's 6.1 does not).
+# with its source: the root's suite has it, as has Debian 12's
+# bookworm-security (linux-source-6.12, which make gen installs on the
+# host and scripts/nl-gen.py prefers).
 YNL_SOURCE=linux-source-6.12
 YNL_TARBALL=$ROOT/usr/src/$YNL_SOURCE.tar.xz
 ynl() {

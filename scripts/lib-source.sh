@@ -4,7 +4,10 @@
 # Files from Debian's linux-source package (checkpatch, the kselftest
 # headers), extracted on demand into a cache outside the source tree.
 
-LINUX_SOURCE_TARBALL=${LINUX_SOURCE_TARBALL:-$(printf '%s\n' /usr/src/linux-source-*.tar.xz | sort -V | tail -1)}
+# 6.1, Debian 12's kernel: checkpatch and the kselftest headers of the
+# kernel the module is built for, and the tree check-debug and
+# check-bisect build (the host also has 6.12's, for ynl: nl-gen.py).
+LINUX_SOURCE_TARBALL=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 FSLOAD_CACHE=${FSLOAD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fsload}
 
 # linux_source_extract FILE... : prints the directory holding FILE...

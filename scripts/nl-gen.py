@@ -14,9 +14,10 @@ written:
                                 types, nesting) and job state names: this script
 
 The kernel's ynl-gen-c comes with a linux-source of 6.4 or newer: FSLOAD_YNL
-(a tools/net/ynl directory), else the tarball `scripts/kernels.sh ynl`
-installs (Debian's linux-source-6.12, in the trixie root), extracted into
-FSLOAD_CACHE.  Without it: exit 4 (make gen installs it).
+(a tools/net/ynl directory), else Debian's linux-source-6.12 (the host's:
+Debian 12 has it in bookworm-security, and scripts/deps.sh installs it for
+make gen and make check; or the one `scripts/kernels.sh ynl` installs in
+the trixie root), extracted into FSLOAD_CACHE.  Without it: exit 4.
 
     scripts/nl-gen.py [--out DIR]    write the files under DIR (default:
                                      the repository)
@@ -57,20 +58,41 @@ CTL_NAMES = {
 }
 
 
+def ynl_tarballs():
+    """The linux-source tarballs that have ynl-gen-c, first choice first:
+    the host's (Debian 12's bookworm-security, Debian 13's own: make gen's
+    and make check's dependency), then the one scripts/kernels.sh installs
+    in the trixie root."""
+    root = os.environ.get("FSLOAD_ROOT") or os.path.join(CACHE, "roots",
+                                                         "trixie")
+    return [os.path.join(d, "usr/src", YNL_SOURCE + ".tar.xz")
+            for d in ("/", root)]
+
+
 def find_ynl():
-    """The tools/net/ynl directory of a kernel source, or None."""
+    """The tools/net/ynl directory of a kernel source, or None: extracted
+    (with the schemas) into FSLOAD_CACHE from the first tarball there is,
+    again when that tarball changes (a new point release)."""
     env = os.environ.get("FSLOAD_YNL")
     if env:
         return env
-    ynl = os.path.join(CACHE, YNL_SOURCE, "tools/net/ynl")
-    if os.path.isfile(os.path.join(ynl, "ynl-gen-c.py")):
-        return ynl
-    root = os.environ.get("FSLOAD_ROOT") or os.path.join(CACHE, "roots",
-                                                         "trixie")
-    tarball = os.path.join(root, "usr/src", YNL_SOURCE + ".tar.xz")
-    if not os.path.isfile(tarball):
-        return None
+    dest = os.path.join(CACHE, YNL_SOURCE)
+    ynl = os.path.join(dest, "tools/net/ynl")
+    stamp = os.path.join(dest, ".tarball")
+    tarball = next((t for t in ynl_tarballs() if os.path.isfile(t)), None)
+    if not tarball:
+        # extracted before, its tarball gone: still ynl-gen-c
+        return ynl if os.path.isfile(os.path.join(ynl, "ynl-gen-c.py")) \
+            else None
+    st = os.stat(tarball)
+    ident = f"{tarball} {st.st_size} {int(st.st_mtime)}\n"
+    if os.path.isfile(os.path.join(ynl, "ynl-gen-c.py")) and \
+            os.path.isfile(stamp):
+        with open(stamp, encoding="utf-8") as f:
+            if f.read() == ident:
+                return ynl
     # ynl-gen-c and the schemas it validates specs against.
+    os.makedirs(CACHE, exist_ok=True)
     tmp = tempfile.mkdtemp(dir=CACHE, prefix=YNL_SOURCE + ".")
     try:
         with tarfile.open(tarball) as tar:
@@ -79,7 +101,9 @@ def find_ynl():
                     (m.name.startswith(YNL_SOURCE + "/Documentation/netlink/")
                      and m.name.count("/") == 3)]
             tar.extractall(tmp, members=want)
-        dest = os.path.join(CACHE, YNL_SOURCE)
+        with open(os.path.join(tmp, YNL_SOURCE, ".tarball"), "w",
+                  encoding="utf-8") as f:
+            f.write(ident)
         shutil.rmtree(dest, ignore_errors=True)
         os.rename(os.path.join(tmp, YNL_SOURCE), dest)
     finally:
@@ -324,8 +348,8 @@ def main():
     args = ap.parse_args()
     ynl = find_ynl()
     if not ynl:
-        print(f"nl-gen: no ynl-gen-c: no {YNL_SOURCE} (run "
-              "scripts/kernels.sh ynl, or set FSLOAD_YNL)", file=sys.stderr)
+        print(f"nl-gen: no ynl-gen-c: no {YNL_SOURCE} (install it: "
+              "scripts/deps.sh gen; or set FSLOAD_YNL)", file=sys.stderr)
         return EXIT_SKIP
     spec = os.path.join(REPO, SPEC_REL)
     with open(spec, encoding="utf-8") as f:

@@ -596,7 +596,7 @@ t_leaf_mknod() {
 	[ $? -eq 2 ] || fail "--mknod --size 1: not a usage error"
 	refused "$d" first-dir-flat \
 		'[global]\nfirst-dir = 1\n[phase c]\nop = create\n' \
-		"first-dir: only in a tree"
+		"(first-dir): first_dir: only in a tree (tree_branch)"
 	refused "$d" mknod-fsync '[phase c]\nop = create mknod fsync\n' \
 		"mknod makes the file only"
 	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
@@ -675,11 +675,53 @@ t_mdtest() {
 	[ $? -eq 2 ] || fail "--phases list: not a usage error"
 	# mdtest's open and fs_mark's: one create cannot be both
 	refused "$d" rdwr-trunc '[phase c]\nop = create size=1 rdwr trunc\n' \
-		"rdwr and trunc"
+		"rdwr (mdtest's open) and trunc (fs_mark's) exclude each other"
 	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
 }
 
-ktap_plan 18
+# Every numeric option is checked against the protocol's range (the
+# spec's limits) before a request is sent: a usage error naming the
+# option and its range, with either engine (the kernel engine's without
+# the module: nothing reaches netlink).  --read-bytes is one read call of
+# one block: above max_block_bytes (the module's default here) both
+# engines refuse it up front (issue 31).
+t_option_ranges() {
+	local d=$tmp/ranges e a want rc
+
+	mkdir -p "$d"
+	for e in kernel user; do
+		while IFS='|' read -r a want; do
+			# shellcheck disable=SC2086 # the option and its value
+			"$ctl" start --engine "$e" --profile metadata --items 4 \
+				--dir "$d" --quiet --idle-ms 0 $a \
+				>/dev/null 2>"$tmp/range.err"
+			rc=$?
+			[ $rc -eq 2 ] ||
+				fail "$e $a: exit $rc: $(cat "$tmp/range.err")"
+			grep -qF -- "$want" "$tmp/range.err" ||
+				fail "$e $a: $(cat "$tmp/range.err")"
+		done <<'EOF2'
+--threads 0|--threads: 0 is not 1 to 999
+--threads 1000|--threads: 1000 is not 1 to 999
+--threads 2,1000|--threads: 1000 is not 1 to 999
+--items 0|--files (--items): 0 is not 1 to 100000000
+--items-per-dir 0|--files-per-dir (--items-per-dir): 0 is not 1 to 100000000
+--read-bytes 5M|--read-bytes: 5242880 is more than
+--read-bytes 17M|--read-bytes: 17825792 is more than
+--block 0|--block (--bs): 0 is not 1 to 16777216
+--progress-ms 5|--progress-ms: 5 is not 0 or 10 to 3600000
+--sample-ms 3600001|--sample-ms: 3600001 is not 0 or 10 to 60000
+--idle-ms 60001|--idle-ms: 60001 is not 0 to 60000
+--lat-sample 0|--lat-sample: 0 is not 1 to 65536
+--cpu-profile 100001|--cpu-profile: 100001 is not 0 to 100000
+--rank 1000000|--rank: 1000000 is not 0 to 999999
+--stall-sec 0.05|--stall-sec: 0.05 is not 0 or 0.1 to 86400 seconds
+EOF2
+	done
+	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
+}
+
+ktap_plan 19
 ktap_run smallfiles t_smallfiles
 ktap_run smallfiles_keep_layout t_smallfiles_keep
 ktap_run metadata_keep t_metadata_keep
@@ -698,6 +740,7 @@ ktap_run mdtest_leaf_only_mknod t_leaf_mknod
 ktap_run rank_names_and_limit t_rank
 ktap_run progress_line t_progress_line
 ktap_run top_threads_named_for_the_starter t_top_threads_named
+ktap_run option_ranges_before_any_request t_option_ranges
 ktap_finish
 rc=$?
 echo "$ktap_pass passed, $ktap_fail failed"

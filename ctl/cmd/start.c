@@ -199,6 +199,35 @@ static const struct arg_desc start_args[] = {
 	{ NULL },
 };
 
+/*
+ * The numeric options' ranges: the spec's limits (the request's policy
+ * and the module's checks), refused here before any request is sent.
+ */
+#define RANGE(name, min, max)		{ name, min, max, false }
+#define RANGE_OR_0(name, min, max)	{ name, min, max, true }
+
+static const struct arg_range start_ranges[] = {
+	RANGE("files", 1, FSLOAD_FILES_MAX),
+	RANGE("files-per-dir", 1, FSLOAD_FILES_MAX),
+	RANGE("tree-branch", 0, FSLOAD_DIRS_MAX),
+	/* --name-bytes, --name-random-bytes: params_naming() */
+	RANGE("block", 1, FSLOAD_BLOCK_MAX),
+	/* one call of one block */
+	RANGE("read-bytes", 0, FSLOAD_BLOCK_MAX),
+	RANGE("read-weight", 0, FSLOAD_WEIGHT_MAX),
+	RANGE("write-weight", 0, FSLOAD_WEIGHT_MAX),
+	RANGE("depth", 1, FSLOAD_BIO_DEPTH_MAX),
+	RANGE("rank", 0, FSLOAD_RANK_MAX),
+	RANGE_OR_0("progress-ms", FSLOAD_INTERVAL_MS_MIN, FSLOAD_PROGRESS_MS_MAX),
+	RANGE("idle-ms", 0, FSLOAD_IDLE_MS_MAX),
+	RANGE_OR_0("sample-ms", FSLOAD_INTERVAL_MS_MIN, FSLOAD_SAMPLE_MS_MAX),
+	RANGE("lat-sample", 1, FSLOAD_LAT_SAMPLE_MAX),
+	RANGE("cpu-profile", 0, FSLOAD_PROFILE_HZ_MAX),
+	/* 0: as many as fit */
+	RANGE_OR_0("cpu-profile-stacks", 1, FSLOAD_PROFILE_STACKS_MAX),
+	{ NULL, 0, 0, false },
+};
+
 static void start_help(FILE *f)
 {
 	profile_help_long(f);
@@ -309,8 +338,11 @@ static int parse_threads(const char *s, uint32_t *counts, unsigned int *n)
 		if (*p < '0' || *p > '9')
 			return usage_error("invalid value '%s' for --threads", s);
 		v = strtoul(p, &end, 10);
-		if (v > UINT32_MAX || (*end && *end != ','))
+		if (*end && *end != ',')
 			return usage_error("invalid value '%s' for --threads", s);
+		if (v < 1 || v > FSLOAD_THREADS_MAX)
+			return usage_error("--threads: %lu is not 1 to %d", v,
+					   FSLOAD_THREADS_MAX);
 		counts[(*n)++] = (uint32_t)v;
 		p = end + (*end == ',');
 	} while (*end);
@@ -893,6 +925,32 @@ static int start_check_ranks(struct start *st)
 	return 0;
 }
 
+/*
+ * The options' ranges (start_ranges[]), and those that depend on the
+ * module's parameters or are not integers.
+ */
+static int start_check_ranges(const struct params *p)
+{
+	uint32_t block_max = uengine_block_max();
+	uint64_t stall_ms = (uint64_t)(p->stall_sec * 1000);
+
+	/* every engine's largest block: one buffer per worker */
+	if (p->read_bytes > block_max)
+		return usage_error("--read-bytes: %" PRIu64 " is more than %" PRIu32 " bytes, the largest read of one call (the module parameter max_block_bytes; default %d, at most %d)",
+				   p->read_bytes, block_max,
+				   FSLOAD_BLOCK_DEFAULT_MAX, FSLOAD_BLOCK_MAX);
+	if (p->block > block_max)
+		return usage_error("--block (--bs): %" PRIu32 " is more than %" PRIu32 " bytes, the largest block (the module parameter max_block_bytes; default %d, at most %d)",
+				   p->block, block_max,
+				   FSLOAD_BLOCK_DEFAULT_MAX, FSLOAD_BLOCK_MAX);
+	if (stall_ms && (stall_ms < FSLOAD_STALL_MS_MIN ||
+			 stall_ms > FSLOAD_STALL_MS_MAX))
+		return usage_error("--stall-sec: %g is not 0 or %g to %d seconds",
+				   p->stall_sec, FSLOAD_STALL_MS_MIN / 1000.0,
+				   FSLOAD_STALL_MS_MAX / 1000);
+	return check_arg_ranges(start_args, start_ranges, p);
+}
+
 static int start_check(struct start *st)
 {
 	const struct params *p = &st->p;
@@ -900,13 +958,12 @@ static int start_check(struct start *st)
 	int ret;
 
 	ret = parse_threads(p->threads, st->counts, &st->ncounts);
+	if (!ret)
+		ret = start_check_ranges(p);
 	if (ret)
 		return ret;
 	if (!p->iterations)
 		return usage_error("--iterations must be at least 1");
-	if (!p->lat_sample || p->lat_sample > FSLOAD_LAT_SAMPLE_MAX)
-		return usage_error("--lat-sample: %u is not 1 (every op) to %d",
-				   p->lat_sample, FSLOAD_LAT_SAMPLE_MAX);
 	many = st->ncounts > 1 || p->iterations > 1;
 	if (st->ncounts > 1 && p->iterations > 1)
 		return usage_error("--iterations and a --threads list exclude each other");

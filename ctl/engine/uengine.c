@@ -58,6 +58,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <fsload/engine.h>
+#include <fsload/program.h>
 
 #include "lib/fsloadctl.h"
 #include "lib/cpulist.h"
@@ -1337,129 +1338,180 @@ static int uworker_start(struct fsload_worker *w, const char *cpus,
 
 /* The program, as the kernel's start request parser makes it */
 
-static int bad_program(const char *phase, const char *why)
+/*
+ * The job file's key (and the profiles' option) of an op's and a phase's
+ * attributes, for the shared checks' refusals (include/fsload/program.h).
+ */
+static const char *const op_keys[FSLOAD_A_OP_MAX + 1] = {
+	[FSLOAD_A_OP_TYPE] = "op",
+	[FSLOAD_A_OP_WEIGHT] = "weight",
+	[FSLOAD_A_OP_SIZE_BYTES] = "size",
+	[FSLOAD_A_OP_BLOCK_BYTES] = "block",
+	[FSLOAD_A_OP_FLAGS] = "flags",
+	[FSLOAD_A_OP_PREFIX] = "prefix",
+	[FSLOAD_A_OP_DEPTH] = "depth",
+	[FSLOAD_A_OP_GROUP] = "group",
+};
+
+static const char *const phase_keys[FSLOAD_A_PHASE_MAX + 1] = {
+	[FSLOAD_A_PHASE_NAME] = "name",
+	[FSLOAD_A_PHASE_ORDER] = "order",
+	[FSLOAD_A_PHASE_ITERATIONS] = "iterations",
+	[FSLOAD_A_PHASE_OP] = "op",
+	[FSLOAD_A_PHASE_DURATION_MS] = "time",
+	[FSLOAD_A_PHASE_FLAGS] = "continue, hold, dirs, timed-sync",
+	[FSLOAD_A_PHASE_PREFIX] = "prefix",
+	[FSLOAD_A_PHASE_FIRST] = "first",
+	[FSLOAD_A_PHASE_STRIDE] = "stride",
+};
+
+/* The start options of the job's attributes that fsload_check_tree() names. */
+static const char *const job_keys[FSLOAD_A_JOB_MAX + 1] = {
+	[FSLOAD_A_JOB_FILES] = "--files",
+	[FSLOAD_A_JOB_FILES_PER_DIR] = "--files-per-dir",
+	[FSLOAD_A_JOB_TREE_BRANCH] = "--tree-branch",
+	[FSLOAD_A_JOB_FIRST_DIR] = "first-dir",
+};
+
+/* A refusal of phase @ph (its op @op, from 1; 0: the phase's own). */
+static int bad_program(const char *ph, unsigned int op,
+		       const struct fsload_refusal *r)
 {
-	errmsg("user engine: phase %s: %s", phase, why);
+	const char *key = op ? op_keys[r->attr] : phase_keys[r->attr];
+
+	if (op)
+		errmsg("user engine: phase %s, op %u%s%s%s: %s", ph, op,
+		       key ? " (" : "", key ?: "", key ? ")" : "", r->msg);
+	else
+		errmsg("user engine: phase %s%s%s%s: %s", ph,
+		       key ? " (" : "", key ?: "", key ? ")" : "", r->msg);
 	return EXIT_USAGE;
+}
+
+uint32_t uengine_block_max(void)
+{
+	unsigned long long v = FSLOAD_BLOCK_DEFAULT_MAX;
+	FILE *f;
+
+	/* the module's, where it is loaded: one limit for every engine */
+	f = fopen("/sys/module/fsload/parameters/max_block_bytes", "r");
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = FSLOAD_BLOCK_DEFAULT_MAX;
+		fclose(f);
+	}
+	return v < FSLOAD_BLOCK_MAX ? (uint32_t)v : FSLOAD_BLOCK_MAX;
+}
+
+/* What the checks need of the job; @threads: one rank's. */
+static void ushape(const struct program *prog, u32 threads, u64 files,
+		   u32 flags, struct fsload_job_shape *js)
+{
+	*js = (struct fsload_job_shape){
+		.files = files,
+		.max_file_bytes = U64_MAX,
+		.max_block_bytes = uengine_block_max(),
+		.threads = threads,
+		.flags = flags,
+		.ngroups = prog->ngroups ? prog->ngroups : 1,
+		.block = prog->block,
+	};
+}
+
+/*
+ * Op @po as the module has it from put_program()'s request into @od, and
+ * the attributes the request has in *@has.
+ */
+static void uprog_op(const struct prog_op *po, struct fsload_opdesc *od,
+		     u32 *has)
+{
+	const struct fsload_op_type *t = fsload_op_type(po->type);
+
+	*has = BIT(FSLOAD_A_OP_TYPE) | BIT(FSLOAD_A_OP_WEIGHT);
+	od->type = po->type;
+	od->weight = po->weight;
+	od->size = t->params & FSLOAD_OPP_SIZE ? po->size : 0;
+	od->block = t->params & FSLOAD_OPP_BLOCK ? po->block : 4096;
+	od->flags = po->flags;
+	od->prefix = po->prefix;
+	od->depth = t->params & FSLOAD_OPP_BIO && po->depth ? po->depth : 1;
+	od->group = po->group ? po->group - 1 : FSLOAD_GROUP_ALL;
+	if (t->params & FSLOAD_OPP_SIZE)
+		*has |= BIT(FSLOAD_A_OP_SIZE_BYTES);
+	if (t->params & FSLOAD_OPP_BLOCK)
+		*has |= BIT(FSLOAD_A_OP_BLOCK_BYTES);
+	if (po->flags)
+		*has |= BIT(FSLOAD_A_OP_FLAGS);
+	if (po->prefix || (po->type == FSLOAD_OP_RENAME &&
+			   !(po->flags & FSLOAD_OP_F_ROTATE)))
+		*has |= BIT(FSLOAD_A_OP_PREFIX);
+	if ((t->params & FSLOAD_OPP_BIO) && po->depth)
+		*has |= BIT(FSLOAD_A_OP_DEPTH);
+	if (po->group)
+		*has |= BIT(FSLOAD_A_OP_GROUP);
+}
+
+/* Phase @i of @prog as the module has it from the request, into @ph. */
+static u32 uprog_phase(const struct program *prog, unsigned int i,
+		       u32 phase_flags, u64 files, struct fsload_phase *ph)
+{
+	const struct prog_phase *pp = &prog->phases[i];
+	u32 has = BIT(FSLOAD_A_PHASE_NAME) | BIT(FSLOAD_A_PHASE_ORDER);
+
+	memset(ph, 0, sizeof(*ph));
+	snprintf(ph->name, sizeof(ph->name), "%s", pp->name);
+	ph->order = pp->order ? pp->order : FSLOAD_ORDER_SEQUENTIAL;
+	ph->prefix = pp->prefix ? pp->prefix : 'f';
+	ph->flags = pp->flags | program_phase_flags(prog, i, phase_flags);
+	ph->first = pp->first;
+	ph->stride = pp->stride;
+	ph->duration_ns = pp->duration_ms * 1000000ULL;
+	ph->iterations = pp->iterations ? pp->iterations : files;
+	if (pp->iterations)
+		has |= BIT(FSLOAD_A_PHASE_ITERATIONS);
+	if (pp->prefix)
+		has |= BIT(FSLOAD_A_PHASE_PREFIX);
+	if (ph->flags)
+		has |= BIT(FSLOAD_A_PHASE_FLAGS);
+	return has;
 }
 
 /*
  * Make @out[] from @prog as the module does from the request that
- * put_program() builds: what the request leaves out gets the kernel's
- * default (iterations: files; prefix 'f'; block 4096).  Also checks what
- * the kernel would refuse.  @phase_flags are added to every phase.
+ * put_program() builds, refusing what it refuses (the shared checks of
+ * include/fsload/program.h), in the job @js.  @phase_flags are added to
+ * every phase.
  */
-static int uprog_convert(const struct program *prog, u64 files,
+static int uprog_convert(const struct program *prog,
+			 const struct fsload_job_shape *js,
 			 u32 phase_flags, struct fsload_phase *out,
 			 u32 *max_block)
 {
+	struct fsload_refusal r;
 	unsigned int i, j;
+	u32 has;
 
 	*max_block = 0;
 	for (i = 0; i < prog->nphases; i++) {
 		const struct prog_phase *pp = &prog->phases[i];
 		struct fsload_phase *ph = &out[i];
 
-		memset(ph, 0, sizeof(*ph));
-		snprintf(ph->name, sizeof(ph->name), "%s", pp->name);
-		ph->order = pp->order ? pp->order : FSLOAD_ORDER_SEQUENTIAL;
-		ph->prefix = pp->prefix ? pp->prefix : 'f';
-		ph->flags = pp->flags |
-			    program_phase_flags(prog, i, phase_flags);
-		ph->first = pp->first;
-		ph->stride = pp->stride;
-		ph->duration_ns = pp->duration_ms * 1000000ULL;
-		ph->iterations = pp->iterations ? pp->iterations : files;
-		if (ph->order != FSLOAD_ORDER_SEQUENTIAL &&
-		    ph->order != FSLOAD_ORDER_RANDOM)
-			return bad_program(ph->name, "unknown order");
-		if (ph->prefix < 'a' || ph->prefix > 'z' ||
-		    ph->prefix == 'd' || ph->prefix == 't')
-			return bad_program(ph->name,
-					   "prefix: 'a'..'z' except 'd' and 't'");
-		if (ph->flags & ~FSLOAD_PHASE_F_MASK)
-			return bad_program(ph->name, "unknown phase flags");
-		if (!pp->nops || pp->nops > FSLOAD_PHASE_OPS_MAX)
-			return bad_program(ph->name, "1 to 16 ops per phase");
+		has = uprog_phase(prog, i, phase_flags, js->files, ph);
+		if (fsload_check_phase(js, ph, has, pp->nops, &r))
+			return bad_program(ph->name, 0, &r);
 		for (j = 0; j < pp->nops; j++) {
-			const struct prog_op *po = &pp->ops[j];
 			struct fsload_opdesc *od = &ph->ops[j];
 
-			od->type = po->type;
-			od->weight = po->weight;
-			od->size = fsload_op_type(po->type)->params & FSLOAD_OPP_SIZE ?
-				   po->size : 0;
-			od->block = fsload_op_type(po->type)->params &
-				    FSLOAD_OPP_BLOCK ? po->block : 4096;
-			od->flags = po->flags;
-			od->prefix = po->prefix;
-			if (!od->type || od->type > FSLOAD_OP_MAX)
-				return bad_program(ph->name, "unknown op type");
-			if (od->weight < 1 || od->weight > 1000000)
-				return bad_program(ph->name,
-						   "weight: 1 to 1000000");
-			if (od->block < 1 || od->block > FSLOAD_BLOCK_MAX)
-				return bad_program(ph->name,
-						   "block: 1 byte to 16 MiB");
-			if (od->flags & ~fsload_op_type(od->type)->flags)
-				return bad_program(ph->name,
-						   "flags not valid for the op");
-			if (od->type == FSLOAD_OP_RENAME &&
-			    (od->flags & FSLOAD_OP_F_ROTATE) && od->prefix)
-				return bad_program(ph->name,
-						   "rename: a rotating rename keeps the items' names: no prefix");
-			if (od->type == FSLOAD_OP_RENAME &&
-			    !(od->flags & FSLOAD_OP_F_ROTATE) &&
-			    (od->prefix < 'a' || od->prefix > 'z' ||
-			     od->prefix == 'd' || od->prefix == 't'))
-				return bad_program(ph->name,
-						   "rename: prefix 'a'..'z' except 'd' and 't'");
-			if ((od->flags & FSLOAD_OP_F_RDWR) &&
-			    (od->flags & FSLOAD_OP_F_TRUNC))
-				return bad_program(ph->name,
-						   "flags: rdwr and trunc exclude each other");
-			if ((od->flags & FSLOAD_OP_F_MKNOD) &&
-			    od->flags != FSLOAD_OP_F_MKNOD)
-				return bad_program(ph->name,
-						   FSLOAD_MKNOD_ALONE);
-			if ((od->flags & FSLOAD_OP_F_MKNOD) && od->size)
-				return bad_program(ph->name,
-						   FSLOAD_MKNOD_NO_DATA);
-			if (od->type == FSLOAD_OP_READ && od->size &&
-			    !(od->flags & FSLOAD_OP_F_SIZED))
-				return bad_program(ph->name,
-						   "read: a size with the sized flag only");
-			if (od->type != FSLOAD_OP_RENAME && od->prefix)
-				return bad_program(ph->name,
-						   "prefix: applies to rename only");
-			if ((od->type == FSLOAD_OP_WRITE_RANDOM ||
-			     od->type == FSLOAD_OP_READ_RANDOM) &&
-			    od->size < od->block)
-				return bad_program(ph->name,
-						   "random I/O: the file size, at least one block, is required");
-			if (od->type == FSLOAD_OP_APPEND && !od->size)
-				return bad_program(ph->name,
-						   "append: a size is required");
-			if ((od->flags & FSLOAD_OP_F_DIRECT) &&
-			    (od->block % 512 || od->size % od->block))
-				return bad_program(ph->name,
-						   "direct I/O needs 512-byte multiples and whole blocks");
-			od->group = po->group ? po->group - 1 :
-				    FSLOAD_GROUP_ALL;
-			if (od->group != FSLOAD_GROUP_ALL &&
-			    od->group >= (prog->ngroups ? prog->ngroups : 1))
-				return bad_program(ph->name, "no such group");
+			uprog_op(&pp->ops[j], od, &has);
+			if (fsload_check_op(js, ph, od, has, &r))
+				return bad_program(ph->name, j + 1, &r);
 			ph->weight_total += od->weight;
 			*max_block = max(*max_block, od->block);
 		}
 		ph->nops = pp->nops;
-		if (!fsload_phase_rotate_ok(ph))
-			return bad_program(ph->name,
-					   "rename: rotate is the only op of a sequential phase");
-		if (!fsload_phase_dirs_ok(ph))
-			return bad_program(ph->name,
-					   "dirs: only mkdir, rmdir and stat ops, one of each");
-		fsload_phase_groups(ph, prog->ngroups ? prog->ngroups : 1);
+		if (fsload_check_phase_ops(ph, &r))
+			return bad_program(ph->name, 0, &r);
+		fsload_phase_groups(ph, js->ngroups);
 	}
 	return 0;
 }
@@ -1471,7 +1523,9 @@ int uengine_check(const struct program *prog, uint32_t threads,
 		  uint8_t scheme)
 {
 	static struct fsload_phase phases[FSLOAD_PHASES_MAX];
-	u64 tree_files = files, dirs;
+	struct fsload_tree_shape t;
+	struct fsload_job_shape js;
+	struct fsload_refusal r;
 	u32 max_block;
 
 	if (!threads || threads > FSLOAD_THREADS_MAX) {
@@ -1487,42 +1541,27 @@ int uengine_check(const struct program *prog, uint32_t threads,
 		errmsg("user engine: " FSLOAD_RANKS_RANGE);
 		return EXIT_USAGE;
 	}
-	/* the run's threads, in one directory */
-	threads = fsload_run_threads(threads, ranks);
-	if (!files || files > FSLOAD_FILES_MAX) {
-		errmsg("user engine: files: 1 to 100000000 per thread");
-		return EXIT_USAGE;
-	}
-	/* mdtest's names: each thread's items from 0, as the kernel's */
-	if ((flags & FSLOAD_JOB_F_SHARED_DIR) && scheme != FSLOAD_NAMES_MDTEST)
-		tree_files *= threads;
-	if (!files_per_dir || tree_files > FSLOAD_FILES_MAX ||
-	    (tree_files + files_per_dir - 1) / files_per_dir > FSLOAD_DIRS_MAX) {
-		errmsg("user engine: files and files per directory make more than 100000000 files or 100000 directories");
-		return EXIT_USAGE;
-	}
-	if (first_dir && !branch) {
-		errmsg("user engine: first-dir: only in a tree (tree-branch)");
-		return EXIT_USAGE;
-	}
-	dirs = fsload_tree_dirs(threads, files, files_per_dir, first_dir,
-				flags & FSLOAD_JOB_F_SHARED_DIR, scheme);
-	if (dirs > FSLOAD_DIRS_MAX ||
-	    (u64)first_dir * files_per_dir + tree_files > FSLOAD_FILES_MAX) {
-		errmsg("user engine: first-dir: the tree passes 100000 directories or its files' numbers 100000000");
-		return EXIT_USAGE;
-	}
-	if (branch > FSLOAD_DIRS_MAX ||
-	    fsload_dir_depth(branch, (u32)dirs - 1) > FSLOAD_TREE_DEPTH_MAX) {
-		errmsg("user engine: tree branch: the files need a tree more than %d levels deep",
-		       FSLOAD_TREE_DEPTH_MAX);
+	t = (struct fsload_tree_shape){
+		.files = files,
+		.files_per_dir = files_per_dir,
+		/* the run's threads, in one directory */
+		.threads = fsload_run_threads(threads, ranks),
+		.branch = branch,
+		.first_dir = first_dir,
+		.flags = flags,
+		.scheme = scheme,
+		.block = prog->block,
+	};
+	if (fsload_check_tree(&t, &r)) {
+		errmsg("user engine (%s): %s", job_keys[r.attr] ?: "?", r.msg);
 		return EXIT_USAGE;
 	}
 	if (!prog->nphases || prog->nphases > FSLOAD_PHASES_MAX) {
 		errmsg("user engine: 1 to %d phases", FSLOAD_PHASES_MAX);
 		return EXIT_USAGE;
 	}
-	return uprog_convert(prog, files, 0, phases, &max_block);
+	ushape(prog, threads, files, flags, &js);
+	return uprog_convert(prog, &js, 0, phases, &max_block);
 }
 
 /*
@@ -1980,6 +2019,7 @@ static int ujob_mkdir(int parent_fd, char *name, size_t len)
 static int ujob_setup(struct ujob *job, const struct job_req *req)
 {
 	const struct params *p = req->p;
+	struct fsload_job_shape js;
 	unsigned int i;
 
 	job->threads = req->threads;
@@ -2012,8 +2052,8 @@ static int ujob_setup(struct ujob *job, const struct job_req *req)
 	job->phases = calloc(job->nphases, sizeof(*job->phases));
 	if (!job->phases)
 		goto oom;
-	if (uprog_convert(req->prog, job->files,
-			  job_phase_flags(req),
+	ushape(req->prog, req->threads, job->files, req->flags, &js);
+	if (uprog_convert(req->prog, &js, job_phase_flags(req),
 			  job->phases, &job->max_block))
 		return EXIT_USAGE;
 	fsload_slots_init(&job->slots, job->phases, job->nphases);

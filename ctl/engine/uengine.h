@@ -38,6 +38,13 @@ int uengine_check(const struct program *prog, uint32_t threads,
 		  uint8_t scheme);
 
 /*
+ * The largest I/O block every engine takes (block_bytes, and so a read of
+ * one call): the module parameter max_block_bytes where the module is
+ * loaded, else its default, FSLOAD_BLOCK_DEFAULT_MAX.
+ */
+uint32_t uengine_block_max(void);
+
+/*
  * Run @req in DIR/fsload-user-<pid>-<n>/ (run->job_dir; in a run in one
  * directory, on ranks but 0, rank 0's job's), following it
  * with a progress line on stderr unless quiet, and fill run->js and

@@ -55,6 +55,9 @@ static inline unsigned long __fls(unsigned long x)
 #endif
 
 #ifndef ARRAY_SIZE
+/* The kernel's check_mul_overflow(): true when *@d is not @a x @b. */
+#define check_mul_overflow(a, b, d)	__builtin_mul_overflow(a, b, d)
+
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 

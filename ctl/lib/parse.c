@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +193,52 @@ int store_arg(const struct arg_desc *a, void *opts, const char *val)
 		return 0;
 	}
 	return usage_error("invalid value '%s' for --%s", val, a->name);
+}
+
+/* " (--other, ...)": the other names of option @a, or "". */
+static const char *arg_aliases(const struct arg_desc *args,
+			       const struct arg_desc *a)
+{
+	static char buf[128];
+	const struct arg_desc *b;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (b = args; b->name && n < sizeof(buf); b++)
+		if (b != a && b->offset == a->offset)
+			n += snprintf(buf + n, sizeof(buf) - n, "%s--%s",
+				      n ? ", " : " (", b->name);
+	if (n && n < sizeof(buf) - 1)
+		snprintf(buf + n, sizeof(buf) - n, ")");
+	return buf;
+}
+
+int check_arg_ranges(const struct arg_desc *args,
+		     const struct arg_range *ranges, const void *opts)
+{
+	const struct arg_range *r;
+	const struct arg_desc *a;
+	const char *src;
+	uint64_t v;
+
+	for (r = ranges; r->name; r++) {
+		a = find_arg(args, r->name, strlen(r->name));
+		if (!a)
+			continue;
+		src = (const char *)opts + a->offset;
+		if (a->type == ARG_U32 || a->type == ARG_SIZE32)
+			v = *(const uint32_t *)src;
+		else if (a->type == ARG_U64 || a->type == ARG_SIZE64)
+			v = *(const uint64_t *)src;
+		else
+			continue;
+		if ((v >= r->min && v <= r->max) || (!v && r->zero_ok))
+			continue;
+		return usage_error("--%s%s: %" PRIu64 " is not %s%" PRIu64 " to %" PRIu64,
+				   a->name, arg_aliases(args, a), v,
+				   r->zero_ok ? "0 or " : "", r->min, r->max);
+	}
+	return 0;
 }
 
 int parse_args(const struct cmd_desc *cmd, struct cmd_ctx *ctx, void *opts,

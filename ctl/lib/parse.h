@@ -79,6 +79,29 @@ int parse_args(const struct cmd_desc *cmd, struct cmd_ctx *ctx, void *opts,
  */
 int store_arg(const struct arg_desc *a, void *opts, const char *val);
 
+/**
+ * struct arg_range - the values a numeric option may take
+ * @name: the option (struct arg_desc's name)
+ * @min: its least value (the spec's limit where the protocol has one:
+ *	include/uapi/linux/fsload.h)
+ * @max: its largest
+ * @zero_ok: 0 is valid too (none, never), below @min
+ */
+struct arg_range {
+	const char *name;
+	uint64_t min, max;
+	bool zero_ok;
+};
+
+/*
+ * Check the options of @args in @opts against @ranges (ending with a
+ * zeroed entry), wherever their values came from.  Returns 0, or
+ * EXIT_USAGE after printing the first option out of its range, and the
+ * range.
+ */
+int check_arg_ranges(const struct arg_desc *args,
+		     const struct arg_range *ranges, const void *opts);
+
 /* Was option @name given?  (Looks it up in @cmd->args.) */
 bool arg_seen(const struct cmd_desc *cmd, const bool *seen, const char *name);
 

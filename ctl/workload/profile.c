@@ -519,10 +519,13 @@ static int build_metadata(const struct params *p, uint32_t threads,
 			op->size = p->size;
 			op->flags = write_flags(p) | FSLOAD_OP_F_RDWR;
 		} else if (md[i].type == FSLOAD_OP_READ) {
-			/* mdtest -e: one read of that many bytes */
+			/*
+			 * mdtest -e: one read of that many bytes, one block
+			 * (start refuses more than the largest block)
+			 */
 			op->size = p->read_bytes;
 			op->flags = FSLOAD_OP_F_SIZED;
-			if (p->read_bytes && p->read_bytes <= FSLOAD_BLOCK_MAX)
+			if (p->read_bytes)
 				op->block = (uint32_t)p->read_bytes;
 		} else if (md[i].type == FSLOAD_OP_RENAME) {
 			op->flags = FSLOAD_OP_F_ROTATE;

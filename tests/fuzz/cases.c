@@ -528,7 +528,7 @@ static const char *spoil_value(struct rng *r, struct fjob *j, int *err)
 		return "progress_ms 1..9";
 	case 5:
 		j->h_progress = true;
-		j->progress = PICK(r, ((const uint32_t[]){ 3600001, UINT32_MAX }));
+		j->progress = PICK(r, ((const uint32_t[]){ FSLOAD_PROGRESS_MS_MAX + 1, UINT32_MAX }));
 		return "progress_ms too large";
 	case 6:
 		j->h_flags = true;
@@ -536,7 +536,7 @@ static const char *spoil_value(struct rng *r, struct fjob *j, int *err)
 		return "unknown job flag";
 	case 7:
 		o->h_weight = true;
-		o->weight = PICK(r, ((const uint32_t[]){ 0, 1000001, UINT32_MAX }));
+		o->weight = PICK(r, ((const uint32_t[]){ 0, FSLOAD_WEIGHT_MAX + 1, UINT32_MAX }));
 		return "weight out of range";
 	case 8:
 		o->h_block = true;
