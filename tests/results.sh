@@ -460,7 +460,7 @@ PY
 		2>"$tmp/ls.err" >/dev/null
 	rc=$?
 	[ $rc = 2 ] || fail "--lat-sample 0: exit $rc, not 2"
-	grep -q -- '--lat-sample: 0 is not 1 (every op) to 65536' "$tmp/ls.err" ||
+	grep -q -- '--lat-sample: 0 is not 1 to 65536' "$tmp/ls.err" ||
 		fail "--lat-sample 0: $(cat "$tmp/ls.err")"
 	edit "$base" "$tmp/old.json" 'del j["run"]["params"]["lat-sample"]'
 	compare_says 2 'refusing .*timed 1 op in 1 .*timed 1 op in 4' \
