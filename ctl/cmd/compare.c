@@ -410,13 +410,31 @@ static void env_diff(const struct jval *a, const struct jval *b,
 	workload_diff(a, b, false, ndiff);
 }
 
+/*
+ * A debug kernel's result: judged again from its options where it lists
+ * them (a result before DEBUG_LIST was told apart as hardening said
+ * debug_kernel for every stock Debian kernel), else its verdict.
+ */
 static bool debug_kernel(const struct jval *doc, bool *known)
 {
 	const struct jval *d =
 		json_path(doc, "environment.kernel.debug.debug_kernel");
+	const struct jval *o =
+		json_path(doc, "environment.kernel.debug.options");
+	const struct jval *rt = json_path(doc,
+		"environment.kernel.debug.lockdep_or_kmemleak_present");
+	size_t i;
 
 	*known = d && d->type == J_BOOL;
-	return *known && d->b;
+	if (!*known || !o || o->type != J_ARR)
+		return *known && d->b;
+	if (rt && rt->type == J_BOOL && rt->b)
+		return true;
+	for (i = 0; i < o->n; i++)
+		if (o->items[i]->type == J_STR &&
+		    env_debug_option(o->items[i]->str))
+			return true;
+	return false;
 }
 
 /* 1 op timed in how many (--lat-sample; 1 in an older result). */

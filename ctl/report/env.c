@@ -266,6 +266,7 @@ static char *kernel_config(const char *release, char *src, size_t srclen)
 	char *argv[] = { (char *)"gzip", (char *)"-dc",
 			 (char *)"/proc/config.gz", NULL };
 	char path[PATH_MAX];
+	unsigned int i;
 	char *s;
 	int st;
 
@@ -277,11 +278,15 @@ static char *kernel_config(const char *release, char *src, size_t srclen)
 		}
 		free(s);
 	}
-	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	s = read_text(path);
-	if (s) {
-		snprintf(src, srclen, "%s", path);
-		return s;
+	/* Debian's 7.x packages keep it beside the modules only */
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), i ? "/lib/modules/%s/config" :
+			 "/boot/config-%s", release);
+		s = read_text(path);
+		if (s) {
+			snprintf(src, srclen, "%s", path);
+			return s;
+		}
 	}
 	return NULL;
 }
@@ -312,6 +317,28 @@ static const char *const debug_options[] = {
 	"XFS_DEBUG", "BTRFS_DEBUG", "EXT4_DEBUG", "JBD2_DEBUG",
 	"PROVE_RCU", "DEBUG_SG", "DEBUG_NOTIFIERS",
 };
+
+/*
+ * Options of debug_options[] that production kernels ship as hardening:
+ * recorded, but they do not make a debug kernel.  Debian's 6.1 and 6.12
+ * enable DEBUG_LIST (a cheap check of each list operation; 6.6 and later
+ * have LIST_HARDENED for it), so counting it called every stock Debian
+ * kernel a debug kernel and compare refused 6.1 against 7.x.
+ */
+static const char *const hardening_options[] = { "DEBUG_LIST" };
+
+bool env_debug_option(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hardening_options); i++)
+		if (!strcmp(name, hardening_options[i]))
+			return false;
+	for (i = 0; i < ARRAY_SIZE(debug_options); i++)
+		if (!strcmp(name, debug_options[i]))
+			return true;
+	return false;
+}
 
 static const char taint_letters[] = "PFSRMBUDAWCIOEXKLTN";
 
@@ -373,7 +400,7 @@ static void print_kernel(void)
 	for (i = 0; config && i < ARRAY_SIZE(debug_options); i++)
 		if (config_on(config, debug_options[i])) {
 			print_string(PRINT_JSON, NULL, NULL, debug_options[i]);
-			dbg = true;
+			dbg |= env_debug_option(debug_options[i]);
 		}
 	close_json_array();
 	/* without a config: what debug kernels show at run time */

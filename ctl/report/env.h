@@ -43,6 +43,11 @@ void env_print_geometry(const char *fstype, char *text);
 bool env_geometry_volatile(const char *key);
 
 /* SHA-256 of @len bytes at @data as 64 hex digits and a NUL. */
+/*
+ * Does CONFIG_@name make a debug kernel (KASAN, lockdep, ...)?  Not the
+ * hardening options production kernels ship (DEBUG_LIST).
+ */
+bool env_debug_option(const char *name);
 void sha256_hex(const void *data, size_t len, char out[65]);
 
 #endif /* FSLOADCTL_ENV_H */
