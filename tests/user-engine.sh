@@ -718,6 +718,10 @@ t_option_ranges() {
 --stall-sec 0.05|--stall-sec: 0.05 is not 0 or 0.1 to 86400 seconds
 EOF2
 	done
+	# untar (and age) derive their files: no --files is not --files 0
+	"$ctl" start --engine user --profile untar --scale 0.001 --dir "$d" \
+		--quiet --idle-ms 0 >/dev/null 2>"$tmp/range.err" ||
+		fail "untar without --files: $(cat "$tmp/range.err")"
 	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
 }
 
