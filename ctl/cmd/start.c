@@ -507,6 +507,16 @@ static int run_age(struct nl_ctx *nl, const struct params *p,
 	}
 	ar->reached = run->stopped_by_us && !ac.failed &&
 		      ar->after_pct >= target - AGE_TOLERANCE_PCT;
+	/*
+	 * Done, not stopped: its workers ended at ENOSPC (the phase flag
+	 * fill), as its iterations are too many to end otherwise.
+	 */
+	ar->full = run->js.state == FSLOAD_JOB_DONE;
+	if (ar->full)
+		ar->reached = true;
+	/* stopped at its target: that was the phase's end */
+	else if (ar->reached && run->r.nphases)
+		run->r.phases[0].target = true;
 	if (!ar->reached && !run->ret)
 		run->ret = EXIT_JOB;	/* ended before the target */
 	return 0;
