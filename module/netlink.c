@@ -817,6 +817,8 @@ static int fsload_fill_opstat(struct sk_buff *skb, unsigned int type,
 			   FSLOAD_A_OPSTAT_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_ERRORS, s->errors,
 			   FSLOAD_A_OPSTAT_PAD) ||
+	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_MISSES, s->misses,
+			   FSLOAD_A_OPSTAT_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_BYTES, s->bytes,
 			   FSLOAD_A_OPSTAT_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_OPSTAT_SAMPLED,
@@ -973,7 +975,7 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 		       FSLOAD_OP_CLOCK_TSC : FSLOAD_OP_CLOCK_KTIME))
 		goto out;
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		if (!r->sum.op[t].ops && !r->sum.op[t].errors)
+		if (!fsload_opstat_ran(&r->sum.op[t]))
 			continue;
 		if (fsload_fill_opstat(skb, t, &r->sum.op[t]))
 			goto out;

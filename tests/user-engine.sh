@@ -427,8 +427,8 @@ op = unlink
 INI
 	run "$d" avg --job "$tmp/half.ini"
 	check "$f" \
-		'[(p["ops"], p["errors"]) for p in j["phases"]]' \
-		"(20, 0) (20, 20) (20, 20)" \
+		'[(p["ops"], p["errors"], p["misses"]) for p in j["phases"]]' \
+		"(20, 0, 0) (20, 0, 20) (20, 0, 20)" \
 		'all(o["lat_min_ns"] <= o["lat_avg_ns"] <= o["lat_max_ns"] and
 		     abs(o["lat_avg_ns"] * o["sampled"] - o["lat_sum_ns"]) <= o["sampled"]
 		     for p in j["phases"] for o in p["ops_by_type"])' True
@@ -718,10 +718,64 @@ t_option_ranges() {
 --stall-sec 0.05|--stall-sec: 0.05 is not 0 or 0.1 to 86400 seconds
 EOF2
 	done
+	# untar (and age) derive their files: no --files is not --files 0
+	"$ctl" start --engine user --profile untar --scale 0.001 --dir "$d" \
+		--quiet --idle-ms 0 >/dev/null 2>"$tmp/range.err" ||
+		fail "untar without --files: $(cat "$tmp/range.err")"
 	[ -z "$(ls -A "$d")" ] || fail "left behind: $(ls "$d")"
 }
 
-ktap_plan 19
+# age_on_tmpfs NAME SIZE ARGS...: start --engine user --json ARGS on a
+# tmpfs of SIZE of its own (a private mount namespace) into $tmp/NAME.json;
+# the exit status in $tmp/NAME.rc.
+age_on_tmpfs() {
+	local name=$1 size=$2 d=$tmp/$1
+
+	shift 2
+	mkdir -p "$d"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare --mount --propagation private -- /bin/bash -c '
+		d=$1 size=$2 out=$3
+		shift 3
+		mount -t tmpfs -o size="$size" tmpfs "$d" || exit 99
+		"$@" --dir "$d" >"$out"
+		echo $? >"$out.rc"
+		[ -z "$(ls -A "$d")" ] || echo "left behind: $(ls "$d")"
+	' age "$d" "$size" "$tmp/$name.json" \
+		"$ctl" --json start --engine user --quiet --idle-ms 0 \
+		--profile age "$@"
+	[ $? -ne 99 ] || skip "cannot mount a tmpfs"
+	[ "$(cat "$tmp/$name.json.rc")" -eq 0 ] ||
+		fail "$name: exited $(cat "$tmp/$name.json.rc")"
+}
+
+# Aging picks names at random: the creates that meet a name taken, the
+# appends and unlinks that meet none, are misses, not errors; its end,
+# at the target (fsloadctl's stop) or at ENOSPC, is a success (issue 31).
+t_age_misses() {
+	[ "$(id -u)" -eq 0 ] || skip "mounts a tmpfs: needs root"
+	command -v unshare >/dev/null || skip "no unshare"
+	# a target: stopped there (or full before the first check)
+	age_on_tmpfs age30 64m --age 30 --threads 2
+	check "$tmp/age30.json" \
+		'j["age"]["reached"]' True \
+		'j["phases"][0]["errors"]' 0 \
+		'j["phases"][0]["misses"] > 0' True \
+		'sum(o["misses"] for o in j["phases"][0]["ops_by_type"]) == j["phases"][0]["misses"]' True \
+		'j["phases"][0]["completion"] in ("target", "yes")' True \
+		'j["job"]["state"] in ("stopped", "done")' True
+	# ENOSPC first: the fill's end, the phase done
+	age_on_tmpfs age100 4m --age 99.99 --threads 1 --files 100
+	check "$tmp/age100.json" \
+		'j["age"]["reached"]' True \
+		'j["age"]["full"]' True \
+		'j["job"]["state"]' "done" \
+		'j["phases"][0]["errors"]' 0 \
+		'j["phases"][0]["misses"] > 0' True \
+		'j["phases"][0]["completion"]' yes
+}
+
+ktap_plan 20
 ktap_run smallfiles t_smallfiles
 ktap_run smallfiles_keep_layout t_smallfiles_keep
 ktap_run metadata_keep t_metadata_keep
@@ -741,6 +795,7 @@ ktap_run rank_names_and_limit t_rank
 ktap_run progress_line t_progress_line
 ktap_run top_threads_named_for_the_starter t_top_threads_named
 ktap_run option_ranges_before_any_request t_option_ranges
+ktap_run age_misses_not_errors t_age_misses
 ktap_finish
 rc=$?
 echo "$ktap_pass passed, $ktap_fail failed"

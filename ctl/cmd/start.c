@@ -507,6 +507,16 @@ static int run_age(struct nl_ctx *nl, const struct params *p,
 	}
 	ar->reached = run->stopped_by_us && !ac.failed &&
 		      ar->after_pct >= target - AGE_TOLERANCE_PCT;
+	/*
+	 * Done, not stopped: its workers ended at ENOSPC (the phase flag
+	 * fill), as its iterations are too many to end otherwise.
+	 */
+	ar->full = run->js.state == FSLOAD_JOB_DONE;
+	if (ar->full)
+		ar->reached = true;
+	/* stopped at its target: that was the phase's end */
+	else if (ar->reached && run->r.nphases)
+		run->r.phases[0].target = true;
 	if (!ar->reached && !run->ret)
 		run->ret = EXIT_JOB;	/* ended before the target */
 	return 0;
@@ -929,10 +939,12 @@ static int start_check_ranks(struct start *st)
  * The options' ranges (start_ranges[]), and those that depend on the
  * module's parameters or are not integers.
  */
-static int start_check_ranges(const struct params *p)
+static int start_check_ranges(struct start *st)
 {
+	const struct params *p = &st->p;
 	uint32_t block_max = uengine_block_max();
 	uint64_t stall_ms = (uint64_t)(p->stall_sec * 1000);
+	struct params chk = *p;
 
 	/* every engine's largest block: one buffer per worker */
 	if (p->read_bytes > block_max)
@@ -948,7 +960,10 @@ static int start_check_ranges(const struct params *p)
 		return usage_error("--stall-sec: %g is not 0 or %g to %d seconds",
 				   p->stall_sec, FSLOAD_STALL_MS_MIN / 1000.0,
 				   FSLOAD_STALL_MS_MAX / 1000);
-	return check_arg_ranges(start_args, start_ranges, p);
+	/* untar, age: no --files is theirs to derive (profile_fixup()) */
+	if (!chk.files && !given("files", &st->gc) && !given("items", &st->gc))
+		chk.files = 1;
+	return check_arg_ranges(start_args, start_ranges, &chk);
 }
 
 static int start_check(struct start *st)
@@ -959,7 +974,7 @@ static int start_check(struct start *st)
 
 	ret = parse_threads(p->threads, st->counts, &st->ncounts);
 	if (!ret)
-		ret = start_check_ranges(p);
+		ret = start_check_ranges(st);
 	if (ret)
 		return ret;
 	if (!p->iterations)

@@ -1223,7 +1223,7 @@ static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
 	pthread_mutex_unlock(&job->lock);
 	if (w->ring) {
 		/* a rotating rename is its phase's only op */
-		uring_phase(w->ring, (ph->flags & FSLOAD_PHASE_F_DIRS) ||
+		uring_phase(w->ring, ph, (ph->flags & FSLOAD_PHASE_F_DIRS) ||
 				     (ph->nops &&
 				      (ph->ops[0].flags & FSLOAD_OP_F_ROTATE)),
 			    min(w->e.files, w->e.reached));
@@ -1829,7 +1829,7 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 		pr->ops += res->sum.op[t].ops;
 		pr->errors += res->sum.op[t].errors;
 		pr->bytes += res->sum.op[t].bytes;
-		n += res->sum.op[t].ops || res->sum.op[t].errors;
+		n += fsload_opstat_ran(&res->sum.op[t]);
 	}
 	RES_SET(pr, FSLOAD_A_RES_OPS);
 	RES_SET(pr, FSLOAD_A_RES_ERRORS);
@@ -1864,12 +1864,13 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 		const struct fsload_opstat *s = &res->sum.op[t];
 		struct opstat *os;
 
-		if (!s->ops && !s->errors)
+		if (!fsload_opstat_ran(s))
 			continue;
 		os = &pr->opstats[pr->nopstats++];
 		os->type = t;
 		os->ops = s->ops;
 		os->errors = s->errors;
+		os->misses = s->misses;
 		os->bytes = s->bytes;
 		os->sampled = fsload_opstat_timed(s);
 		os->lat_sum_ns = s->lat_sum;
@@ -1878,6 +1879,7 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 		os->have |= 1ULL << FSLOAD_A_OPSTAT_TYPE |
 			    1ULL << FSLOAD_A_OPSTAT_OPS |
 			    1ULL << FSLOAD_A_OPSTAT_ERRORS |
+			    1ULL << FSLOAD_A_OPSTAT_MISSES |
 			    1ULL << FSLOAD_A_OPSTAT_BYTES |
 			    1ULL << FSLOAD_A_OPSTAT_SAMPLED |
 			    1ULL << FSLOAD_A_OPSTAT_LAT_SUM_NS |

@@ -106,6 +106,7 @@ struct uring {
 	pid_t tid;			/* the engine thread's */
 	u32 batch_max;			/* --uring-batch */
 	u32 batch;			/* this phase's */
+	const struct fsload_phase *ph;	/* the phase */
 	u32 queued;			/* ops in slot[] */
 	u32 active;			/* of them, not ended */
 	u64 submit_ns;			/* the batch's submission */
@@ -234,8 +235,10 @@ void uring_close(struct uring *u)
 	free(u);
 }
 
-void uring_phase(struct uring *u, bool ordered, u64 files)
+void uring_phase(struct uring *u, const struct fsload_phase *ph,
+		 bool ordered, u64 files)
 {
+	u->ph = ph;
 	u->batch = ordered ? 1 : (u32)min((u64)u->batch_max, files ?: 1);
 }
 
@@ -577,7 +580,7 @@ static s64 uring_flush(struct uring *u, struct fsload_engine *e,
 		if (ret && !s->ended && !s->err)
 			s->err = ret;
 		if (s->err) {
-			e->acc[s->op->type].st.errors++;
+			fsload_count_failure(e, u->ph, s->op->type, s->err);
 			if (!err || (fsload_tolerable(err) &&
 				     !fsload_tolerable(s->err))) {
 				err = s->err;

@@ -38,9 +38,11 @@ void uring_close(struct uring *u);
 /*
  * The batch for a phase: @batch ops at once, 1 for a phase whose ops must
  * happen in order (the directory tree), at most @files (a batch never
- * holds one name twice in a pass).
+ * holds one name twice in a pass).  @ph: the failures it expects
+ * (fsload_count_failure()).
  */
-void uring_phase(struct uring *u, bool ordered, u64 files);
+void uring_phase(struct uring *u, const struct fsload_phase *ph,
+		 bool ordered, u64 files);
 
 /*
  * Queue @op on e->name; when the batch is full, submit it and account

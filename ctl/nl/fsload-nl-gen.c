@@ -112,6 +112,7 @@ static const char *const opstat_attr_names[FSLOAD_A_OPSTAT_MAX + 1] = {
 	[FSLOAD_A_OPSTAT_PAD] = "pad",
 	[FSLOAD_A_OPSTAT_BUCKET] = "bucket",
 	[FSLOAD_A_OPSTAT_SAMPLED] = "sampled",
+	[FSLOAD_A_OPSTAT_MISSES] = "misses",
 };
 
 static const unsigned char opstat_attr_types[FSLOAD_A_OPSTAT_MAX + 1] = {
@@ -125,6 +126,7 @@ static const unsigned char opstat_attr_types[FSLOAD_A_OPSTAT_MAX + 1] = {
 	[FSLOAD_A_OPSTAT_PAD] = ATTR_PAD,
 	[FSLOAD_A_OPSTAT_BUCKET] = ATTR_NEST,
 	[FSLOAD_A_OPSTAT_SAMPLED] = ATTR_U64,
+	[FSLOAD_A_OPSTAT_MISSES] = ATTR_U64,
 };
 
 static const struct attr_set *const opstat_nested[FSLOAD_A_OPSTAT_MAX + 1] = {

@@ -58,6 +58,7 @@ static const struct decode_field opstat_fields[FSLOAD_A_OPSTAT_MAX + 1] = {
 	[FSLOAD_A_OPSTAT_TYPE] = DEC_INT_FIELD(struct opstat, type),
 	[FSLOAD_A_OPSTAT_OPS] = DEC_INT_FIELD(struct opstat, ops),
 	[FSLOAD_A_OPSTAT_ERRORS] = DEC_INT_FIELD(struct opstat, errors),
+	[FSLOAD_A_OPSTAT_MISSES] = DEC_INT_FIELD(struct opstat, misses),
 	[FSLOAD_A_OPSTAT_BYTES] = DEC_INT_FIELD(struct opstat, bytes),
 	[FSLOAD_A_OPSTAT_SAMPLED] = DEC_INT_FIELD(struct opstat, sampled),
 	[FSLOAD_A_OPSTAT_LAT_SUM_NS] = DEC_INT_FIELD(struct opstat, lat_sum_ns),

@@ -26,6 +26,7 @@ struct opstat {
 	uint8_t type;
 	uint64_t ops;
 	uint64_t errors;
+	uint64_t misses;	/* failures the phase expects: not errors */
 	uint64_t bytes;
 	uint64_t sampled;	/* successful ops timed: opstat_sampled() */
 	uint64_t lat_sum_ns;	/* over the timed ops only */
@@ -70,6 +71,7 @@ struct phase_result {
 	uint32_t threads;
 	uint8_t complete;
 	uint8_t stonewalled;
+	bool target;		/* fsloadctl's: a fill it stopped at its target */
 	uint64_t elapsed_ns;
 	uint64_t ops;
 	uint64_t errors;

@@ -55,7 +55,7 @@ void profile_metric(const struct profile *pf, const struct results *r,
 		m->elapsed_ns += pr->elapsed_ns;
 		if (RES_HAS(pr, FSLOAD_A_RES_WORKER_CPU_NS)) {
 			cpu += pr->worker_cpu_ns;
-			cpu_n += pr->ops + pr->errors;
+			cpu_n += pr->ops + pr->errors + phase_misses(pr);
 		}
 		pcpu = phase_cpu_ns(pr, js);
 		if (isfinite(pcpu))

@@ -390,6 +390,7 @@ static int merge_opstats(struct phase_result *a, const struct phase_result *b)
 		os->have |= bo->have;
 		os->ops += bo->ops;
 		os->errors += bo->errors;
+		os->misses += bo->misses;
 		os->bytes += bo->bytes;
 		os->lat_sum_ns += bo->lat_sum_ns;
 		if (merge_buckets(os, bo))

@@ -250,7 +250,8 @@ static void phase_cpu(const struct phase_result *pr,
 {
 	double idle_rate = 0, bg, tail;
 
-	c->n = (double)(pr->ops + pr->errors);
+	/* every op tried costs CPU: those that failed, as expected or not */
+	c->n = (double)(pr->ops + pr->errors + phase_misses(pr));
 	c->worker = c->background = c->tail = c->total = NAN;
 	c->insn = c->cycles = c->ipc = c->cpu_pct = NAN;
 	if (!c->n)
@@ -432,6 +433,7 @@ static void print_opstat(const struct opstat *os, uint64_t elapsed_ns,
 	print_uint(t, "ops", fmt, os->ops);
 	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_ERRORS);
 	print_uint(t, "errors", fmt, os->errors);
+	print_uint(PRINT_JSON, "misses", NULL, os->misses);
 	if (text)
 		print_fp(" %*.2f", W_MIB, os->bytes / MIB);
 	print_uint(PRINT_JSON, "bytes", NULL, os->bytes);
@@ -463,7 +465,44 @@ static void print_opstat(const struct opstat *os, uint64_t elapsed_ns,
 
 const char *phase_completion(const struct phase_result *pr)
 {
-	return !pr->complete ? "no" : pr->stonewalled ? "time" : "yes";
+	if (!pr->complete)
+		return pr->target ? "target" : "no";
+	return pr->stonewalled ? "time" : "yes";
+}
+
+uint64_t phase_misses(const struct phase_result *pr)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < pr->nopstats; i++)
+		n += pr->opstats[i].misses;
+	return n;
+}
+
+/*
+ * Under the phase table, the phases' misses (if any): failures a phase
+ * expects (flag continue: a name another op took or removed; fill: a full
+ * filesystem), counted apart from errors.
+ */
+static void print_miss_notes(const struct results *r)
+{
+	unsigned int i, j;
+	uint64_t n;
+
+	for (i = 0; i < r->nphases; i++) {
+		const struct phase_result *pr = &r->phases[i];
+
+		n = phase_misses(pr);
+		if (!n)
+			continue;
+		print_fp("misses %s %" PRIu64 " (", pr->name, n);
+		for (j = 0; j < pr->nopstats; j++)
+			print_fp("%s%s %" PRIu64, j ? ", " : "",
+				 op_name(pr->opstats[j].type),
+				 pr->opstats[j].misses);
+		print_fp("): failures the phase expects, not errors\n");
+	}
 }
 
 static void print_phase(const struct phase_result *pr,
@@ -521,6 +560,7 @@ static void print_phase(const struct phase_result *pr,
 	print_uint(PRINT_ANY, "ops", fmt, pr->ops);
 	snprintf(fmt, sizeof(fmt), " %%%d" PRIu64, W_ERRORS);
 	print_uint(PRINT_ANY, "errors", fmt, pr->errors);
+	print_uint(PRINT_JSON, "misses", NULL, phase_misses(pr));
 	print_uint(PRINT_JSON, "bytes", NULL, pr->bytes);
 	print_fp(" %*.2f", W_MIB, pr->bytes / MIB);
 	print_fp(" %*.1f", W_ELAPSED, pr->elapsed_ns / 1e6);
@@ -607,6 +647,7 @@ void print_results(const struct results *r, const struct job_status *js)
 	for (i = 0; i < r->nphases; i++)
 		print_phase(&r->phases[i], js, r, name_w);
 	close_json_array();
+	print_miss_notes(r);
 	print_clock_notes(r, js);
 	print_stall_reports(r->series);
 	print_latency_table(r, name_w);

@@ -16,9 +16,12 @@
 /*
  * How a phase ended, as the text table's complete column and JSON's
  * "completion" say it: "yes" every worker ran every iteration, "time" a
- * stonewall ended it (still complete), "no" it was stopped or failed.
+ * stonewall ended it (still complete), "target" fsloadctl stopped an
+ * aging fill at its target (a normal end), "no" it was stopped or failed.
  */
 const char *phase_completion(const struct phase_result *pr);
+/* The failures the phase expected (not errors): its op types' misses. */
+uint64_t phase_misses(const struct phase_result *pr);
 
 /*
  * Print the per-phase table (text) or the "phases" array (JSON), inside

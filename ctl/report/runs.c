@@ -41,6 +41,9 @@ static void print_age(const struct age_report *age)
 	print_float(PRINT_ANY, "before_pct", ", used %.1f%%", age->before_pct);
 	print_float(PRINT_ANY, "after_pct", " -> %.1f%%", age->after_pct);
 	print_bool(PRINT_JSON, "reached", NULL, age->reached);
+	print_bool(PRINT_JSON, "full", NULL, age->full);
+	if (age->full)
+		print_fp(" (filesystem full: ENOSPC)");
 	if (!age->run)
 		print_fp(" (already reached)");
 	if (age->run) {

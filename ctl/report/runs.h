@@ -20,6 +20,7 @@ struct age_report {
 	double before_pct;
 	double after_pct;
 	bool reached;
+	bool full;		/* the fill ended at ENOSPC: reached */
 	bool kept;		/* its files are left in place */
 	const struct run *run;	/* NULL: nothing to do, already full */
 };

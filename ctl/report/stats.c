@@ -49,6 +49,7 @@ int opstat_add(struct opstat *sum, const struct opstat *os)
 	sum->type = os->type;
 	sum->ops += os->ops;
 	sum->errors += os->errors;
+	sum->misses += os->misses;
 	sum->bytes += os->bytes;
 	sum->sampled += timed;
 	sum->have |= 1ULL << FSLOAD_A_OPSTAT_SAMPLED;

@@ -21,7 +21,7 @@
  *	order = sequential		# or random
  *	iterations = 1000		# per thread (default: files)
  *	time = 10			# seconds: stonewall
- *	continue = yes			# ENOENT/EEXIST... count as errors
+ *	continue = yes			# ENOENT/EEXIST... count as misses
  *	dirs = no			# iterate over the directories
  *	hold = no			# sync, drop caches before it
  *	prefix = f			# first letter of the names

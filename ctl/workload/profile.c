@@ -634,7 +634,8 @@ int profile_build_age(const struct params *p, uint32_t threads,
 		snprintf(prog->profile, sizeof(prog->profile), "age");
 	ph = add_phase(prog, "age");
 	ph->order = RND;
-	ph->flags = FSLOAD_PHASE_F_CONTINUE;
+	/* its misses: names picked at random, and a full filesystem */
+	ph->flags = FSLOAD_PHASE_F_CONTINUE | FSLOAD_PHASE_F_FILL;
 	op = phase_add_op(ph, FSLOAD_OP_CREATE, 10);
 	op->size = p->size;
 	op->block = p->block;

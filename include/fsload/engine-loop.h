@@ -226,7 +226,7 @@ static inline void fsload_phase_sum_add(struct fsload_phase_sum *sum,
 	sum->clk_back += e->clk_back;
 	sum->end_ns = max(sum->end_ns, end_ns);
 	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		if (e->acc[t].st.ops || e->acc[t].st.errors)
+		if (fsload_opstat_ran(&e->acc[t].st))
 			fsload_opstat_add(&sum->op[t], &e->acc[t].st);
 	}
 	fsload_progress_add(sum->progress, e);
@@ -415,12 +415,15 @@ fsload_engine_body(struct fsload_worker *w, struct fsload_engine *e,
 		 */
 		if (!e->failed_op) {
 			e->failed_op = op;
-			e->acc[op->type].st.errors++;
+			fsload_count_failure(e, ph, op->type, ret);
 		}
-		if ((ph->flags & FSLOAD_PHASE_F_CONTINUE) &&
-		    fsload_tolerable(ret)) {
+		if (fsload_expected(ph, ret)) {
 			e->failed_op = NULL;
-			continue;
+			if (ret != -ENOSPC)
+				continue;
+			/* fill: the filesystem is full, the phase's end */
+			end = FSLOAD_RUN_DONE;
+			break;
 		}
 		e->err = ret;
 		end = FSLOAD_RUN_FAILED;

@@ -78,6 +78,7 @@ static inline void fsload_phase_groups(struct fsload_phase *ph,
 struct fsload_opstat {
 	u64 ops;		/* successful operations */
 	u64 errors;		/* failed operations */
+	u64 misses;		/* failed as the phase expects: not errors */
 	u64 bytes;		/* bytes written and read */
 	/*
 	 * Successful operations not timed (the job's lat_sample): the
@@ -1366,14 +1367,21 @@ static inline void fsload_engine_reset(struct fsload_engine *e)
 		       sizeof(*e->hist));
 }
 
+/* Whether an op of the type was tried: reported, and added. */
+static inline bool fsload_opstat_ran(const struct fsload_opstat *s)
+{
+	return s->ops || s->errors || s->misses;
+}
+
 /* Add @s into @d (statistics of one type). */
 static inline void fsload_opstat_add(struct fsload_opstat *d,
 				     const struct fsload_opstat *s)
 {
-	if (!d->ops && !d->errors)
+	if (!fsload_opstat_ran(d))
 		d->lat_min = U64_MAX;
 	d->ops += s->ops;
 	d->errors += s->errors;
+	d->misses += s->misses;
 	d->bytes += s->bytes;
 	d->untimed += s->untimed;
 	d->lat_sum += s->lat_sum;
@@ -1512,6 +1520,29 @@ static inline bool fsload_tolerable(int err)
 {
 	return err == -ENOENT || err == -EEXIST || err == -ENOTEMPTY ||
 	       err == -ENOTDIR || err == -EISDIR;
+}
+
+/*
+ * A failure @ph expects (a miss, not an error): with the phase flag
+ * continue, one of fsload_tolerable(); with fill, ENOSPC (the filesystem
+ * is full: the fill's end, fsload_run_phase()).
+ */
+static inline bool fsload_expected(const struct fsload_phase *ph, int err)
+{
+	return ((ph->flags & FSLOAD_PHASE_F_CONTINUE) &&
+		fsload_tolerable(err)) ||
+	       ((ph->flags & FSLOAD_PHASE_F_FILL) && err == -ENOSPC);
+}
+
+/* Count a failed op of @type in @e: a miss if @ph expects it, else an error. */
+static inline void fsload_count_failure(struct fsload_engine *e,
+					const struct fsload_phase *ph,
+					unsigned int type, int err)
+{
+	if (fsload_expected(ph, err))
+		e->acc[type].st.misses++;
+	else
+		e->acc[type].st.errors++;
 }
 
 /*

@@ -187,6 +187,19 @@ static void emit_extra(struct emit *e, int level)
 		e->why = "unknown attribute type";
 		break;
 	}
+	if (type == FSLOAD_A_JOB_RESULT && pct(e->r, 50)) {
+		/* a result's opstat, as the replies carry it: misses */
+		uint64_t misses = rnd(e->r);
+		size_t res = nest_begin(e->m, type | NLA_F_NESTED);
+		size_t os = nest_begin(e->m, FSLOAD_A_RES_OPSTAT |
+					     NLA_F_NESTED);
+
+		attr(e->m, FSLOAD_A_OPSTAT_MISSES, &misses, sizeof(misses));
+		nest_end(e->m, os);
+		nest_end(e->m, res);
+		e->done = true;
+		return;
+	}
 	if (type == FSLOAD_A_JOB_RESULT)
 		type |= NLA_F_NESTED;
 	attr(e->m, type, &v, sizeof(v));
@@ -480,6 +493,8 @@ static void gen_job(struct rng *r, struct fjob *j)
 		iters = (p->h_iter ? p->iter : j->files) * j->threads;
 		p->h_flags = pct(r, 60);
 		p->flags = pct(r, 80) ? FSLOAD_PHASE_F_CONTINUE : 0;
+		if (pct(r, 20))
+			p->flags |= FSLOAD_PHASE_F_FILL;
 		p->h_prefix = pct(r, 30);
 		p->prefix = rnd_prefix(r);
 		p->h_first = pct(r, 20);

@@ -199,9 +199,9 @@ enum fsload_op_flags {
 /**
  * enum fsload_phase_flags - Flags of a phase.
  * @FSLOAD_PHASE_F_CONTINUE: An operation failing with ENOENT, EEXIST,
- *   ENOTEMPTY or ENOTDIR (expected when weighted operations meet on one file
- *   set) is counted as an error and the phase goes on; any other error still
- *   ends the job.
+ *   ENOTEMPTY, ENOTDIR or EISDIR (expected when weighted operations meet on
+ *   one file set) is counted as a miss (opstat misses), not an error, and the
+ *   phase goes on; any other error still ends the job.
  * @FSLOAD_PHASE_F_SYNC: When every worker has finished the phase, sync the
  *   filesystem (syncfs, which also waits for work the filesystem deferred:
  *   delayed allocation, inode inactivation) and report its time and CPU as the
@@ -222,6 +222,10 @@ enum fsload_op_flags {
  * @FSLOAD_PHASE_F_TIMED_SYNC: Each worker syncs the filesystem (syncfs) after
  *   its last operation, inside the phase's time (mdtest -Y): elapsed-ns ends
  *   with the last worker's sync; the syncs are not operations.
+ * @FSLOAD_PHASE_F_FILL: The phase fills the filesystem (fsloadctl's aging): an
+ *   operation failing with ENOSPC is counted as a miss, not an error, and ends
+ *   the worker's run of the phase as done (the filesystem is full, which is
+ *   the phase's end), not the job.
  */
 enum fsload_phase_flags {
 	FSLOAD_PHASE_F_CONTINUE = 1,
@@ -229,9 +233,10 @@ enum fsload_phase_flags {
 	FSLOAD_PHASE_F_DIRS = 4,
 	FSLOAD_PHASE_F_HOLD = 8,
 	FSLOAD_PHASE_F_TIMED_SYNC = 16,
+	FSLOAD_PHASE_F_FILL = 32,
 
 	/* private: */
-	FSLOAD_PHASE_F_MASK = 31,
+	FSLOAD_PHASE_F_MASK = 63,
 };
 
 /**
@@ -480,6 +485,7 @@ enum {
 	FSLOAD_A_OPSTAT_PAD,
 	FSLOAD_A_OPSTAT_BUCKET,
 	FSLOAD_A_OPSTAT_SAMPLED,
+	FSLOAD_A_OPSTAT_MISSES,
 
 	__FSLOAD_A_OPSTAT_MAX,
 	FSLOAD_A_OPSTAT_MAX = (__FSLOAD_A_OPSTAT_MAX - 1)
