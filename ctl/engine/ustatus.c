@@ -62,21 +62,13 @@ void uprogress_draw(struct ujob *job, const struct job_req *req,
 
 #define JS_SET(js, attr)	((js)->have |= 1ULL << (attr))
 
-/* The job's end as its status, as the kernel reports it. */
-static int ujob_status(const struct ujob *job, const struct job_req *req,
-		       const char *dir, u64 elapsed_ns, struct job_status *js)
+/* The job's settings in its status, as the kernel reports them. */
+static void ujob_status_settings(const struct ujob *job,
+				 const struct job_req *req,
+				 struct job_status *js)
 {
 	struct fsload_dir_id id;
-	unsigned int i;
-	bool complete = true;
-	u64 bytes;
 
-	memset(js, 0, sizeof(*js));
-	js->dir = strdup(dir);
-	js->pids = calloc(job->threads, sizeof(*js->pids));
-	if (!js->dir || !js->pids)
-		return -ENOMEM;
-	JS_SET(js, FSLOAD_A_JOB_DIR);
 	if (!dir_fd_id(job->dir_fd, &id)) {
 		js->dir_ino = id.ino;
 		js->dir_mode = id.mode;
@@ -133,7 +125,23 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	js->busy_ticks = job->busy_ticks;
 	js->progress_ms = req->p->progress_ms;
 	JS_SET(js, FSLOAD_A_JOB_PROGRESS_MS);
+}
 
+/* The job's end as its status, as the kernel reports it. */
+static int ujob_status(const struct ujob *job, const struct job_req *req,
+		       const char *dir, u64 elapsed_ns, struct job_status *js)
+{
+	unsigned int i;
+	bool complete = true;
+	u64 bytes;
+
+	memset(js, 0, sizeof(*js));
+	js->dir = strdup(dir);
+	js->pids = calloc(job->threads, sizeof(*js->pids));
+	if (!js->dir || !js->pids)
+		return -ENOMEM;
+	JS_SET(js, FSLOAD_A_JOB_DIR);
+	ujob_status_settings(job, req, js);
 	for (i = 0; i < job->nphases; i++) {
 		if (job->res[i].sum.complete != job->threads)
 			complete = false;
