@@ -136,12 +136,6 @@ struct fsload_result {
 	u64 prof_ns;		/* the handler's own time */
 };
 
-/* A phase's elapsed time: from its opening to its last op's end. */
-static inline u64 fsload_result_elapsed(const struct fsload_result *r)
-{
-	return r->sum.end_ns > r->start_ns ? r->sum.end_ns - r->start_ns : 0;
-}
-
 /* Distinct stacks a worker keeps when the request does not say. */
 #define FSLOAD_PROFILE_STACKS_DEFAULT	32768
 /* Distinct call paths a worker keeps: one per this many stacks. */

@@ -855,8 +855,7 @@ static int fsload_fill_progress(struct sk_buff *skb,
 		    fsload_put_u64(skb, FSLOAD_A_PROGRESS_ITEMS, pg->items,
 				   FSLOAD_A_PROGRESS_PAD) ||
 		    fsload_put_u64(skb, FSLOAD_A_PROGRESS_ELAPSED_NS,
-				   pg->end_ns > r->start_ns ?
-				   pg->end_ns - r->start_ns : 0,
+				   fsload_elapsed(r->start_ns, pg->end_ns),
 				   FSLOAD_A_PROGRESS_PAD))
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
@@ -959,7 +958,8 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	    fsload_put_u64(skb, FSLOAD_A_RES_START_NS, r->start_ns,
 			   FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ELAPSED_NS,
-			   fsload_result_elapsed(r), FSLOAD_A_RES_PAD) ||
+			   fsload_phase_elapsed(&r->sum, r->start_ns),
+			   FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_OPS, ops, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ERRORS, errors, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_BYTES, bytes, FSLOAD_A_RES_PAD) ||

@@ -1155,7 +1155,7 @@ static s64 fsload_op_name_check(struct fsload_worker *w)
 #define fsload_op_drop_cache(w)		fsload_op_none(w)
 #define fsload_op_bio(w, op)		fsload_op_none(w)
 
-/* As in ctl/engine/uengine.c: the random order's state is set before use. */
+/* As in ctl/engine/uloop.h: the random order's state is set before use. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"

@@ -4,7 +4,7 @@
  * uring).
  *
  * Each op of the program becomes the io_uring requests that stand for the
- * system calls the user engine makes (uengine.c), on the same names
+ * system calls the user engine makes (ubackend-sync.c), on the same names
  * relative to the same O_PATH job directory:
  *	create		openat(O_CREAT|O_EXCL|O_WRONLY, or with the rdwr flag
  *			O_CREAT|O_RDWR, the trunc flag O_CREAT|O_TRUNC|O_RDWR|
@@ -25,7 +25,7 @@
  * blocks, continue in a new chain when the previous one completes.
  * syncfs (the phase's sync tail and the syncfs op) and a create with the
  * mknod flag (mknodat) have no io_uring request: they stay system calls,
- * after the queued ops have ended (uengine.c).  Every request used is in Linux 5.15
+ * after the queued ops have ended (ubackend-uring.c).  Every request used is in Linux 5.15
  * (mkdirat, the newest; direct descriptors); uring_open() probes them.
  *
  * Batching: the loop queues ops; the batch's requests are submitted by one
@@ -453,7 +453,7 @@ static void uring_prep_op(struct uring *u, u32 i)
 		uring_prep_close(u, i, false);
 		return;
 	default:
-		/* the loop's other ops are not here (uengine.c) */
+		/* the loop's other ops are not here (ubackend-uring.c) */
 		s->err = -EOPNOTSUPP;
 		s->closing = true;
 		return;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fsloadctl: the io_uring backend of the userspace engine (start --engine
- * uring).  The user engine's threads, phase loop and choreography
- * (uengine.c) run the program; this file only does its operations, each
- * as the io_uring requests that stand for its system calls, batched.
+ * fsloadctl: the io_uring rings of the userspace engine (start --engine
+ * uring).  The user engine's threads and choreography (uworker.c) and its
+ * phase loop over the uring backend's ops (ubackend-uring.c) run the
+ * program; this file only does its operations, each as the io_uring
+ * requests that stand for its system calls, batched.
  */
 #ifndef FSLOADCTL_URING_H
 #define FSLOADCTL_URING_H

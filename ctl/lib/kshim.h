@@ -2,7 +2,7 @@
 /*
  * fsloadctl: the kernel types and helpers that the shared engine
  * (include/fsload/engine.h, engine-loop.h, engine-job.h) uses, for
- * compiling it unchanged in userspace (the user engine, uengine.c, and
+ * compiling it unchanged in userspace (the user engine, ctl/engine/u*.c, and
  * the op table's readers).  Include it before engine.h.
  *
  * Only what the shared engine needs: anything more here would let the

@@ -2,14 +2,15 @@
 /*
  * fsload: a job's choreography around the phase loop, compiled into the
  * kernel's workers (module/worker.c) and fsloadctl's userspace engine
- * (ctl/engine/uengine.c), so that both make the same directories and pass the
+ * (ctl/engine/uworker.c), so that both make the same directories and pass the
  * same barriers: each thread makes its tree, then runs every phase
  * between two barriers; at each barrier the last thread to arrive holds
  * (if the phase asks) and opens the phase, or closes it, while the
  * others wait; a failure or a stop ends the job at the next barrier.
  *
- * Included once per engine, after engine-loop.h, once it has defined, as
- * static functions (how each engine waits, measures and reports):
+ * Included once per engine, once it has defined engine-loop.h's
+ * fsload_stopping() and fsload_yield() and, as static functions (how each
+ * engine waits, measures and reports):
  *	bool fsload_barrier_arrive(w, gen)
  *				count @w in at barrier @gen: true for the
  *				last thread to arrive
@@ -46,7 +47,7 @@
 #ifndef _FSLOAD_ENGINE_JOB_H
 #define _FSLOAD_ENGINE_JOB_H
 
-#include "engine-loop.h"
+#include "engine.h"
 
 /*
  * Barrier @gen: wait until every thread has arrived.  The last to arrive

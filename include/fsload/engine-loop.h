@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fsload: the phase loop, compiled into the kernel's workers (worker.c) and
- * fsloadctl's userspace engine (ctl/engine/uengine.c), so that both run the same
- * operation sequence with the same accounting.
+ * fsloadctl's userspace engine (ctl/engine/uloop.h, once per backend), so
+ * that both run the same operation sequence with the same accounting.
  *
  * Included once per engine, after it has defined:
  *	struct fsload_worker		its worker, opaque here
@@ -197,39 +197,6 @@ static inline void fsload_clock_anchor(struct fsload_engine *e)
 	e->clk_cyc = c0 + (c1 - c0) / 2;
 	e->clk_last = e->clk_cyc;
 	e->clk_tsc = true;
-}
-
-enum fsload_run_end {
-	FSLOAD_RUN_DONE,	/* every iteration was done */
-	FSLOAD_RUN_STONEWALLED,	/* the phase's time limit was reached */
-	FSLOAD_RUN_STOPPED,	/* a stop was requested */
-	FSLOAD_RUN_FAILED,	/* e->failed_op failed with e->err */
-};
-
-/*
- * Add a thread's run of a phase, which ended as @end with its last op at
- * @end_ns, into the phase's sum (the histograms apart).
- */
-static inline void fsload_phase_sum_add(struct fsload_phase_sum *sum,
-					const struct fsload_engine *e,
-					enum fsload_run_end end, u64 end_ns)
-{
-	unsigned int t;
-
-	sum->threads++;
-	if (end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED)
-		sum->complete++;
-	if (end == FSLOAD_RUN_STONEWALLED)
-		sum->stonewalled++;
-	if (e->clk_tsc)
-		sum->clk_tsc++;
-	sum->clk_back += e->clk_back;
-	sum->end_ns = max(sum->end_ns, end_ns);
-	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
-		if (fsload_opstat_ran(&e->acc[t].st))
-			fsload_opstat_add(&sum->op[t], &e->acc[t].st);
-	}
-	fsload_progress_add(sum->progress, e);
 }
 
 /*
@@ -492,9 +459,6 @@ static enum fsload_run_end fsload_engine_run(struct fsload_worker *w,
 	       fsload_engine_body(w, e, ph, p, start_ns, end_ns, false, true) :
 	       fsload_engine_body(w, e, ph, p, start_ns, end_ns, false, false);
 }
-
-/* Null operations timed before the first phase: the engine's own cost. */
-#define FSLOAD_OVERHEAD_OPS	16384
 
 /*
  * The engine's own cost per operation (timing, accounting, naming): the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fsload: the part of the engine that the kernel's workers (module/) and
- * fsloadctl's userspace engine (ctl/engine/uengine.c) share, compiled for both:
+ * fsloadctl's userspace engine (ctl/engine/u*.c) share, compiled for both:
  * the program's types, the file names, the random file order, the choice
  * of an operation by weight, the per-operation statistics, the latency
  * histogram and its percentiles, and the op table (what each op type
@@ -1310,7 +1310,7 @@ struct fsload_progress {
 
 /*
  * What the threads' runs of a phase add up to, in its result
- * (engine-loop.h's fsload_phase_sum_add()).
+ * (fsload_phase_sum_add()).
  */
 struct fsload_phase_sum {
 	u32 threads;		/* threads that merged into it */
@@ -1322,6 +1322,25 @@ struct fsload_phase_sum {
 	struct fsload_opstat op[FSLOAD_OP_MAX + 1];
 	struct fsload_progress progress[FSLOAD_PROGRESS_MARKS];
 };
+
+/* From @start_ns to @end_ns: 0 unless @end_ns is after it. */
+static inline u64 fsload_elapsed(u64 start_ns, u64 end_ns)
+{
+	return end_ns > start_ns ? end_ns - start_ns : 0;
+}
+
+/*
+ * A phase's elapsed time: from its opening at @start_ns to its last op's
+ * end (both engines' results, and the machine's busy time over it).
+ */
+static inline u64 fsload_phase_elapsed(const struct fsload_phase_sum *sum,
+				       u64 start_ns)
+{
+	return fsload_elapsed(start_ns, sum->end_ns);
+}
+
+/* Null operations timed before the first phase: the engine's own cost. */
+#define FSLOAD_OVERHEAD_OPS	16384
 
 static inline void fsload_progress_add(struct fsload_progress *pg,
 				       const struct fsload_engine *e)
@@ -1387,6 +1406,39 @@ static inline void fsload_opstat_add(struct fsload_opstat *d,
 	d->lat_sum += s->lat_sum;
 	d->lat_min = min(d->lat_min, s->lat_min);
 	d->lat_max = max(d->lat_max, s->lat_max);
+}
+
+enum fsload_run_end {
+	FSLOAD_RUN_DONE,	/* every iteration was done */
+	FSLOAD_RUN_STONEWALLED,	/* the phase's time limit was reached */
+	FSLOAD_RUN_STOPPED,	/* a stop was requested */
+	FSLOAD_RUN_FAILED,	/* e->failed_op failed with e->err */
+};
+
+/*
+ * Add a thread's run of a phase, which ended as @end with its last op at
+ * @end_ns, into the phase's sum (the histograms apart).
+ */
+static inline void fsload_phase_sum_add(struct fsload_phase_sum *sum,
+					const struct fsload_engine *e,
+					enum fsload_run_end end, u64 end_ns)
+{
+	unsigned int t;
+
+	sum->threads++;
+	if (end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED)
+		sum->complete++;
+	if (end == FSLOAD_RUN_STONEWALLED)
+		sum->stonewalled++;
+	if (e->clk_tsc)
+		sum->clk_tsc++;
+	sum->clk_back += e->clk_back;
+	sum->end_ns = max(sum->end_ns, end_ns);
+	for (t = 1; t <= FSLOAD_OP_MAX; t++) {
+		if (fsload_opstat_ran(&e->acc[t].st))
+			fsload_opstat_add(&sum->op[t], &e->acc[t].st);
+	}
+	fsload_progress_add(sum->progress, e);
 }
 
 /* What an op type takes besides its weight (struct fsload_op_type). */

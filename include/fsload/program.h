@@ -2,7 +2,7 @@
 /*
  * fsload: what a program's phases and ops may be, written once for the
  * module's start request parser (module/program.c) and the user engine
- * (ctl/engine/uengine.c).  Each check takes the phase or op as the
+ * (ctl/engine/uprogram.c).  Each check takes the phase or op as the
  * request gives it (its defaults filled in) and the attributes the request
  * has, and refuses with the offending attribute of the spec's set and a
  * message that names it: the module puts both in the extack, fsloadctl

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsloadctl: the userspace engine's threads, as the kernel's
+ * module/worker.c: the hooks of the job's choreography (engine-job.h,
+ * compiled here): the barriers, the holds, the calibration before the
+ * first phase, each phase's opening and closing, the run of a phase by
+ * the job's backend (its loop: uloop.h) and the merge of its results.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/uengine-int.h"
+#include "lib/cpulist.h"
+#include "engine/fsutil.h"
+#include "engine/ranks.h"
+#include "nl/names.h"
+
+/* Stop the job: the workers end at their next check. */
+void ujob_stop(struct ujob *job)
+{
+	WRITE_ONCE(job->stop, true);
+	pthread_mutex_lock(&job->lock);
+	pthread_cond_broadcast(&job->cond);
+	pthread_mutex_unlock(&job->lock);
+}
+
+/* Record the first failure of the job and stop it. */
+static void fsload_fail(struct fsload_worker *w, const char *phase,
+			const char *what, int err)
+{
+	struct ujob *job = w->job;
+
+	pthread_mutex_lock(&job->lock);
+	if (!job->err) {
+		job->err = err;
+		snprintf(job->errmsg, sizeof(job->errmsg),
+			 "phase %s, thread %u: %s %s: error %d", phase,
+			 w->index, what, w->e.name, err);
+	}
+	pthread_mutex_unlock(&job->lock);
+	ujob_stop(job);
+}
+
+/*
+ * Before the first phase, with every other thread waiting: the machine's
+ * idle baseline, then the cost of the phase loop itself, from running
+ * null operations through it; as the kernel's fsload_calibrate().
+ */
+static void ujob_calibrate(struct fsload_worker *w)
+{
+	struct ujob *job = w->job;
+	struct fsload_phase *ph;
+	struct usys a, b;
+	struct timespec ts;
+	u64 ns;
+
+	if (job->idle_ms) {
+		usys_snap(job, &a);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += job->idle_ms / 1000;
+		ts.tv_nsec += (long)(job->idle_ms % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_mutex_lock(&job->lock);
+		while (!READ_ONCE(job->stop) &&
+		       pthread_cond_timedwait(&job->cond, &job->lock, &ts) !=
+		       ETIMEDOUT)
+			;
+		pthread_mutex_unlock(&job->lock);
+		usys_snap(job, &b);
+		pthread_mutex_lock(&job->lock);
+		job->idle_ns = b.wall_ns - a.wall_ns;
+		job->idle_busy_ns = usys_busy(&a, &b, job->idle_ns);
+		pthread_mutex_unlock(&job->lock);
+	}
+	ph = calloc(1, sizeof(*ph));
+	if (!ph)
+		return;
+	ns = job->backend->overhead(w, ph);
+	free(ph);
+	if (!ns)
+		return;
+	pthread_mutex_lock(&job->lock);
+	job->overhead_ops = FSLOAD_OVERHEAD_OPS;
+	job->overhead_ns = ns;
+	job->op_clock = w->e.clk_tsc ? FSLOAD_OP_CLOCK_TSC :
+				       FSLOAD_OP_CLOCK_CLOCK_GETTIME;
+	pthread_mutex_unlock(&job->lock);
+}
+
+/* The last thread to arrive opens phase @p. */
+static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
+{
+	struct ujob *job = w->job;
+
+	uengine_clock_check();
+	if (p == 0)
+		ujob_calibrate(w);
+	free(job->threads0);
+	job->threads0 = utsnap_take(&job->nthreads0);
+	usys_snap(job, &job->sys0);
+	pthread_mutex_lock(&job->lock);
+	job->res[p].started = true;
+	job->res[p].start_ns = job->sys0.wall_ns;
+	job->cur_phase = p;
+	pthread_mutex_unlock(&job->lock);
+}
+
+/*
+ * The last thread to finish phase @p closes it: the machine's CPU over
+ * the phase, the sync tail, the threads that used most CPU.
+ */
+static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
+{
+	struct ujob *job = w->job;
+	const struct fsload_phase *ph = &job->phases[p];
+	struct ures *res = &job->res[p];
+	struct thread_cpu top[UENGINE_TOP_THREADS];
+	struct usys s1, s2;
+	unsigned int ntop = 0;
+	bool tail = false;
+	int err = 0;
+
+	usys_snap(job, &s1);
+	s2 = s1;
+	if ((ph->flags & FSLOAD_PHASE_F_SYNC) && !READ_ONCE(job->stop)) {
+		err = job->backend->syncfs(w);
+		usys_snap(job, &s2);
+		tail = true;
+	}
+	if (job->threads0)
+		ntop = utop_threads(job, top);
+	free(job->threads0);
+	job->threads0 = NULL;
+
+	pthread_mutex_lock(&job->lock);
+	if (!READ_ONCE(job->stop) || tail) {
+		/* a CPU is busy for at most the phase, as the report divides */
+		res->measured = true;
+		res->sys_busy_ns = usys_busy(&job->sys0, &s1,
+					     fsload_phase_elapsed(&res->sum,
+								  res->start_ns));
+		res->tail = tail;
+		res->tail_ns = s2.wall_ns - s1.wall_ns;
+		res->tail_busy_ns = usys_busy(&s1, &s2, res->tail_ns);
+		res->ntop = ntop;
+		memcpy(res->top, top, ntop * sizeof(*top));
+	}
+	pthread_mutex_unlock(&job->lock);
+	if (err) {
+		w->e.name[0] = '\0';
+		fsload_fail(w, ph->name, "syncfs", err);
+	}
+}
+
+/*
+ * Before phase @p, with every other thread waiting: a phase of the
+ * program with FSLOAD_PHASE_F_HOLD has the caches dropped first, as
+ * fsloadctl does for the kernel's job (run.c), a failure stopping the
+ * job; in a multi-client run, the phase then waits for the other ranks'
+ * jobs, and so does the end (@p the number of phases) of a job with
+ * FSLOAD_JOB_F_HOLD_END.  Returns false when the job is stopping.
+ */
+static bool fsload_hold(struct fsload_worker *w, unsigned int p)
+{
+	struct ujob *job = w->job;
+	u64 ns = 0;
+	int err;
+
+	if (READ_ONCE(job->stop))
+		return false;
+	/* after the last phase: the job's hold, with FSLOAD_JOB_F_HOLD_END */
+	if (p == job->nphases && !(job->flags & FSLOAD_JOB_F_HOLD_END))
+		return true;
+	if (p < job->nphases &&
+	    (job->prog->phases[p].flags & FSLOAD_PHASE_F_HOLD)) {
+		err = sync_drop_caches(&ns);
+		if (err) {
+			w->e.name[0] = '\0';
+			fsload_fail(w, job->phases[p].name,
+				    "sync; echo 3 > /proc/sys/vm/drop_caches",
+				    err);
+			return false;
+		}
+		job->holds++;
+		job->hold_ns += ns;
+	}
+	if (job->sync && !rank_sync_phase(job->sync, p)) {
+		job->stopped_by_ranks = true;
+		ujob_stop(job);
+	}
+	return !READ_ONCE(job->stop);
+}
+
+static bool fsload_barrier_arrive(struct fsload_worker *w, unsigned int gen)
+{
+	struct ujob *job = w->job;
+	bool last;
+
+	pthread_mutex_lock(&job->lock);
+	last = ++job->arrived == job->threads * (gen + 1);
+	pthread_mutex_unlock(&job->lock);
+	return last;
+}
+
+static void fsload_barrier_pass(struct fsload_worker *w, unsigned int gen)
+{
+	struct ujob *job = w->job;
+
+	pthread_mutex_lock(&job->lock);
+	job->barrier_gen = gen + 1;
+	pthread_cond_broadcast(&job->cond);
+	pthread_mutex_unlock(&job->lock);
+}
+
+static bool fsload_barrier_wait(struct fsload_worker *w, unsigned int gen)
+{
+	struct ujob *job = w->job;
+	bool passed;
+
+	pthread_mutex_lock(&job->lock);
+	while (job->barrier_gen <= gen && !READ_ONCE(job->stop))
+		pthread_cond_wait(&job->cond, &job->lock);
+	passed = job->barrier_gen > gen;
+	pthread_mutex_unlock(&job->lock);
+	return passed;
+}
+
+static void ujob_merge(struct fsload_worker *w, unsigned int p,
+		       enum fsload_run_end end, u64 end_ns, u64 cpu_ns)
+{
+	struct ujob *job = w->job;
+	struct ures *res = &job->res[p];
+	unsigned int i;
+
+	pthread_mutex_lock(&job->lock);
+	fsload_phase_sum_add(&res->sum, &w->e, end, end_ns);
+	res->worker_cpu_ns += cpu_ns;
+	for (i = 0; i < fsload_hist_words(&job->slots); i++)
+		res->hist[i] += w->e.hist[i];
+	pthread_mutex_unlock(&job->lock);
+}
+
+static bool fsload_run_phase(struct fsload_worker *w, unsigned int p)
+{
+	struct ujob *job = w->job;
+	const struct fsload_phase *ph = &job->phases[p];
+	const struct ubackend *b = job->backend;
+	enum fsload_run_end end;
+	u64 end_ns, c0, c1, start_ns;
+
+	pthread_mutex_lock(&job->lock);
+	start_ns = job->res[p].start_ns;
+	pthread_mutex_unlock(&job->lock);
+	if (b->phase_begin)
+		b->phase_begin(w, ph);
+	c0 = thread_cpu_ns();
+	end = b->run(w, ph, p, start_ns, &end_ns);
+	c1 = thread_cpu_ns();
+	if (b->helpers_cpu_ns)
+		c1 += b->helpers_cpu_ns(w);
+	ujob_merge(w, p, end, end_ns, c1 - c0);
+	if (end == FSLOAD_RUN_FAILED)
+		fsload_fail(w, ph->name, op_name(w->e.failed_op->type),
+			    w->e.err);
+	return end == FSLOAD_RUN_DONE || end == FSLOAD_RUN_STONEWALLED;
+}
+
+/* mkdir e->name, a directory of the thread's tree; EEXIST is fine if @ok. */
+static int fsload_mkdir_name(struct fsload_worker *w, bool ok)
+{
+	if (!mkdirat(w->job->dir_fd, w->e.name, 0755) || (errno == EEXIST && ok))
+		return 0;
+	return neg_errno();
+}
+
+/* mkdir the thread's tree root, t<index> (t000 when shared; test-dir.0-0). */
+static int fsload_mkdir_root(struct fsload_worker *w)
+{
+	int err = 0;
+
+	w->e.name[w->e.root_len] = '\0';
+	if (mkdirat(w->job->dir_fd, w->e.name, 0755))
+		err = neg_errno();
+	w->e.name[w->e.root_len] = '/';
+	return err;
+}
+
+/* The job around the phase loop, shared with the kernel's workers. */
+#include <fsload/engine-job.h>
+
+/*
+ * The backend's state of the thread (--engine uring: its ring), made by
+ * the thread.  False when it cannot: the job has failed.
+ */
+static bool uworker_init(struct fsload_worker *w)
+{
+	struct ujob *job = w->job;
+	char why[128];
+	int err;
+
+	if (!job->backend->thread_init)
+		return true;
+	err = job->backend->thread_init(w, why, sizeof(why));
+	if (!err)
+		return true;
+	pthread_mutex_lock(&job->lock);
+	if (!job->err) {
+		job->err = err;
+		snprintf(job->errmsg, sizeof(job->errmsg),
+			 "thread %u: %s: %s", w->index, job->backend->what,
+			 why);
+	}
+	pthread_mutex_unlock(&job->lock);
+	ujob_stop(job);
+	return false;
+}
+
+static void *uworker_fn(void *data)
+{
+	struct fsload_worker *w = data;
+	struct ujob *job = w->job;
+
+	w->tid = gettid();
+	if (uworker_init(w))
+		fsload_engine_job(w, &w->e, job->phases, job->nphases, true,
+				  job->flags & FSLOAD_JOB_F_SHARED_DIR);
+	if (job->backend->thread_exit)
+		job->backend->thread_exit(w);
+	pthread_mutex_lock(&job->lock);
+	job->running--;
+	pthread_cond_broadcast(&job->cond);
+	pthread_mutex_unlock(&job->lock);
+	return NULL;
+}
+
+/*
+ * Start worker @i's thread, bound to the i-th (mod n) CPU of @cpus
+ * (--cpus) from its first instruction, as the kernel binds its workers.
+ */
+int uworker_start(struct fsload_worker *w, const char *cpus, unsigned int i)
+{
+	static uint32_t list[FSLOAD_THREADS_MAX];
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int n, err;
+
+	n = cpus ? cpulist_parse(cpus, list, FSLOAD_THREADS_MAX) : 0;
+	if (n <= 0)
+		return pthread_create(&w->thread, NULL, uworker_fn, w);
+	CPU_ZERO(&set);
+	CPU_SET(list[i % n], &set);
+	err = pthread_attr_init(&attr);
+	if (err)
+		return err;
+	err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (!err)
+		err = pthread_create(&w->thread, &attr, uworker_fn, w);
+	pthread_attr_destroy(&attr);
+	return err;
+}
