@@ -37,6 +37,8 @@
 
 static long long taint_before = -1;
 static char started_at[32];
+/* the first output's end: every output of one run says the same */
+static char ended_at[32];
 
 /* The whole of a (small) file, trailing newlines cut; NULL if unreadable. */
 static char *read_text(const char *path)
@@ -1032,13 +1034,13 @@ void env_begin(void)
 	taint_before = read_ll("/proc/sys/kernel/tainted");
 	gmtime_r(&t, &tm);
 	strftime(started_at, sizeof(started_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	ended_at[0] = '\0';
 }
 
 void env_print(const char *dir)
 {
 	char host[256] = "", *modver;
 	time_t t = time(NULL);
-	char now[32];
 	struct tm tm;
 
 	open_json_object("fsload");
@@ -1053,14 +1055,17 @@ void env_print(const char *dir)
 	free(modver);
 	close_json_object();
 
-	gmtime_r(&t, &tm);
-	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (!ended_at[0]) {
+		gmtime_r(&t, &tm);
+		strftime(ended_at, sizeof(ended_at), "%Y-%m-%dT%H:%M:%SZ",
+			 &tm);
+	}
 	open_json_object("environment");
 	gethostname(host, sizeof(host) - 1);
 	print_string(PRINT_JSON, "hostname", NULL, host);
 	print_string(PRINT_JSON, "started_at", NULL,
 		     started_at[0] ? started_at : NULL);
-	print_string(PRINT_JSON, "ended_at", NULL, now);
+	print_string(PRINT_JSON, "ended_at", NULL, ended_at);
 	print_kernel();
 	print_cpu();
 	print_memory();
