@@ -23,6 +23,10 @@
 #              well-formed SVG whose boxes are coloured by the change
 #   refuses    --report of a copy whose one boot's geometry was changed
 #              (an inode size) exits 2 naming the line
+#   one_tool   a line one boot's newer geometry tool prints and the other
+#              results' tool does not (xfs_info 6.13's meta-data.exchange)
+#              is listed, not refused; the same line with the same tool
+#              version is refused
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,7 +43,7 @@ new=${2:-6.12}
 work=$repo/build/test-compare-kernels
 out=$work/out
 
-ktap_plan 5
+ktap_plan 6
 if [ $reuse = 0 ] || [ ! -f "$work/run.rc" ]; then
 	rm -rf "$work"
 	mkdir -p "$work"
@@ -163,9 +167,42 @@ PY
 	[ $r -le 1 ] || fail "--report of the results: exit $r"
 }
 
+t_one_tool() {
+	local copy=$work/copy-tool r
+	ran
+	rm -rf "$copy"
+	cp -r "$out" "$copy"
+	# $1: the tool version the changed boot records ("" keeps its own)
+	one_tool_case() {
+		python3 - "$copy/$new/boot2/plain.json" "$1" <<'PY' || exit 1
+import json, sys
+j = json.load(open(sys.argv[1]))
+fs = j["environment"]["filesystem"]
+fs["geometry"]["meta-data.exchange"] = "0"
+if sys.argv[2]:
+    fs["geometry_tool"]["version"] = sys.argv[2]
+json.dump(j, open(sys.argv[1], "w"))
+PY
+		"$repo/scripts/compare-kernels" --report "$copy" >"$work/one-tool.log" 2>&1
+	}
+	one_tool_case ""
+	r=$?
+	cat "$work/one-tool.log"
+	[ $r = 2 ] || fail "a line the same tool prints for one boot only: exit $r, not 2"
+	grep -q "refused: the filesystem geometry differs: 'meta-data.exchange'" \
+		"$work/one-tool.log" || fail "the refusal does not name the line"
+	one_tool_case "geometry tool 99.0"
+	r=$?
+	cat "$work/one-tool.log"
+	[ $r -le 1 ] || fail "a line only a newer tool prints: exit $r"
+	grep -q "meta-data.exchange=0: printed only by geometry tool 99.0, not compared" \
+		"$work/one-tool.log" || fail "the line only one tool prints is not listed"
+}
+
 ktap_run geometry t_geometry
 ktap_run tables t_tables
 ktap_run profiles t_profiles
 ktap_run svgs t_svgs
 ktap_run refuses t_refuses
+ktap_run one_tool t_one_tool
 ktap_finish
