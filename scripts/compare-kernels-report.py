@@ -147,6 +147,28 @@ def table(rows, head):
     return [line(head)] + [line(r) for r in rows]
 
 
+def unlike_plain(plain, phase_ops, op, f, err_base, err_new):
+    """A warning when the profiled boots' change of a one-op phase is not
+    the unprofiled boots' beyond the sampling error and the noise band:
+    the profiler's interrupts moved the work (a deferred worker's timing,
+    say), so its functions explain the profiled change, not necessarily
+    the unprofiled one."""
+    if not plain or "," in phase_ops or phase_ops != op:
+        return None
+    b, n = f.get("base_cost_per_op"), f.get("new_cost_per_op")
+    if not b or not n or math.isnan(err_base) or math.isnan(err_new):
+        return None
+    prof = (n / b - 1) * 100
+    band = math.hypot(err_base, err_new) + plain[1]
+    if abs(prof - plain[0]) <= band:
+        return None
+    return ("warning: the profiled boots changed %+.1f%%, the unprofiled %+.1f%% "
+            "(further apart than the sampling error and noise, %.1f%%): profiling "
+            "moved this phase's work; the functions explain the profiled change, "
+            "not necessarily the unprofiled one"
+            % (prof, plain[0], band))
+
+
 def cmd_report(d, kernels):
     base = kernels[0]
     rate = open(os.path.join(d, "rate")).read().strip() if os.path.exists(os.path.join(d, "rate")) else "?"
@@ -178,8 +200,10 @@ def cmd_report(d, kernels):
         for ph in boots_of(plain0)[0].get("phases", []):
             ops[ph["name"]] = ",".join(o["op"] for o in ph.get("ops_by_type", []))
         head = ["phase", "op", "metric", base, k, "change", "noise band", "verdict"]
-        rows, changed = [], set()
+        rows, changed, plain_change = [], set(), {}
         for r in cmp.get("rows", []):
+            if r.get("metric") == "cpu_ns_per_op" and r.get("change_pct") is not None:
+                plain_change[r["phase"]] = (r["change_pct"], r.get("noise_pct") or 0)
             v = r.get("verdict")
             if v == "regressed":
                 regressions += 1
@@ -215,6 +239,10 @@ def cmd_report(d, kernels):
                 continue
             txt += ["", head]
             htm.append("<h3>%s</h3>" % html.escape(head))
+            warn = unlike_plain(plain_change.get(ph), ops.get(ph, ""), op, f, err(bs), err(ns))
+            if warn:
+                txt.append("  " + warn)
+                htm.append("<p><b>%s</b></p>" % html.escape(warn))
             if sig:
                 fr = [[x["function"], fmt(x["base_self_per_op"]["mean"]), fmt(x["new_self_per_op"]["mean"]),
                        "%+.1f" % x["change_per_op"], short(x.get("verdict")),

@@ -23,6 +23,9 @@
 #              well-formed SVG whose boxes are coloured by the change
 #   refuses    --report of a copy whose one boot's geometry was changed
 #              (an inode size) exits 2 naming the line
+#   perturbed  a phase whose unprofiled change is made far from its
+#              profiled one gets the report's warning; the untouched
+#              results get none for it
 #   one_tool   a line one boot's newer geometry tool prints and the other
 #              results' tool does not (xfs_info 6.13's meta-data.exchange)
 #              is listed, not refused; the same line with the same tool
@@ -43,7 +46,7 @@ new=${2:-6.12}
 work=$repo/build/test-compare-kernels
 out=$work/out
 
-ktap_plan 6
+ktap_plan 7
 if [ $reuse = 0 ] || [ ! -f "$work/run.rc" ]; then
 	rm -rf "$work"
 	mkdir -p "$work"
@@ -167,6 +170,42 @@ PY
 	[ $r -le 1 ] || fail "--report of the results: exit $r"
 }
 
+t_perturbed() {
+	local copy=$work/copy-perturbed ph
+	ran
+	rm -rf "$copy"
+	cp -r "$out" "$copy"
+	# the first one-op phase the profiles cover, its unprofiled change +90 %
+	ph=$(python3 - "$copy" "$new" <<'PY'
+import json, sys
+d, k = sys.argv[1:]
+fns = json.load(open("%s/functions-%s.json" % (d, k)))["functions"]
+byph = {}
+for f in fns:
+    byph.setdefault(f["phase"], []).append(f)
+cmp = json.load(open("%s/compare-%s.json" % (d, k)))
+for r in cmp["rows"]:
+    fs = byph.get(r["phase"], [])
+    if r["metric"] == "cpu_ns_per_op" and len(fs) == 1 and fs[0]["new_samples"] > 100:
+        r["change_pct"] = 90.0
+        r["verdict"] = "regressed"
+        json.dump(cmp, open("%s/compare-%s.json" % (d, k), "w"))
+        print(r["phase"])
+        break
+PY
+)
+	[ -n "$ph" ] || fail "no one-op phase with profiles to perturb"
+	grep -q "^$ph, .*per op sampled" "$out/report.txt" &&
+		grep -A1 "^$ph, .*per op sampled" "$out/report.txt" | grep -q warning &&
+		fail "$ph: warned before the change was made"
+	python3 "$repo/scripts/compare-kernels-report.py" report "$copy" "$base" "$new" ||
+		fail "the report of the copy failed"
+	grep -A1 "^$ph, .*per op sampled" "$copy/report.txt" |
+		grep -q "warning: the profiled boots changed .*, the unprofiled +90.0%" ||
+		fail "$ph: no warning that the profile is not the unprofiled runs' change"
+	echo "$ph warned"
+}
+
 t_one_tool() {
 	local copy=$work/copy-tool r
 	ran
@@ -205,4 +244,5 @@ ktap_run profiles t_profiles
 ktap_run svgs t_svgs
 ktap_run refuses t_refuses
 ktap_run one_tool t_one_tool
+ktap_run perturbed t_perturbed
 ktap_finish
