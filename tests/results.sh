@@ -310,6 +310,11 @@ j["environment"]["mitigations"]["spectre_v2"] = "Vulnerable (test)"'
 	edit "$base" "$tmp/cs.json" 'j["environment"]["kernel"]["clocksource"] = "hpet-test"'
 	"$ctl" compare "$base" "$tmp/cs.json" >"$tmp/cs.out" 2>&1
 	grep -q 'kernel clocksource differs' "$tmp/cs.out" || fail "no clocksource warning: $(cat "$tmp/cs.out")"
+	# the op clock the engine timed with: its own cost per op is in
+	# every figure (122 instructions with ktime, 85 with the TSC)
+	edit "$base" "$tmp/oc.json" 'j["iterations"][0]["job"]["op_clock"] = "ktime-test"'
+	"$ctl" compare "$base" "$tmp/oc.json" >"$tmp/oc.out" 2>&1
+	grep -q 'op clock differs' "$tmp/oc.out" || fail "no op clock warning: $(cat "$tmp/oc.out")"
 	# a debug kernel is one with KASAN, lockdep and their kin; DEBUG_LIST,
 	# which Debian's stock 6.1 and 6.12 enable, is hardening, also in a
 	# result written before that was told apart (issue 29: 6.1 was

@@ -209,7 +209,7 @@ static int collect_list(int argc, char **argv, const char *name,
 /* --- environments -------------------------------------------------------------------- */
 
 struct env_key {
-	const char *path;	/* under "environment", or "fsload."/"run." */
+	const char *path;	/* under "environment", or "fsload."/"run."/"job." */
 	const char *label;
 };
 
@@ -220,6 +220,8 @@ static const struct env_key env_keys[] = {
 	{ "environment.kernel.config_sha256", "kernel config" },
 	{ "environment.kernel.kaslr", "KASLR" },
 	{ "environment.kernel.clocksource", "kernel clocksource" },
+	/* what the engine times its ops with: its own cost per op differs */
+	{ "job.op_clock", "op clock" },
 	{ "environment.cpu.model", "CPU model" },
 	{ "environment.cpu.id", "CPU" },
 	{ "environment.cpu.string_ops", "CPU string ops" },
@@ -367,6 +369,20 @@ static void workload_diff(const struct jval *a, const struct jval *b,
 	names_diff(a, b, as_error, ndiff);
 }
 
+/*
+ * A key of the result, or of its first iteration's or boot's (a "job."
+ * key: a result of --iterations or of merged boots holds one per run).
+ */
+static const struct jval *env_value(const struct jval *doc, const char *path)
+{
+	const struct jval *v = json_path(doc, path);
+
+	if (v || strncmp(path, "job.", 4))
+		return v;
+	v = json_path(json_at(json_get(doc, "iterations"), 0), path);
+	return v ? v : json_path(json_at(json_get(doc, "boots"), 0), path);
+}
+
 /* Objects are compared member by member (geometry: which line differs). */
 static void env_diff(const struct jval *a, const struct jval *b,
 		     unsigned int *ndiff)
@@ -381,8 +397,8 @@ static void env_diff(const struct jval *a, const struct jval *b,
 		/* older result files have the lines that change with use */
 		geometry = !strcmp(env_keys[i].path,
 				   "environment.filesystem.geometry");
-		va = json_path(a, env_keys[i].path);
-		vb = json_path(b, env_keys[i].path);
+		va = env_value(a, env_keys[i].path);
+		vb = env_value(b, env_keys[i].path);
 		if (va && vb && va->type == J_OBJ && vb->type == J_OBJ) {
 			for (k = 0; k < va->n; k++) {
 				if (geometry && env_geometry_volatile(va->keys[k]))
