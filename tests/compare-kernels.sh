@@ -209,11 +209,12 @@ PY
 t_one_tool() {
 	local copy=$work/copy-tool r
 	ran
-	rm -rf "$copy"
-	cp -r "$out" "$copy"
-	# $1: the tool version the changed boot records ("" keeps its own)
+	# $1: the result to change, $2: the tool version it then records
+	# ("" keeps its own)
 	one_tool_case() {
-		python3 - "$copy/$new/boot2/plain.json" "$1" <<'PY' || exit 1
+		rm -rf "$copy"
+		cp -r "$out" "$copy"
+		python3 - "$copy/$1" "$2" <<'PY' || exit 1
 import json, sys
 j = json.load(open(sys.argv[1]))
 fs = j["environment"]["filesystem"]
@@ -224,13 +225,14 @@ json.dump(j, open(sys.argv[1], "w"))
 PY
 		"$repo/scripts/compare-kernels" --report "$copy" >"$work/one-tool.log" 2>&1
 	}
-	one_tool_case ""
+	# the base's second boot: the same tool as its first
+	one_tool_case "$base/boot2/plain.json" ""
 	r=$?
 	cat "$work/one-tool.log"
 	[ $r = 2 ] || fail "a line the same tool prints for one boot only: exit $r, not 2"
 	grep -q "refused: the filesystem geometry differs: 'meta-data.exchange'" \
 		"$work/one-tool.log" || fail "the refusal does not name the line"
-	one_tool_case "geometry tool 99.0"
+	one_tool_case "$new/boot2/plain.json" "geometry tool 99.0"
 	r=$?
 	cat "$work/one-tool.log"
 	[ $r -le 1 ] || fail "a line only a newer tool prints: exit $r"

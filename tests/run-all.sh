@@ -54,6 +54,7 @@ suites=(
 	"overhead|--icount --fs ext4 --dev ram --size 256 --env FSLOAD_ICOUNT=1|tests/guest/overhead.sh"
 	"stall|--fs none --size 256|tests/guest/series.sh stall"
 	"enospc|--fs ext4 --size 16|tests/guest/enospc.sh"
+	"btrfs|--fs btrfs --size 512 --timeout 900|tests/guest/smallfiles.sh compare_same"
 	"install|host|tests/install.sh"
 	"man|host|tests/man.sh"
 	"docs|host|tests/docs.py"

@@ -669,8 +669,14 @@ static void unoctal(char *s)
 	*d = '\0';
 }
 
-/* The mount that holds @dir: the longest mount point that prefixes it. */
-static int find_mount(const char *dir, struct mount_info *mi)
+/*
+ * The mount holding dir: the longest mount point above it whose device is
+ * dir's. btrfs gives each subvolume, the top one too, an anonymous device
+ * of its own (st_dev 0:31 where mountinfo says 0:30), so where no device
+ * matches, a btrfs mount point above dir is taken by its path alone.
+ */
+static int find_mount_dev(const char *dir, struct mount_info *mi,
+			  bool any_btrfs)
 {
 	char real[PATH_MAX], line[8192];
 	size_t best = 0, len;
@@ -695,7 +701,8 @@ static int find_mount(const char *dir, struct mount_info *mi)
 		if (!sep || sscanf(sep + 3, "%63s %4095s %2047s", fstype,
 				   source, sopts) != 3)
 			continue;
-		if (ma != major(st.st_dev) || mi_ != minor(st.st_dev))
+		if (any_btrfs ? strcmp(fstype, "btrfs") != 0 :
+		    (ma != major(st.st_dev) || mi_ != minor(st.st_dev)))
 			continue;
 		unoctal(mnt);
 		len = strlen(mnt);
@@ -716,6 +723,12 @@ static int find_mount(const char *dir, struct mount_info *mi)
 	}
 	fclose(f);
 	return best ? 0 : -1;
+}
+
+static int find_mount(const char *dir, struct mount_info *mi)
+{
+	return find_mount_dev(dir, mi, false) &&
+	       find_mount_dev(dir, mi, true) ? -1 : 0;
 }
 
 static bool has_opt(const char *opts, const char *opt)
