@@ -16,6 +16,10 @@ exists, and every member of a list it gives as complete:
 - output columns: the results table's columns as ctl/report/results.c
   prints them, and the column tables of Documentation/measurement.rst and
   ctl/OUTPUT.md name exactly those;
+- the threat table (Documentation/security.rst): a row for every
+  netlink command and multicast group of the spec, every attribute of
+  every attribute set named in its set's row, and a row for every
+  fsloadctl command; a row for one that does not exist fails too;
 - the pages themselves: each parses as reStructuredText without a
   warning, is in index.rst's toctree, and every :ref:, :doc: and README
   link resolves.
@@ -188,6 +192,12 @@ def report_columns():
     if not m:
         raise RuntimeError('no results header in ctl/report/results.c')
     return re.findall(r'"([a-zA-Z_/%][^"%]*)"', m.group(0))
+
+
+def spec():
+    import yaml
+    with open(os.path.join(DOCDIR, 'netlink/specs/fsload.yaml')) as f:
+        return yaml.safe_load(f)
 
 
 # --- the documents --------------------------------------------------------
@@ -451,6 +461,107 @@ def t_columns(docs, errs):
                 errs.append('%s: column %s has no unit' % (d.name, row))
 
 
+THREATS = 'Documentation/security.rst'
+
+
+def section_table(doc, title):
+    """The rows of the list-table in the section TITLE of DOC, each a list
+    of its cells' text (a cell's lines joined)."""
+    m = re.search(r'(?ms)^%s\n[-=~]{3,}\n(.*?)(?=^\S[^\n]*\n[-=~]{3,}\n|\Z)'
+                  % re.escape(title), doc.text)
+    if not m:
+        return None
+    t = re.search(r'(?ms)^\.\. list-table::\n.*?\n(?=\S|\Z)', m.group(1))
+    if not t:
+        return None
+    rows = []
+    for ln in t.group(0).split('\n'):
+        if ln.startswith('   * -'):
+            rows.append([ln[6:].strip()])
+        elif ln.startswith('     -') and rows:
+            rows[-1].append(ln[6:].strip())
+        elif ln.startswith('       ') and rows:
+            rows[-1][-1] += ' ' + ln.strip()
+    return rows[1:]     # without the header row
+
+
+def t_threats(docs, errs):
+    d = [x for x in docs if x.name == THREATS]
+    if not d:
+        raise SkipCase('%s is not among the pages checked' % THREATS)
+    d = d[0]
+    s = spec()
+    tabs = {}
+    for title in ('Netlink: the commands', 'Netlink: the attributes',
+                  'fsloadctl: the commands'):
+        tabs[title] = section_table(d, title)
+        if not tabs[title]:
+            errs.append('%s: no table in a section "%s"' % (d.name, title))
+            return
+    # Commands and multicast groups: a row each.
+    want = [o['name'].upper().replace('-', '_') for o in s['operations']['list']]
+    groups = [g['name'] for g in s.get('mcast-groups', {}).get('list', [])]
+    named = set()
+    for row in tabs['Netlink: the commands']:
+        named |= set(re.findall(r'``([^`]+)``', row[0]))
+    for c in want:
+        if c not in named:
+            errs.append('%s: netlink command %s (the spec) has no threat-table '
+                        'row' % (d.name, c))
+    for g in groups:
+        if g not in named:
+            errs.append('%s: multicast group %s (the spec) has no threat-table '
+                        'row' % (d.name, g))
+    for n in named:
+        if re.fullmatch(r'[A-Z][A-Z_]+', n) and n not in want:
+            errs.append('%s: a threat-table row for %s, which is not a command '
+                        'of the spec' % (d.name, n))
+    # Attributes: each named in its set's row(s).
+    sets = {a['name']: [x['name'] for x in a['attributes']]
+            for a in s['attribute-sets']}
+    rows_of = {}
+    for row in tabs['Netlink: the attributes']:
+        m = re.match(r'``([^`]+)``', row[0])
+        if not m or len(row) < 2:
+            errs.append('%s: attribute row "%s" names no attribute set'
+                        % (d.name, row[0]))
+            continue
+        rows_of.setdefault(m.group(1), set()).update(
+            re.findall(r'``([^`]+)``', row[1]))
+    for name, attrs in sets.items():
+        got = rows_of.get(name)
+        if got is None:
+            errs.append('%s: attribute set %s (the spec) has no threat-table '
+                        'row' % (d.name, name))
+            continue
+        for a in attrs:
+            if a not in got:
+                errs.append('%s: attribute %s.%s (the spec) is not in its '
+                            'threat-table row' % (d.name, name, a))
+        for a in sorted(got - set(attrs)):
+            errs.append('%s: the threat table names %s.%s, which the spec '
+                        'does not have' % (d.name, name, a))
+    for name in rows_of:
+        if name not in sets:
+            errs.append('%s: a threat-table row for attribute set %s, which '
+                        'the spec does not have' % (d.name, name))
+    # fsloadctl's commands: a row each.
+    cmds = commands()
+    if len(cmds) < 5:
+        errs.append('only %d commands in fsloadctl help' % len(cmds))
+        return
+    named = set()
+    for row in tabs['fsloadctl: the commands']:
+        named |= set(re.findall(r'``([^`]+)``', row[0]))
+    for c in cmds:
+        if c not in named:
+            errs.append('%s: fsloadctl command %s has no threat-table row'
+                        % (d.name, c))
+    for n in sorted(named - set(cmds)):
+        errs.append('%s: a threat-table row for fsloadctl %s, which is not '
+                    'a command of fsloadctl help' % (d.name, n))
+
+
 def t_rst(docs, errs):
     try:
         import docutils.core
@@ -545,7 +656,7 @@ def main():
     docs = documents(files)
     cases = [('docs_op_types', t_ops), ('docs_profiles', t_profiles),
              ('docs_options', t_options), ('docs_columns', t_columns),
-             ('docs_rst', t_rst), ('docs_links', t_links)]
+             ('docs_threat_table', t_threats), ('docs_rst', t_rst), ('docs_links', t_links)]
     print('TAP version 13')
     print('1..%d' % len(cases))
     state, run = ktap_out()
