@@ -4,8 +4,9 @@
 # fsloadctl(8) (ctl/fsloadctl.8): renders without a warning, and documents
 # what fsloadctl says it has, so that the two cannot drift: every command
 # and every long option of `fsloadctl help [COMMAND]`, every profile and
-# exit status of `fsloadctl help`, every results column of ctl/OUTPUT.md
-# and every environment variable that ctl/ reads.  Host-side, no module.
+# exit status of `fsloadctl help`, every results column the report prints
+# (ctl/report/results.c, read by tests/docs.py --columns) and every
+# environment variable that ctl/ reads.  Host-side, no module.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -129,14 +130,12 @@ t_exit_status() {
 t_columns() {
 	local c n=0
 
-	# The results table of ctl/OUTPUT.md: | `column` | unit | meaning |
-	# shellcheck disable=SC2016 # backquotes of Markdown, not a command
-	for c in $(sed -n '/^| column/,/^$/p' "$repo/ctl/OUTPUT.md" |
-		grep -oE '^\| `[^`]+`' | tr -d '|` '); do
+	# The results table's columns, as ctl/report/results.c prints them
+	for c in $(python3 "$repo/tests/docs.py" --columns results); do
 		n=$((n + 1))
-		has_item OUTPUT "$c" || fail "column '$c' (ctl/OUTPUT.md) is not an item of OUTPUT"
+		has_item OUTPUT "$c" || fail "column '$c' (ctl/report/results.c) is not an item of OUTPUT"
 	done
-	[ "$n" -ge 10 ] || fail "only $n columns found in ctl/OUTPUT.md"
+	[ "$n" -ge 10 ] || fail "only $n columns found in ctl/report/results.c"
 }
 
 t_environment() {
