@@ -571,6 +571,10 @@ def t_columns(docs, errs):
             errs.append('%s: only %d columns of the %s table found'
                         % (src, len(code), what))
             continue
+        if not os.path.exists(os.path.join(REPO, page)):
+            errs.append('%s, which documents the %s columns, does not exist'
+                        % (page, what))
+            continue
         for d, tab in labelled_tables(docs, page, label,
                                       'the %s columns' % what, errs):
             got = doc_columns(tab)
