@@ -13,9 +13,15 @@ exists, and every member of a list it gives as complete:
   is an option of that command (`fsloadctl help COMMAND`); every other
   ``--option`` the pages name is fsloadctl's, fsloadctl-mpi's,
   scripts/vm-run's or one of the other tools' listed below;
-- output columns: the results table's columns as ctl/report/results.c
-  prints them, and the column tables of Documentation/measurement.rst and
-  ctl/OUTPUT.md name exactly those;
+- output columns: each table fsloadctl prints (COLUMN_TABLES below: the
+  results, latency, progress, CPU, series, CPU-profile, list and engines
+  tables) has a column table in Documentation/ (a list-table after its
+  label), and that table names exactly the columns, in order, that the
+  print calls of its header in ctl/ print;
+- the threat table (Documentation/security.rst): a row for every
+  netlink command and multicast group of the spec, every attribute of
+  every attribute set named in its set's row, and a row for every
+  fsloadctl command; a row for one that does not exist fails too;
 - the pages themselves: each parses as reStructuredText without a
   warning, is in index.rst's toctree, and every :ref:, :doc: and README
   link resolves.
@@ -28,6 +34,10 @@ The option reference is the man page, which tests/man.sh holds to
                                 print the fsloadctl command lines of the
                                 pages (tests/guest/doc-commands.sh runs
                                 them)
+    tests/docs.py --columns TABLE
+                                print the columns of fsloadctl's TABLE
+                                (results, latency, ...), one a line, as
+                                its sources print them (tests/man.sh)
 """
 
 import glob
@@ -44,7 +54,8 @@ DOCDIR = os.path.join(REPO, 'Documentation')
 OTHER_OPTIONS = {
     'mpirun': ['--allow-run-as-root', '--oversubscribe', '--mca', '--host'],
     'make/kbuild, git, dkms, apt': ['--all', '--list', '--strict', '--no-tree',
-                                    '--bisect', '--first-parent'],
+                                    '--bisect', '--first-parent', '--always',
+                                    '--dirty'],
     'perf, ynl, qemu, mkfs': ['--spec', '--schema', '--dump', '--do', '--json',
                               '--subscribe', '--sleep', '--call-graph',
                               '--no-inline'],
@@ -180,14 +191,139 @@ def vm_run_options():
                           sh(os.path.join(REPO, 'scripts/vm-run'), '--help')))
 
 
+# Each table of fsloadctl's text output: the page and label of its column
+# table, and where its header is printed: a source file, a regular
+# expression inside its first print call, and one that ends the header.
+COLUMN_TABLES = [
+    ('results', 'Documentation/measurement.rst', 'results-columns',
+     'ctl/report/results.c', r'"phase", W_THREADS', r';'),
+    ('latency', 'Documentation/measurement.rst', 'latency-columns',
+     'ctl/report/results.c', r'"latency_us"', r'\bfor \(i = 0;'),
+    ('progress', 'Documentation/measurement.rst', 'progress-columns',
+     'ctl/report/results.c', r'"ops/s_tenth"', r'title = true'),
+    ('cpu', 'Documentation/measurement.rst', 'cpu-columns',
+     'ctl/report/results.c', r'"cpu_per_op"', r';'),
+    ('series', 'Documentation/measurement.rst', 'series-columns',
+     'ctl/report/series.c', r'"t_ms", "ops/s"', r';'),
+    ('cpu profile', 'Documentation/measurement.rst', 'cpu-profile-columns',
+     'ctl/report/profile.c', r'"self/op"', r';'),
+    ('list', 'Documentation/output.rst', 'list-columns',
+     'ctl/report/job.c', r'"elapsed_s"', r';'),
+    ('engines', 'Documentation/output.rst', 'engines-columns',
+     'ctl/report/engines.c', r'"engine", "ops"', r'print_fp\("\\n"\);'),
+]
+
+
+def c_args(call):
+    """The arguments of a C call's text from its opening parenthesis."""
+    args, depth, cur, i = [], 0, '', 0
+    while i < len(call):
+        ch = call[i]
+        if ch == '"':
+            j = i + 1
+            while call[j] != '"':
+                j += 2 if call[j] == '\\' else 1
+            cur += call[i:j + 1]
+            i = j + 1
+            continue
+        if ch == '(':
+            depth += 1
+            if depth == 1:
+                i += 1
+                continue
+        elif ch == ')':
+            depth -= 1
+            if depth == 0:
+                args.append(cur.strip())
+                return args
+        elif ch == ',' and depth == 1:
+            args.append(cur.strip())
+            cur = ''
+            i += 1
+            continue
+        cur += ch
+        i += 1
+    return args
+
+
+def progress_marks():
+    with open(os.path.join(REPO, 'include/uapi/linux/fsload.h')) as f:
+        m = re.search(r'FSLOAD_PROGRESS_MARKS\s*=?\s*(\d+)', f.read())
+    if not m:
+        raise RuntimeError('no FSLOAD_PROGRESS_MARKS in the uapi header')
+    return int(m.group(1))
+
+
+def printed_columns(src_file, start, stop):
+    """The column titles a table's header prints: the arguments after the
+    format of each print_fp() call from the one holding START to STOP.
+    A string is a title; a name is a buffer filled by snprintf() (its
+    format without %s) or ARRAY[k].FIELD of a table of titles; a "%u%%"
+    over FSLOAD_PROGRESS_MARKS is the marks' percentages."""
+    with open(os.path.join(REPO, src_file)) as f:
+        src = f.read()
+    m = re.search(start, src)
+    if not m:
+        raise RuntimeError('%s: no %s' % (src_file, start))
+    begin = src.rfind('print_fp(', 0, m.start())
+    end = re.compile(stop).search(src, m.end())
+    span = src[begin:end.end() if end else len(src)]
+    cols = []
+    for c in re.finditer(r'\bprint_fp(?=\()', span):
+        args = c_args(span[c.end():])
+        fmt = args[0] if args else ''
+        if re.search(r'%\d*u%%', fmt) and \
+                'FSLOAD_PROGRESS_MARKS' in ''.join(args):
+            n = progress_marks()
+            cols += ['%d%%' % (k * 100 // n) for k in range(1, n + 1)]
+            continue
+        for a in args[1:]:
+            if re.fullmatch(r'"[^"]*"', a):
+                cols.append(a[1:-1])
+                continue
+            arr = re.fullmatch(r'([a-z_]+)\[[a-z]\]\.([a-z_]+)', a)
+            if arr:
+                # a table of { "key", "title", ... } rows: its field
+                init = re.search(r'\b%s\[\]\s*=\s*\{(.*?)\n\};' % arr.group(1),
+                                 src, re.S)
+                decl = re.search(r'struct\s*\{([^}]*)\}\s*%s\[\]' % arr.group(1),
+                                 src, re.S)
+                fields = re.findall(r'(\w+)\s*;', decl.group(1))
+                k = fields.index(arr.group(2))
+                for row in re.findall(r'\{([^{}]*)\}', init.group(1)):
+                    cols.append(c_args('(' + row + ')')[k].strip('"'))
+                continue
+            buf = re.search(r'snprintf\(%s, sizeof\(%s\), "([^"]*)"'
+                            % (re.escape(a), re.escape(a)), src)
+            if buf:
+                cols.append(buf.group(1).replace('%s', '').replace('%%', '%'))
+    return cols
+
+
 def report_columns():
     """The results table's header, as ctl/report/results.c prints it."""
-    with open(os.path.join(REPO, 'ctl/report/results.c')) as f:
-        src = f.read()
-    m = re.search(r'print_fp\("%-\*s[^;]*?"elapsed_ms"[^;]*;', src, re.S)
-    if not m:
-        raise RuntimeError('no results header in ctl/report/results.c')
-    return re.findall(r'"([a-zA-Z_/%][^"%]*)"', m.group(0))
+    t = COLUMN_TABLES[0]
+    return printed_columns(t[3], t[4], t[5])
+
+
+def doc_columns(text):
+    """The columns a list-table names: each row's first cell's literals
+    (the header row left out); "``10%`` ... ``100%``" is every tenth."""
+    got = []
+    for row in re.findall(r'(?m)^   \* - (.*)$', text)[1:]:
+        m = re.fullmatch(r'``(\d+)%`` \.\.\. ``(\d+)%``', row.strip())
+        if m:
+            a, b = int(m.group(1)), int(m.group(2))
+            got += ['%d%%' % v for v in range(a, b + 1, a)]
+            continue
+        got += re.findall(r'``([^`]+)``', row)
+    return got
+
+
+def spec():
+    import yaml
+    with open(os.path.join(DOCDIR, 'netlink/specs/fsload.yaml')) as f:
+        return yaml.safe_load(f)
 
 
 # --- the documents --------------------------------------------------------
@@ -429,26 +565,135 @@ def t_columns(docs, errs):
     if len(cols) < 10:
         errs.append('only %d columns in ctl/report/results.c' % len(cols))
         return
-    with open(os.path.join(REPO, 'ctl/OUTPUT.md')) as f:
-        out = f.read()
-    tab = re.search(r'(?ms)^\| column .*?\n\n', out)
-    omd = re.findall(r'(?m)^\| `([^`]+)`', tab.group(0)) if tab else []
-    if omd != cols:
-        errs.append('ctl/OUTPUT.md\'s results columns %s, the report prints %s'
-                    % (' '.join(omd), ' '.join(cols)))
+    for what, page, label, src, start, stop in COLUMN_TABLES:
+        code = printed_columns(src, start, stop)
+        if len(code) < 2:
+            errs.append('%s: only %d columns of the %s table found'
+                        % (src, len(code), what))
+            continue
+        if not os.path.exists(os.path.join(REPO, page)):
+            errs.append('%s, which documents the %s columns, does not exist'
+                        % (page, what))
+            continue
+        for d, tab in labelled_tables(docs, page, label,
+                                      'the %s columns' % what, errs):
+            got = doc_columns(tab)
+            if got != code:
+                miss = [c for c in code if c not in got]
+                extra = [c for c in got if c not in code]
+                errs.append('%s: the %s table (.. _%s:) names %s; %s prints %s%s%s'
+                            % (d.name, what, label, ' '.join(got), src,
+                               ' '.join(code),
+                               '; missing ' + ' '.join(miss) if miss else '',
+                               '; not printed ' + ' '.join(extra) if extra else ''))
     for d, tab in labelled_tables(docs, 'Documentation/measurement.rst',
                                   'results-columns', 'the results columns',
                                   errs):
-        got = []
-        for row in re.findall(r'(?m)^   \* - (.*)$', tab)[1:]:
-            got += re.findall(r'``([^`]+)``', row)
-        if got != cols:
-            errs.append('%s: the results columns are %s; the report prints %s'
-                        % (d.name, ' '.join(got), ' '.join(cols)))
         units = re.findall(r'(?m)^   \* - .*\n     - (.*)$', tab)[1:]
         for u, row in zip(units, re.findall(r'(?m)^   \* - (.*)$', tab)[1:]):
             if not u.strip() and 'phase' not in row:
                 errs.append('%s: column %s has no unit' % (d.name, row))
+
+
+THREATS = 'Documentation/security.rst'
+
+
+def section_table(doc, title):
+    """The rows of the list-table in the section TITLE of DOC, each a list
+    of its cells' text (a cell's lines joined)."""
+    m = re.search(r'(?ms)^%s\n[-=~]{3,}\n(.*?)(?=^\S[^\n]*\n[-=~]{3,}\n|\Z)'
+                  % re.escape(title), doc.text)
+    if not m:
+        return None
+    t = re.search(r'(?ms)^\.\. list-table::\n.*?\n(?=\S|\Z)', m.group(1))
+    if not t:
+        return None
+    rows = []
+    for ln in t.group(0).split('\n'):
+        if ln.startswith('   * -'):
+            rows.append([ln[6:].strip()])
+        elif ln.startswith('     -') and rows:
+            rows[-1].append(ln[6:].strip())
+        elif ln.startswith('       ') and rows:
+            rows[-1][-1] += ' ' + ln.strip()
+    return rows[1:]     # without the header row
+
+
+def t_threats(docs, errs):
+    d = [x for x in docs if x.name == THREATS]
+    if not d:
+        raise SkipCase('%s is not among the pages checked' % THREATS)
+    d = d[0]
+    s = spec()
+    tabs = {}
+    for title in ('Netlink: the commands', 'Netlink: the attributes',
+                  'fsloadctl: the commands'):
+        tabs[title] = section_table(d, title)
+        if not tabs[title]:
+            errs.append('%s: no table in a section "%s"' % (d.name, title))
+            return
+    # Commands and multicast groups: a row each.
+    want = [o['name'].upper().replace('-', '_') for o in s['operations']['list']]
+    groups = [g['name'] for g in s.get('mcast-groups', {}).get('list', [])]
+    named = set()
+    for row in tabs['Netlink: the commands']:
+        named |= set(re.findall(r'``([^`]+)``', row[0]))
+    for c in want:
+        if c not in named:
+            errs.append('%s: netlink command %s (the spec) has no threat-table '
+                        'row' % (d.name, c))
+    for g in groups:
+        if g not in named:
+            errs.append('%s: multicast group %s (the spec) has no threat-table '
+                        'row' % (d.name, g))
+    for n in named:
+        if re.fullmatch(r'[A-Z][A-Z_]+', n) and n not in want:
+            errs.append('%s: a threat-table row for %s, which is not a command '
+                        'of the spec' % (d.name, n))
+    # Attributes: each named in its set's row(s).
+    sets = {a['name']: [x['name'] for x in a['attributes']]
+            for a in s['attribute-sets']}
+    rows_of = {}
+    for row in tabs['Netlink: the attributes']:
+        m = re.match(r'``([^`]+)``', row[0])
+        if not m or len(row) < 2:
+            errs.append('%s: attribute row "%s" names no attribute set'
+                        % (d.name, row[0]))
+            continue
+        rows_of.setdefault(m.group(1), set()).update(
+            re.findall(r'``([^`]+)``', row[1]))
+    for name, attrs in sets.items():
+        got = rows_of.get(name)
+        if got is None:
+            errs.append('%s: attribute set %s (the spec) has no threat-table '
+                        'row' % (d.name, name))
+            continue
+        for a in attrs:
+            if a not in got:
+                errs.append('%s: attribute %s.%s (the spec) is not in its '
+                            'threat-table row' % (d.name, name, a))
+        for a in sorted(got - set(attrs)):
+            errs.append('%s: the threat table names %s.%s, which the spec '
+                        'does not have' % (d.name, name, a))
+    for name in rows_of:
+        if name not in sets:
+            errs.append('%s: a threat-table row for attribute set %s, which '
+                        'the spec does not have' % (d.name, name))
+    # fsloadctl's commands: a row each.
+    cmds = commands()
+    if len(cmds) < 5:
+        errs.append('only %d commands in fsloadctl help' % len(cmds))
+        return
+    named = set()
+    for row in tabs['fsloadctl: the commands']:
+        named |= set(re.findall(r'``([^`]+)``', row[0]))
+    for c in cmds:
+        if c not in named:
+            errs.append('%s: fsloadctl command %s has no threat-table row'
+                        % (d.name, c))
+    for n in sorted(named - set(cmds)):
+        errs.append('%s: a threat-table row for fsloadctl %s, which is not '
+                    'a command of fsloadctl help' % (d.name, n))
 
 
 def t_rst(docs, errs):
@@ -522,6 +767,15 @@ def t_links(docs, errs):
 
 
 def main():
+    if sys.argv[1:2] == ['--columns'] and len(sys.argv) == 3:
+        for t in COLUMN_TABLES:
+            if t[0] == sys.argv[2]:
+                print('\n'.join(printed_columns(*t[3:])))
+                return 0
+        print('no table %s: %s' % (sys.argv[2],
+                                   ', '.join(t[0] for t in COLUMN_TABLES)),
+              file=sys.stderr)
+        return 2
     if sys.argv[1:2] == ['--commands']:
         files = sys.argv[2:] or ([os.path.join(REPO, 'README.md')] +
                                  sorted(glob.glob(os.path.join(DOCDIR, '*.rst'))))
@@ -545,7 +799,7 @@ def main():
     docs = documents(files)
     cases = [('docs_op_types', t_ops), ('docs_profiles', t_profiles),
              ('docs_options', t_options), ('docs_columns', t_columns),
-             ('docs_rst', t_rst), ('docs_links', t_links)]
+             ('docs_threat_table', t_threats), ('docs_rst', t_rst), ('docs_links', t_links)]
     print('TAP version 13')
     print('1..%d' % len(cases))
     state, run = ktap_out()

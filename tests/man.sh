@@ -4,8 +4,13 @@
 # fsloadctl(8) (ctl/fsloadctl.8): renders without a warning, and documents
 # what fsloadctl says it has, so that the two cannot drift: every command
 # and every long option of `fsloadctl help [COMMAND]`, every profile and
-# exit status of `fsloadctl help`, every results column of ctl/OUTPUT.md
-# and every environment variable that ctl/ reads.  Host-side, no module.
+# exit status of `fsloadctl help`, every results column the report prints
+# (ctl/report/results.c, read by tests/docs.py --columns) and every
+# environment variable that ctl/ reads; and the other way, that every
+# option the page gives as an item is one fsloadctl accepts for that
+# command, and every --option it names is one of fsloadctl's.  The page
+# is thereby the option reference, held to `fsloadctl help` both ways.
+# Host-side, no module.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -94,6 +99,82 @@ t_options() {
 	[ "$n" -ge 14 ] || fail "only $n options found in 'fsloadctl help COMMAND'"
 }
 
+# The page's option items, from its source: "COMMAND OPTION" for each
+# tagged paragraph whose tag is an option (GLOBAL OPTIONS: command
+# "global"; START OPTIONS: "start"; COMMANDS: the command of the item
+# around the .RS block it is in), every alternative of a tag ("--json, -j").
+man_option_items() {
+	awk '
+	/^\.SH / { sec = substr($0, 5); gsub(/"/, "", sec); depth = 0; cmd = ""; next }
+	/^\.RS/ { depth++; next }
+	/^\.RE/ { depth--; next }
+	/^\.TP/ { tag = 1; next }
+	tag {
+		tag = 0
+		line = $0
+		gsub(/\\f[BIRP]/, "", line)
+		gsub(/\\-/, "-", line)
+		sub(/^\.[BIR]+ /, "", line)
+		gsub(/"/, "", line)
+		if (sec == "COMMANDS" && depth == 0) {
+			split(line, w, " ")
+			cmd = w[1]
+			next
+		}
+		c = sec == "GLOBAL OPTIONS" ? "global" : \
+		    sec == "START OPTIONS" ? "start" : \
+		    sec == "COMMANDS" ? cmd : ""
+		if (c == "" || line !~ /^-/)
+			next
+		n = split(line, w, /[ ,]+/)
+		for (i = 1; i <= n; i++)
+			if (w[i] ~ /^--?[a-zA-Z][a-zA-Z0-9-]*$/)
+				print c, w[i]
+	}' "$page"
+}
+
+# The options fsloadctl accepts for COMMAND ("global": before any command):
+# those `fsloadctl help COMMAND` lists, which it prints from the table it
+# parses with (ctl/lib/parse.c), with the short forms it gives, and
+# --json, -j, --help, -h, which every command takes; before a command,
+# those ctl/cmd/main.c compares.
+accepted_options() {
+	if [ "$1" = global ]; then
+		grep -oE 'strcmp\(argv\[i\], "-[^"]+"\)' "$repo/ctl/cmd/main.c" |
+			sed -E 's/.*"(.*)".*/\1/'
+		return
+	fi
+	"$tool" help "$1" | sed -n '/^options:/,$p' | grep -oE -- '^  --[a-z][a-z0-9-]*' |
+		tr -d ' '
+	# a short form, which the help gives as "(-o)" after the option's text
+	"$tool" help "$1" | sed -n '/^options:/,$p' | grep -E -- '^  --' |
+		grep -oE -- '\(-[a-zA-Z]\)$' | tr -d '()'
+	printf '%s\n' --json -j --help -h
+}
+
+# The other direction of t_options: every option the page gives as an
+# item is one fsloadctl accepts for that command, and every --option the
+# page names anywhere is one of some fsloadctl command's (or, on a line
+# that names scripts/, one of the repository's scripts').
+t_options_accepted() {
+	local c o n=0 all
+
+	while read -r c o; do
+		n=$((n + 1))
+		accepted_options "$c" | grep -xF -- "$o" >/dev/null ||
+			fail "$o, an item of the page for ${c/global/the global options}, is not an option fsloadctl ${c/global/} accepts"
+	done < <(man_option_items)
+	[ "$n" -ge 60 ] || fail "only $n option items found in the page"
+	all=$(for c in global $(help_block "commands:" | awk '{ print $1 }'); do
+		accepted_options "$c"
+	done | sort -u)
+	while read -r o; do
+		printf '%s\n' "$all" | grep -xF -- "$o" >/dev/null ||
+			fail "the page names $o, which no fsloadctl command accepts"
+	done < <(grep -v 'scripts/' "$page" |
+		grep -oE '\\-\\-[a-z][a-z0-9]*(\\-[a-z0-9]+)*' | sed 's/\\//g' | sort -u)
+}
+
 t_profiles() {
 	local p n=0
 
@@ -129,14 +210,12 @@ t_exit_status() {
 t_columns() {
 	local c n=0
 
-	# The results table of ctl/OUTPUT.md: | `column` | unit | meaning |
-	# shellcheck disable=SC2016 # backquotes of Markdown, not a command
-	for c in $(sed -n '/^| column/,/^$/p' "$repo/ctl/OUTPUT.md" |
-		grep -oE '^\| `[^`]+`' | tr -d '|` '); do
+	# The results table's columns, as ctl/report/results.c prints them
+	for c in $(python3 "$repo/tests/docs.py" --columns results); do
 		n=$((n + 1))
-		has_item OUTPUT "$c" || fail "column '$c' (ctl/OUTPUT.md) is not an item of OUTPUT"
+		has_item OUTPUT "$c" || fail "column '$c' (ctl/report/results.c) is not an item of OUTPUT"
 	done
-	[ "$n" -ge 10 ] || fail "only $n columns found in ctl/OUTPUT.md"
+	[ "$n" -ge 10 ] || fail "only $n columns found in ctl/report/results.c"
 }
 
 t_environment() {
@@ -158,11 +237,12 @@ t_sections() {
 	done
 }
 
-ktap_plan 9
+ktap_plan 10
 ktap_run man_renders_without_warnings t_render
 ktap_run man_sections t_sections
 ktap_run man_commands t_commands
 ktap_run man_options t_options
+ktap_run man_options_accepted t_options_accepted
 ktap_run man_profiles t_profiles
 ktap_run man_job_file_ops t_job_file_ops
 ktap_run man_exit_status t_exit_status

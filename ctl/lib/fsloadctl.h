@@ -16,7 +16,7 @@
 #error "FSLOADCTL_VERSION is not defined: build with ctl/Makefile"
 #endif
 
-/* Exit codes; keep in sync with the help text in cmd/main.c and OUTPUT.md. */
+/* Exit codes; keep in sync with cmd/main.c's help and the man page. */
 enum {
 	EXIT_OK		= 0,	/* success, or the job ended DONE */
 	EXIT_JOB	= 1,	/* the job ended FAILED or STOPPED */

@@ -5,8 +5,8 @@
  * Everything comes from userspace: /proc, /sys, the filesystem's own tools
  * (dumpe2fs -h, xfs_info, btrfs inspect-internal dump-super), so that a
  * result says which kernel, configuration, CPU, mitigations, mount options,
- * device queue and filesystem geometry produced it.  ctl/RESULTS.md
- * documents each member.
+ * device queue and filesystem geometry produced it.
+ * Documentation/results.rst documents each member.
  */
 #define _GNU_SOURCE
 #include <ctype.h>

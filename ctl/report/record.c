@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fsloadctl start: self-describing results.  Every JSON document of start
- * ends with the members that make it a result file (ctl/RESULTS.md):
+ * ends with the members that make it a result file (Documentation/results.rst):
  *
  *   "result":      {"schema": "fsload-result", "version": 1}
  *   "fsload":      version, git revision, protocol, module

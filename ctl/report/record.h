@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fsloadctl start: self-describing results (-o FILE, --json) and
- * --rerun FILE.  ctl/RESULTS.md documents the result file.
+ * --rerun FILE.  Documentation/results.rst documents the result file.
  */
 #ifndef FSLOADCTL_RECORD_H
 #define FSLOADCTL_RECORD_H
