@@ -17,8 +17,12 @@ struct params;
 
 struct start_ranks {
 	bool multi;			/* one rank of several (lib/multi.h) */
+	bool silent;			/* this rank reports nothing */
 	struct rank_sync rsync;		/* its barriers */
-	struct rank_report rr;		/* rank 0: every rank's part */
+	const char *where;		/* the directory or device */
+	unsigned int jobs;		/* jobs ended (every rank's) */
+	struct rank_report **rr;	/* rank 0: each job's ranks' parts */
+	unsigned int nrr;
 };
 
 /* What of a start command the ranks' checks look at. */
@@ -27,6 +31,7 @@ struct start_ranks_opts {
 	unsigned int nengines;		/* --engine list */
 	bool ages;			/* --age, the age profile */
 	bool rank_given;		/* --rank */
+	const char *where;		/* the directory or device */
 };
 
 /*
@@ -39,16 +44,17 @@ int start_ranks_check(struct start_ranks *sr, struct params *p,
 /* A job's request @req as one rank's: its barriers, its tick, its flags. */
 void start_ranks_req(struct start_ranks *sr, struct job_req *req);
 /*
- * After this rank's job @run (NULL: none ran) or its failure to start
- * one (@ret): the ranks' last barrier, then every rank's part to rank 0,
- * which merges them into @run to report; @where: the directory or device
- * it ran on.  *@done when this rank reports nothing: every rank but 0,
- * and rank 0 without a job; *@job_ret gets @run's failure.  Returns the
- * exit code: rank 0's for the run, 0 on the others.
+ * After each job of this rank, @run (NULL: it did not start; @ret its
+ * failure), in lockstep with every rank's: the ranks' last barrier,
+ * then every rank's part
+ * to rank 0, which merges them into @run, to be reported as any job's.
+ * *@stop: in, this rank runs no more jobs; out, no rank does (the same
+ * on every rank).  @sr->silent when this rank reports nothing: every
+ * rank but 0, and rank 0 without a job to report; *@job_ret gets @run's
+ * failure.  Returns the exit code: rank 0's for the run, 0 on the others.
  */
-int start_ranks_end(struct start_ranks *sr, const struct params *p,
-		    const char *where, struct run *run, int ret, int *job_ret,
-		    bool *done);
+int start_ranks_job(struct start_ranks *sr, const struct params *p,
+		    struct run *run, int ret, bool *stop, int *job_ret);
 void start_ranks_free(struct start_ranks *sr);
 
 #endif /* FSLOADCTL_START_RANKS_H */

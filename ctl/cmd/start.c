@@ -985,6 +985,7 @@ static int start_check(struct start *st)
 	ro.nengines = st->engines.n;
 	ro.ages = st->is_age || st->age_first;
 	ro.rank_given = given("rank", &st->gc);
+	ro.where = st->block ? st->p.device : st->p.dir;
 	ret = start_ranks_check(&st->ranks, &st->p, &ro);
 	if (!ret && st->p.progress_name)
 		ret = progress_parse(st->p.progress_name, &st->p.progress);
@@ -1150,22 +1151,24 @@ static int start_one(struct start *st, struct job_req *req, unsigned int it,
 		ret = run_job(&st->nl, req, run);
 		run->iteration = it;
 		run->position = e;
-		if (ret) {
-			*stop = true;
-			return ret;
+		if (!ret) {
+			st->nruns++;
+			profile_write_files(run->r.profile, &run->r,
+					    st->p.folded, st->p.flamegraph);
+			if (st->extents)
+				count_extents(run, st->p.keep);
+			if (run->ret && !st->job_ret)
+				st->job_ret = run->ret;
 		}
-		st->nruns++;
-		profile_write_files(run->r.profile, &run->r, st->p.folded,
-				    st->p.flamegraph);
-		if (st->extents)
-			count_extents(run, st->p.keep);
-		if (run->ret && !st->job_ret)
-			st->job_ret = run->ret;
 		/* interrupted or failed: no more jobs */
-		if (run->ret) {
-			*stop = true;
-			return 0;
-		}
+		*stop = ret || run->ret;
+		/* each rank's job ends with every rank's (the same *stop) */
+		if (st->ranks.multi)
+			ret = start_ranks_job(&st->ranks, &st->p,
+					      ret ? NULL : run, ret, stop,
+					      &st->job_ret);
+		if (*stop)
+			return ret;
 	}
 	return 0;
 }
@@ -1289,11 +1292,15 @@ int cmd_start(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	ret = start_jobs(&st, &done);
 ranks:
-	if (st.ranks.multi)
-		ret = start_ranks_end(&st.ranks, &st.p,
-				      st.block ? st.p.device : st.p.dir,
-				      st.nruns ? &st.runs[0] : NULL, ret,
-				      &st.job_ret, &done);
+	/* a rank that ran no job still ends one with the others */
+	if (st.ranks.multi && !st.ranks.jobs) {
+		bool stop = true;
+
+		ret = start_ranks_job(&st.ranks, &st.p, NULL, ret, &stop,
+				      &st.job_ret);
+	}
+	if (st.ranks.silent)
+		done = true;
 	if (!done)
 		ret = start_report(&st, ret);
 out:

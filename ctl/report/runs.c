@@ -165,6 +165,8 @@ static void run_members(const struct run *run)
 		return;
 	print_job("job", &run->js, NULL, JOB_VIEW_HEADER);
 	print_results(&run->r, &run->js);
+	/* a multi-client run's: each rank's part of the job */
+	print_ranks(run->ranks);
 }
 
 void report_sweep(const struct run *runs, unsigned int n,
@@ -306,6 +308,42 @@ static void phase_rates(const struct run *runs, unsigned int n,
 	sample_of(v, cnt, s);
 }
 
+/*
+ * A multi-client run's iterations (rank 0's runs, each every rank's):
+ * per phase, each iteration's aggregate rate, as mdtest's -i N has it
+ * before its summary.
+ */
+static void print_rank_iterations(const struct run *runs, unsigned int n,
+				  const struct run *ref, int name_w)
+{
+	unsigned int i, k;
+
+	if (!runs[0].ranks || print_json())
+		return;
+	print_fp("\n%u ranks: every rank's ops over the slowest rank's time (ops/s)\n",
+		 runs[0].ranks->size);
+	print_fp("   %-*s", name_w, "Operation");
+	for (i = 0; i < n; i++) {
+		char head[32];
+
+		snprintf(head, sizeof(head), "iteration %u", i + 1);
+		print_fp(" %14s", head);
+	}
+	print_fp("\n");
+	for (k = 0; k < ref->r.nphases; k++) {
+		print_fp("   %-*s", name_w, ref->r.phases[k].name);
+		for (i = 0; i < n; i++) {
+			double v = phase_rate(&runs[i], ref->r.phases[k].index);
+
+			if (isfinite(v))
+				print_fp(" %14.3f", v);
+			else
+				print_fp(" %14s", "-");
+		}
+		print_fp("\n");
+	}
+}
+
 void report_iterations(const struct run *runs, unsigned int n,
 		       const struct profile *pf, const struct age_report *age,
 		       bool json)
@@ -342,6 +380,8 @@ void report_iterations(const struct run *runs, unsigned int n,
 	for (k = 0; ref && k < nph; k++)
 		if ((int)strlen(ref->r.phases[k].name) > name_w)
 			name_w = (int)strlen(ref->r.phases[k].name);
+	if (ref)
+		print_rank_iterations(runs, n, ref, name_w);
 	v = calloc(n ? n : 1, sizeof(*v));
 	print_fp("\nSUMMARY rate (ops/s) of %u iteration%s:\n", n,
 		 n == 1 ? "" : "s");
