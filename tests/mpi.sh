@@ -436,6 +436,11 @@ t_refused() {
 		>/dev/null 2>"$tmp/ref.err" && fail "--age accepted"
 	grep -q "does not age: each rank would fill" "$tmp/ref.err" ||
 		fail "$(grep fsloadctl "$tmp/ref.err" | head -2)"
+	timeout 60 "${mpirun[@]}" -np 2 "$mpi" start \
+		--profile metadata --cpu-profile 100 --dir "$tmp" \
+		>/dev/null 2>"$tmp/ref.err" && fail "--cpu-profile accepted without --folded"
+	grep -q -- "--cpu-profile: in a multi-client run each rank writes its own profile" "$tmp/ref.err" ||
+		fail "$(grep fsloadctl "$tmp/ref.err" | head -2)"
 	"$ctl" start --engine user --profile metadata --one-dir --dir "$tmp" \
 		>/dev/null 2>"$tmp/ref.err" && fail "--one-dir accepted without MPI"
 	grep -q "one-dir: in a multi-client run only" "$tmp/ref.err" ||

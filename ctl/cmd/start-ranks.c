@@ -27,6 +27,7 @@
 #include "engine/ranks.h"
 #include "engine/run.h"
 #include "engine/wait.h"
+#include "report/profile.h"
 #include "report/ranks.h"
 #include "cmd/start-ranks.h"
 
@@ -64,6 +65,28 @@ static int ranks_same_jobs(const struct params *p,
 }
 
 /*
+ * --cpu-profile: each rank's profile is its own machine's, in its own
+ * files, named with its rank: PREFIX-rank<R>-<index>-<phase>-<op>.
+ */
+static int ranks_profile(struct start_ranks *sr, const struct params *p)
+{
+	if (!p->cpu_profile)
+		return 0;
+	if (!p->folded && !p->flamegraph)
+		return usage_error("--cpu-profile: in a multi-client run each rank writes its own profile: --folded PREFIX or --flamegraph PREFIX (rank R's files: PREFIX-rankR-*)");
+	if ((p->folded && asprintf(&sr->folded, "%s-rank%u", p->folded,
+				   multi_rank()) < 0) ||
+	    (p->flamegraph && asprintf(&sr->flamegraph, "%s-rank%u",
+				       p->flamegraph, multi_rank()) < 0)) {
+		sr->folded = NULL;
+		sr->flamegraph = NULL;
+		errmsg("out of memory");
+		return EXIT_SYSERR;
+	}
+	return 0;
+}
+
+/*
  * fsloadctl-mpi, one rank of several: its jobs each in lockstep with
  * every rank's, reported by rank 0 alone (the others print nothing but
  * their errors).
@@ -86,9 +109,9 @@ static int ranks_check(struct start_ranks *sr, struct params *p,
 		return usage_error("--rank-timeout: more than 0 seconds");
 	if (o->rank_given)
 		return usage_error("--rank: a multi-client run's ranks are MPI's");
-	if (p->cpu_profile)
-		return usage_error("--cpu-profile: not in a multi-client run");
-	ret = ranks_same_jobs(p, o);
+	ret = ranks_profile(sr, p);
+	if (!ret)
+		ret = ranks_same_jobs(p, o);
 	if (ret)
 		return ret;
 	/* mdtest's names carry the rank */
@@ -172,6 +195,9 @@ int start_ranks_job(struct start_ranks *sr, const struct params *p,
 	int err;
 
 	sr->jobs++;
+	if (run && run->ok)
+		profile_write_files(run->r.profile, &run->r, sr->folded,
+				    sr->flamegraph);
 	/*
 	 * mpirun's SIGTERM: a rank died (or was killed) and every rank is
 	 * killed in a moment (Open MPI's odls_base_sigkill_timeout, 1 s by
@@ -184,7 +210,8 @@ int start_ranks_job(struct start_ranks *sr, const struct params *p,
 			sr->silent = true;
 			return EXIT_OK;
 		}
-		err = rank_pack(run, &sr->rsync, sr->where, &buf, &len);
+		err = rank_pack(run, &sr->rsync, sr->where, sr->folded,
+				sr->flamegraph, &buf, &len);
 		if (!err)
 			err = rank_lone_part(buf, len, multi_size(), &bufs,
 					     &lens);
@@ -194,7 +221,8 @@ int start_ranks_job(struct start_ranks *sr, const struct params *p,
 	}
 	rank_sync_join_done(&sr->rsync);
 	*stop = rank_sync_end(&sr->rsync, !ok);
-	err = rank_pack(run, &sr->rsync, sr->where, &buf, &len);
+	err = rank_pack(run, &sr->rsync, sr->where, sr->folded,
+			sr->flamegraph, &buf, &len);
 	if (!err) {
 		err = multi_gather(buf, len, p->rank_timeout, &bufs, &lens);
 		free(buf);
@@ -243,4 +271,6 @@ void start_ranks_free(struct start_ranks *sr)
 		free(sr->rr[k]);
 	}
 	free(sr->rr);
+	free(sr->folded);
+	free(sr->flamegraph);
 }

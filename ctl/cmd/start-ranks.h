@@ -20,6 +20,8 @@ struct start_ranks {
 	bool silent;			/* this rank reports nothing */
 	struct rank_sync rsync;		/* its barriers */
 	const char *where;		/* the directory or device */
+	/* --cpu-profile: this rank's files' prefixes (PREFIX-rank<R>) */
+	char *folded, *flamegraph;
 	unsigned int jobs;		/* jobs ended (every rank's) */
 	struct rank_report **rr;	/* rank 0: each job's ranks' parts */
 	unsigned int nrr;
@@ -45,8 +47,8 @@ int start_ranks_check(struct start_ranks *sr, struct params *p,
 void start_ranks_req(struct start_ranks *sr, struct job_req *req);
 /*
  * After each job of this rank, @run (NULL: it did not start; @ret its
- * failure), in lockstep with every rank's: the ranks' last barrier,
- * then every rank's part
+ * failure), in lockstep with every rank's: its CPU profile's files (the
+ * names carry the rank), the ranks' last barrier, then every rank's part
  * to rank 0, which merges them into @run, to be reported as any job's.
  * *@stop: in, this rank runs no more jobs; out, no rank does (the same
  * on every rank).  @sr->silent when this rank reports nothing: every

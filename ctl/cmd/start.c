@@ -1153,8 +1153,11 @@ static int start_one(struct start *st, struct job_req *req, unsigned int it,
 		run->position = e;
 		if (!ret) {
 			st->nruns++;
-			profile_write_files(run->r.profile, &run->r,
-					    st->p.folded, st->p.flamegraph);
+			/* a rank's: its own files (start_ranks_job()) */
+			if (!st->ranks.multi)
+				profile_write_files(run->r.profile, &run->r,
+						    st->p.folded,
+						    st->p.flamegraph);
 			if (st->extents)
 				count_extents(run, st->p.keep);
 			if (run->ret && !st->job_ret)
