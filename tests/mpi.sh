@@ -8,8 +8,9 @@
 # all, the slowest rank's time), each rank's part; the phases must open
 # together (a barrier before each); a rank that cannot start, fails, is
 # interrupted or hangs must end every rank promptly with its number in
-# rank 0's report; a bad command line at one rank ends them all.  KTAP;
-# "N passed, N failed" last.
+# rank 0's report; a bad command line at one rank ends them all;
+# --iterations runs each iteration on every rank in lockstep, summarised
+# as mdtest -i N.  KTAP; "N passed, N failed" last.
 set -uo pipefail
 
 # shellcheck source=tests/lib/host.sh
@@ -441,6 +442,13 @@ t_refused() {
 		>/dev/null 2>"$tmp/ref.err" && fail "--cpu-profile accepted without --folded"
 	grep -q -- "--cpu-profile: in a multi-client run each rank writes its own profile" "$tmp/ref.err" ||
 		fail "$(grep fsloadctl "$tmp/ref.err" | head -2)"
+	# ranks given other iterations: refused at once, not a hang
+	mpmd "$tmp/ref.out" "$tmp/ref.err" \
+		"$(rank --profile metadata --files 5 --iterations 2)" \
+		"$(rank --profile metadata --files 5 --iterations 3)" &&
+		fail "ranks of 2 and 3 iterations accepted"
+	grep -q "rank 1: --iterations 3, .*rank 0's: 2, .*every rank runs the same jobs" \
+		"$tmp/ref.err" || fail "$(grep fsloadctl "$tmp/ref.err" | head -2)"
 	"$ctl" start --engine user --profile metadata --one-dir --dir "$tmp" \
 		>/dev/null 2>"$tmp/ref.err" && fail "--one-dir accepted without MPI"
 	grep -q "one-dir: in a multi-client run only" "$tmp/ref.err" ||
