@@ -8,8 +8,9 @@
 # all, the slowest rank's time), each rank's part; the phases must open
 # together (a barrier before each); a rank that cannot start, fails, is
 # interrupted or hangs must end every rank promptly with its number in
-# rank 0's report; a bad command line at one rank ends them all.  KTAP;
-# "N passed, N failed" last.
+# rank 0's report; a bad command line at one rank ends them all;
+# --iterations runs each iteration on every rank in lockstep, summarised
+# as mdtest -i N.  KTAP; "N passed, N failed" last.
 set -uo pipefail
 
 # shellcheck source=tests/lib/host.sh
@@ -371,20 +372,90 @@ t_end_hold() {
 	no_trees
 }
 
+# --iterations 3 on 2 ranks (mdtest -i 3): each iteration one job on
+# every rank, rank 0's result each iteration's aggregate and its ranks'
+# parts, and mdtest's summary over the iterations' aggregate rates.
+t_iterations() {
+	mkdir -p "$tmp/d"
+	timeout 120 "${mpirun[@]}" -np 2 "$mpi" --json start --engine user \
+		--profile metadata --files 50 --iterations 3 --dir "$tmp/d" \
+		--quiet --idle-ms 0 -o "$tmp/it.json" >"$tmp/it.out" \
+		2>"$tmp/it.err" || fail "exit $?: $(tail -5 "$tmp/it.err")"
+	python3 - "$tmp/it.json" <<'PYEOF3' || exit "$KSFT_FAIL"
+import json, math, sys
+j = json.load(open(sys.argv[1]))
+its = j.get("iterations", [])
+bad = []
+dirs = set()
+if len(its) != 3:
+    bad.append("%d iterations" % len(its))
+rates = {}
+for n, it in enumerate(its):
+    parts = it.get("ranks", {}).get("parts", [])
+    if len(parts) != 2 or [p["state"] for p in parts] != ["done", "done"]:
+        bad.append("iteration %d: parts %s" % (n + 1, [p.get("state") for p in parts]))
+        continue
+    dirs.update(p["job_dir"] for p in parts)
+    for p in it["phases"]:
+        q = [[x for x in part["phases"] if x["name"] == p["name"]][0]
+             for part in parts]
+        if p["ops"] != sum(x["ops"] for x in q) or p["ops"] != \
+           (2 if p["name"].startswith("tree") else 100):
+            bad.append("iteration %d %s: ops %d, the ranks' %s" %
+                       (n + 1, p["name"], p["ops"], [x["ops"] for x in q]))
+        if p["elapsed_ns"] != max(x["elapsed_ns"] for x in q):
+            bad.append("iteration %d %s: not the slowest rank's time" %
+                       (n + 1, p["name"]))
+        rates.setdefault(p["name"], []).append(p["ops"] * 1e9 / p["elapsed_ns"])
+if len(dirs) != 6:
+    bad.append("not a job of its own on each rank in each iteration: %s" % sorted(dirs))
+summ = {s["phase"]: s for s in j.get("summary", [])}
+if not rates or set(summ) != set(rates):
+    bad.append("summary of %s, not %s" % (sorted(summ), sorted(rates)))
+for name, v in rates.items():
+    s = summ.get(name)
+    if not s:
+        continue
+    mean = sum(v) / len(v)
+    want = {"max": max(v), "min": min(v), "mean": mean, "runs": len(v),
+            "stddev": math.sqrt(sum((x - mean) ** 2 for x in v) / len(v))}
+    for k, w in want.items():
+        # the JSON has 3 decimals
+        if not math.isclose(s[k], w, rel_tol=1e-9, abs_tol=0.0015):
+            bad.append("%s: %s %s, the iterations' %s" % (name, k, s[k], w))
+for b in bad:
+    print("FAIL: " + b)
+sys.exit(1 if bad else 0)
+PYEOF3
+	no_trees
+}
+
 # Under several ranks, what a multi-client run cannot do is refused.
 t_refused() {
 	timeout 60 "${mpirun[@]}" -np 2 "$mpi" start --engine user \
-		--profile metadata --iterations 2 --dir "$tmp" \
-		>/dev/null 2>"$tmp/ref.err" && fail "--iterations 2 accepted"
-	grep -q "one job on each rank" "$tmp/ref.err" ||
+		--profile metadata --age 50 --dir "$tmp" \
+		>/dev/null 2>"$tmp/ref.err" && fail "--age accepted"
+	grep -q "does not age: each rank would fill" "$tmp/ref.err" ||
 		fail "$(grep fsloadctl "$tmp/ref.err" | head -2)"
+	timeout 60 "${mpirun[@]}" -np 2 "$mpi" start \
+		--profile metadata --cpu-profile 100 --dir "$tmp" \
+		>/dev/null 2>"$tmp/ref.err" && fail "--cpu-profile accepted without --folded"
+	grep -q -- "--cpu-profile: in a multi-client run each rank writes its own profile" "$tmp/ref.err" ||
+		fail "$(grep fsloadctl "$tmp/ref.err" | head -2)"
+	# ranks given other iterations: refused at once, not a hang
+	mpmd "$tmp/ref.out" "$tmp/ref.err" \
+		"$(rank --profile metadata --files 5 --iterations 2)" \
+		"$(rank --profile metadata --files 5 --iterations 3)" &&
+		fail "ranks of 2 and 3 iterations accepted"
+	grep -q "rank 1: --iterations 3, .*rank 0's: 2, .*every rank runs the same jobs" \
+		"$tmp/ref.err" || fail "$(grep fsloadctl "$tmp/ref.err" | head -2)"
 	"$ctl" start --engine user --profile metadata --one-dir --dir "$tmp" \
 		>/dev/null 2>"$tmp/ref.err" && fail "--one-dir accepted without MPI"
 	grep -q "one-dir: in a multi-client run only" "$tmp/ref.err" ||
 		fail "$(head -2 "$tmp/ref.err")"
 }
 
-ktap_plan 13
+ktap_plan 14
 ktap_run aggregate t_aggregate
 ktap_run barrier t_barrier
 ktap_run rank_no_job t_rank_no_job
@@ -397,6 +468,7 @@ ktap_run one_dir t_one_dir
 ktap_run shared_tree t_shared_tree
 ktap_run stride_ranks t_stride_ranks
 ktap_run end_hold t_end_hold
+ktap_run iterations t_iterations
 ktap_run refused t_refused
 ktap_finish
 echo "$ktap_pass passed, $ktap_fail failed"

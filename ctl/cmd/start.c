@@ -36,17 +36,16 @@
 #include "workload/profile.h"
 #include "engine/blockdev.h"
 #include "engine/fsutil.h"
-#include "engine/ranks.h"
 #include "engine/run.h"
 #include "engine/uengine.h"
 #include "engine/wait.h"
 #include "report/profile.h"
-#include "report/ranks.h"
 #include "report/record.h"
 #include "report/engines.h"
 #include "report/runs.h"
 #include "report/job.h"
 #include "cmd/cmds.h"
+#include "cmd/start-ranks.h"
 
 #define SWEEP_MAX	32	/* thread counts in one --threads list */
 #define AGE_TICK_MS	20	/* utilisation check while aging */
@@ -757,9 +756,7 @@ struct start {
 	enum engine job_engine;		/* the one of a job, and of aging */
 	struct nl_ctx nl;
 	int job_ret;			/* the first job's failure */
-	bool multi;			/* one rank of several (lib/multi.h) */
-	struct rank_sync rsync;		/* its barriers */
-	struct rank_report rr;		/* rank 0: every rank's part */
+	struct start_ranks ranks;	/* a multi-client run's rank */
 };
 
 /*
@@ -896,45 +893,6 @@ static int start_check_uring(struct start *st)
 	return 0;
 }
 
-/* The options that exclude each other, the engine, the CPUs, the device. */
-/*
- * fsloadctl-mpi, one rank of several: one job a rank, reported by rank 0
- * alone (the others print nothing but their errors).
- */
-static int start_check_ranks(struct start *st)
-{
-	struct params *p = &st->p;
-
-	if (st->ncounts > 1 || p->iterations > 1 || st->engines.n > 1)
-		return usage_error("a multi-client run is one job on each rank: no --threads list, --iterations or --engine list");
-	if (st->is_age || st->age_first)
-		return usage_error("a multi-client run does not age (--age, the age profile)");
-	if (p->detach)
-		return usage_error("--detach: every rank waits for its job in a multi-client run");
-	if (p->cpu_profile)
-		return usage_error("--cpu-profile: not in a multi-client run");
-	if (!(p->rank_timeout > 0))
-		return usage_error("--rank-timeout: more than 0 seconds");
-	if (given("rank", &st->gc))
-		return usage_error("--rank: a multi-client run's ranks are MPI's");
-	/* mdtest's names carry the rank */
-	p->rank = multi_rank();
-	st->multi = true;
-	rank_sync_init(&st->rsync, p->rank_timeout);
-	/*
-	 * One directory, rank 0's job's, for every rank's job (one tree with
-	 * --shared-dir): the others join it, and rank 0's removes it once
-	 * every rank's job is past its last phase (its end's hold).
-	 */
-	if (p->one_dir || p->shared_dir) {
-		st->rsync.join = true;
-		p->ranks = multi_size();
-	}
-	if (multi_rank())
-		p->quiet = true;
-	return 0;
-}
-
 /*
  * The options' ranges (start_ranges[]), and those that depend on the
  * module's parameters or are not integers.
@@ -969,6 +927,7 @@ static int start_check_ranges(struct start *st)
 static int start_check(struct start *st)
 {
 	const struct params *p = &st->p;
+	struct start_ranks_opts ro;
 	bool many, user;
 	int ret;
 
@@ -1022,9 +981,12 @@ static int start_check(struct start *st)
 		return usage_error("--folded, --flamegraph: need --cpu-profile");
 	/* Aging runs on the first engine; each job of a list in turn. */
 	st->job_engine = st->engines.e[0];
-	if (multi_size() <= 1 && st->p.one_dir)
-		return usage_error("--one-dir: in a multi-client run only (mpirun fsloadctl-mpi)");
-	ret = multi_size() > 1 ? start_check_ranks(st) : 0;
+	ro.ncounts = st->ncounts;
+	ro.nengines = st->engines.n;
+	ro.ages = st->is_age || st->age_first;
+	ro.rank_given = given("rank", &st->gc);
+	ro.where = st->block ? st->p.device : st->p.dir;
+	ret = start_ranks_check(&st->ranks, &st->p, &ro);
 	if (!ret && st->p.progress_name)
 		ret = progress_parse(st->p.progress_name, &st->p.progress);
 	/* after the ranks': only rank 0 shows progress */
@@ -1164,16 +1126,10 @@ static int start_program(struct start *st, uint32_t threads,
 	req->flags = prog->job_flags |
 		     (p->shared_dir ? FSLOAD_JOB_F_SHARED_DIR : 0) |
 		     (p->keep || st->extents ? FSLOAD_JOB_F_KEEP : 0) |
-		     (p->detach ? FSLOAD_JOB_F_DETACH : 0) |
-		     (st->rsync.join ? FSLOAD_JOB_F_HOLD_END : 0);
+		     (p->detach ? FSLOAD_JOB_F_DETACH : 0);
 	req->x = &st->x;
 	req->engine = st->job_engine;
-	if (st->multi) {
-		req->sync = &st->rsync;
-		req->tick = rank_sync_tick;
-		req->tick_arg = &st->rsync;
-		req->tick_ms = RANK_TICK_MS;
-	}
+	start_ranks_req(&st->ranks, req);
 	return 0;
 }
 
@@ -1195,22 +1151,27 @@ static int start_one(struct start *st, struct job_req *req, unsigned int it,
 		ret = run_job(&st->nl, req, run);
 		run->iteration = it;
 		run->position = e;
-		if (ret) {
-			*stop = true;
-			return ret;
+		if (!ret) {
+			st->nruns++;
+			/* a rank's: its own files (start_ranks_job()) */
+			if (!st->ranks.multi)
+				profile_write_files(run->r.profile, &run->r,
+						    st->p.folded,
+						    st->p.flamegraph);
+			if (st->extents)
+				count_extents(run, st->p.keep);
+			if (run->ret && !st->job_ret)
+				st->job_ret = run->ret;
 		}
-		st->nruns++;
-		profile_write_files(run->r.profile, &run->r, st->p.folded,
-				    st->p.flamegraph);
-		if (st->extents)
-			count_extents(run, st->p.keep);
-		if (run->ret && !st->job_ret)
-			st->job_ret = run->ret;
 		/* interrupted or failed: no more jobs */
-		if (run->ret) {
-			*stop = true;
-			return 0;
-		}
+		*stop = ret || run->ret;
+		/* each rank's job ends with every rank's (the same *stop) */
+		if (st->ranks.multi)
+			ret = start_ranks_job(&st->ranks, &st->p,
+					      ret ? NULL : run, ret, stop,
+					      &st->job_ret);
+		if (*stop)
+			return ret;
 	}
 	return 0;
 }
@@ -1278,90 +1239,6 @@ static int start_report(struct start *st, int ret)
 	return ret ? ret : st->job_ret;
 }
 
-/*
- * A multi-client run, after this rank's job or its failure to start one
- * (@ret): the ranks' last barrier, then every rank's part to rank 0,
- * which merges them into its run to report.  *@done when this rank
- * reports nothing: every rank but 0, and rank 0 without a job.  Returns
- * the exit code: rank 0's for the run, 0 on the others.
- */
-static int start_ranks(struct start *st, int ret, bool *done)
-{
-	struct run *run = st->nruns ? &st->runs[0] : NULL;
-	bool ok = !ret && run && run->ok && run->js.state == FSLOAD_JOB_DONE;
-	const char *where = st->block ? st->p.device : st->p.dir;
-	void **bufs = NULL;
-	size_t *lens = NULL, len;
-	unsigned int k;
-	char *buf;
-	int err;
-
-	/*
-	 * mpirun's SIGTERM: a rank died (or was killed) and every rank is
-	 * killed in a moment (Open MPI's odls_base_sigkill_timeout, 1 s by
-	 * default), no collective call would complete: rank 0 reports its
-	 * own part at once, the others' as lost.
-	 */
-	if (wait_sigterm_seen()) {
-		if (multi_rank()) {
-			*done = true;
-			return EXIT_OK;
-		}
-		err = rank_pack(run, &st->rsync, where, &buf, &len);
-		if (!err)
-			err = rank_lone_part(buf, len, multi_size(), &bufs,
-					     &lens);
-		if (err)
-			free(buf);
-		goto report;
-	}
-	rank_sync_join_done(&st->rsync);
-	rank_sync_end(&st->rsync, !ok);
-	err = rank_pack(run, &st->rsync, where, &buf, &len);
-	if (!err) {
-		err = multi_gather(buf, len, st->p.rank_timeout, &bufs, &lens);
-		free(buf);
-	}
-report:
-	if (err) {
-		errmsg("rank %u: gathering the ranks' results: %s: ending every rank",
-		       multi_rank(), strerror(-err));
-		multi_abort(EXIT_SYSERR);
-	}
-	/*
-	 * Rank 0's result says how every rank's job ended, and its exit
-	 * status is the run's: mpirun ends every rank as soon as one
-	 * exits with another status than 0, rank 0 still writing.
-	 */
-	if (multi_rank()) {
-		*done = true;
-		return EXIT_OK;
-	}
-	if (!run || !run->ok) {
-		errmsg("rank 0 ran no job: no result of the ranks");
-		err = -ENOENT;
-	} else {
-		st->rr.library = multi_library();
-		st->rr.timeout_s = st->p.rank_timeout;
-		err = rank_report_build(&st->rr, bufs, lens, multi_size(), run);
-		if (err == -EINVAL)
-			errmsg("a rank's part does not match rank 0's (another fsloadctl version, or another program)");
-		else if (err)
-			errmsg("out of memory");
-	}
-	for (k = 0; k < multi_size(); k++)
-		free(bufs[k]);
-	free(bufs);
-	free(lens);
-	if (err) {
-		*done = true;
-		return ret ? ret : EXIT_SYSERR;
-	}
-	if (run->ret && !st->job_ret)
-		st->job_ret = run->ret;
-	return ret;
-}
-
 static void start_free(struct start *st)
 {
 	struct fsload_dir_id id;
@@ -1375,7 +1252,7 @@ static void start_free(struct start *st)
 	for (i = 0; st->runs && i < st->nruns; i++)
 		run_free(&st->runs[i]);
 	free(st->runs);
-	rank_report_free(&st->rr);
+	start_ranks_free(&st->ranks);
 	run_free(&st->age_run);
 	nl_close(&st->nl);
 }
@@ -1418,8 +1295,15 @@ int cmd_start(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	ret = start_jobs(&st, &done);
 ranks:
-	if (st.multi)
-		ret = start_ranks(&st, ret, &done);
+	/* a rank that ran no job still ends one with the others */
+	if (st.ranks.multi && !st.ranks.jobs) {
+		bool stop = true;
+
+		ret = start_ranks_job(&st.ranks, &st.p, NULL, ret, &stop,
+				      &st.job_ret);
+	}
+	if (st.ranks.silent)
+		done = true;
 	if (!done)
 		ret = start_report(&st, ret);
 out:

@@ -174,12 +174,22 @@ bool rank_sync_tick(void *arg)
 	return true;
 }
 
-void rank_sync_end(struct rank_sync *rs, bool failed)
+bool rank_sync_end(struct rank_sync *rs, bool failed)
 {
-	bool more = true;
+	bool more = true, stop = false;
 
 	if (failed)
 		multi_alert();
+	/* the last barrier's: every rank is there, each with its failure */
 	while (more)
-		rank_barrier(rs, failed, -1, &more);
+		stop = rank_barrier(rs, failed, -1, &more);
+	return stop;
+}
+
+void rank_sync_next(struct rank_sync *rs)
+{
+	rs->stop_from = -1;
+	rs->join_sent = false;
+	memset(rs->join_dir, 0, sizeof(rs->join_dir));
+	memset(&rs->join_id, 0, sizeof(rs->join_id));
 }

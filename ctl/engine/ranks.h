@@ -38,8 +38,14 @@ bool rank_sync_tick(void *arg);
 /*
  * After the job, which @failed (or never started) or not: ask the other
  * ranks to stop if it did, then pass the others' barriers (as a stop if
- * it failed) until every rank's job has ended.
+ * it failed) until every rank's job has ended.  Whether any rank's job
+ * failed (or the run is being ended): the same answer on every rank.
  */
-void rank_sync_end(struct rank_sync *rs, bool failed);
+bool rank_sync_end(struct rank_sync *rs, bool failed);
+/*
+ * Before the next job of each rank (--iterations, an --engine list):
+ * no stop seen yet, rank 0's new job directory to be told.
+ */
+void rank_sync_next(struct rank_sync *rs);
 
 #endif /* FSLOADCTL_ENGINE_RANKS_H */

@@ -21,6 +21,7 @@
 #include "workload/profile.h"
 #include "engine/run.h"
 #include "report/engines.h"
+#include "report/ranks.h"
 #include "report/job.h"
 #include "report/metric.h"
 #include "report/results.h"
@@ -418,6 +419,8 @@ static void print_runs(const struct run *runs, unsigned int n,
 				   runs[i].position + 1);
 			print_job("job", &runs[i].js, x, JOB_VIEW_HEADER);
 			print_results(&runs[i].r, &runs[i].js);
+			/* a multi-client run's: each rank's part */
+			print_ranks(runs[i].ranks);
 			close_json_object();
 		}
 		return;
@@ -439,6 +442,8 @@ static void print_runs(const struct run *runs, unsigned int n,
 				   runs[i].position + 1);
 			print_job("job", &runs[i].js, x, JOB_VIEW_HEADER);
 			print_results(&runs[i].r, &runs[i].js);
+			/* a multi-client run's: each rank's part */
+			print_ranks(runs[i].ranks);
 			close_json_object();
 		}
 		close_json_array();

@@ -119,8 +119,10 @@ static void put_results(struct pack *pk, const struct results *r)
 }
 
 int rank_pack(const struct run *run, const struct rank_sync *rs,
-	      const char *where, char **buf, size_t *len)
+	      const char *where, const char *folded, const char *flamegraph,
+	      char **buf, size_t *len)
 {
+	bool prof = run && run->ok && run->r.profile;
 	bool ok = run && run->ok;
 	struct pack pk = { 0 };
 	char host[256] = "";
@@ -139,6 +141,8 @@ int rank_pack(const struct run *run, const struct rank_sync *rs,
 	free(env);
 	put_u64(&pk, ok);
 	put_u64(&pk, rs ? (uint64_t)(int64_t)rs->stop_from : UINT64_MAX);
+	put_str(&pk, prof ? folded : NULL);
+	put_str(&pk, prof ? flamegraph : NULL);
 	if (ok) {
 		char *dir = run_job_dir(run);
 
@@ -311,6 +315,8 @@ static int unpack_part(struct rank_part *rp, unsigned int rank,
 	rp->env_json = get_str(&up);
 	rp->started = get_u64(&up);
 	rp->stop_from = (int32_t)get_u64(&up);
+	rp->folded = get_str(&up);
+	rp->flamegraph = get_str(&up);
 	if (rp->started) {
 		rp->job_id = (uint32_t)get_u64(&up);
 		rp->state = (uint8_t)get_u64(&up);
@@ -536,9 +542,14 @@ int rank_report_build(struct rank_report *rr, void **bufs,
 				return err;
 		}
 	}
-	/* Marks of rank 0's course alone do not describe the aggregate. */
+	/*
+	 * Marks of rank 0's course alone do not describe the aggregate, nor
+	 * does its CPU profile (each rank's is in its files; the samples,
+	 * dropped and overhead are every rank's).
+	 */
 	for (i = 0; i < run0->r.nphases; i++)
 		run0->r.phases[i].nprogress = 0;
+	run0->r.profile = NULL;
 	/*
 	 * The run's exit code is the merged state's: a job stopped because
 	 * another rank asked (its tick's stop, exit 0 on its own) is a
@@ -563,6 +574,8 @@ void rank_report_free(struct rank_report *rr)
 		free(rp->env_json);
 		free(rp->error);
 		free(rp->job_dir);
+		free(rp->folded);
+		free(rp->flamegraph);
 		results_free(&rp->r);
 	}
 	free(rr->parts);
@@ -597,6 +610,12 @@ static void print_part(const struct rank_part *rp)
 			   (uint64_t)rp->stop_from);
 	else
 		print_null(PRINT_JSON, "stopped_by_rank", NULL);
+	if (rp->folded || rp->flamegraph) {
+		open_json_object("cpu_profile");
+		print_string(PRINT_JSON, "folded", NULL, rp->folded);
+		print_string(PRINT_JSON, "flamegraph", NULL, rp->flamegraph);
+		close_json_object();
+	}
 	open_json_array("phases");
 	for (i = 0; i < rp->r.nphases; i++) {
 		const struct phase_result *pr = &rp->r.phases[i];
@@ -701,6 +720,13 @@ void print_ranks(const struct rank_report *rr)
 		if (rp->stop_from >= 0)
 			print_fp("rank %u's job was stopped as rank %d asked\n",
 				 rp->rank, rp->stop_from);
+		if (rp->folded)
+			print_fp("rank %u's CPU profile: %s-*.folded on %s\n",
+				 rp->rank, rp->folded, rp->host ? rp->host : "?");
+		if (rp->flamegraph)
+			print_fp("rank %u's flame graphs: %s-*.svg on %s\n",
+				 rp->rank, rp->flamegraph,
+				 rp->host ? rp->host : "?");
 	}
 	open_json_array("parts");
 	for (k = 0; k < rr->size; k++)

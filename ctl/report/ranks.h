@@ -30,6 +30,9 @@ struct rank_part {
 	int32_t stop_from;	/* the rank whose stop it followed, or -1 */
 	bool started;		/* its job started (the others are zero) */
 	bool lost;		/* no part came from it (the run was ended) */
+	/* --cpu-profile: its files' prefixes (on its host), or NULL */
+	char *folded;
+	char *flamegraph;
 	struct results r;
 };
 
@@ -50,16 +53,19 @@ int rank_lone_part(void *buf, size_t len, unsigned int n, void ***bufs,
 
 /*
  * This rank's job: @run (NULL or not ok: it did not start), its barriers
- * @rs, the directory or device it ran on @where, into *@buf (malloc'd).
- * 0 or -ENOMEM.
+ * @rs, the directory or device it ran on @where, the prefixes of the
+ * files its CPU profile went to (@folded, @flamegraph: NULL for none;
+ * said only when it has one), into *@buf (malloc'd).  0 or -ENOMEM.
  */
 int rank_pack(const struct run *run, const struct rank_sync *rs,
-	      const char *where, char **buf, size_t *len);
+	      const char *where, const char *folded, const char *flamegraph,
+	      char **buf, size_t *len);
 /*
  * Rank 0: the @n ranks' parts from @bufs into @rr, and every rank's
  * phases merged into @run0 (rank 0's own run, which must be ok): the
  * aggregate as mdtest computes it (all ranks' ops over the slowest
- * rank's phase time; CPU summed).  0, or -EINVAL for a part that does
+ * rank's phase time; CPU summed; no CPU profile: each rank's is in its
+ * own files).  0, or -EINVAL for a part that does
  * not unpack (another fsloadctl version) or a rank's other program.
  */
 int rank_report_build(struct rank_report *rr, void **bufs,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/fsloadctl.h"
+#include "lib/msg.h"
 #include "lib/print.h"
 #include "nl/results.h"
 #include "nl/names.h"
@@ -17,6 +18,7 @@
 #include "report/job.h"
 #include "report/metric.h"
 #include "report/results.h"
+#include "report/stats.h"
 
 /* A number or, when not finite, "-" / null. */
 static void print_num(const char *key, const char *fmt, int width,
@@ -163,6 +165,8 @@ static void run_members(const struct run *run)
 		return;
 	print_job("job", &run->js, NULL, JOB_VIEW_HEADER);
 	print_results(&run->r, &run->js);
+	/* a multi-client run's: each rank's part of the job */
+	print_ranks(run->ranks);
 }
 
 void report_sweep(const struct run *runs, unsigned int n,
@@ -279,13 +283,75 @@ static void print_phase_note(const struct run *runs, unsigned int n,
 			 incomplete, n);
 }
 
+/*
+ * Phase @idx's rates over the @n runs that ran it (@v, room for @n):
+ * their mean and deviation in @s, their max and min.
+ */
+static void phase_rates(const struct run *runs, unsigned int n,
+			unsigned int idx, double *v, struct stat_sample *s,
+			double *max, double *min)
+{
+	unsigned int i, cnt = 0;
+
+	*max = NAN;
+	*min = NAN;
+	for (i = 0; i < n; i++) {
+		v[cnt] = phase_rate(&runs[i], idx);
+		if (!isfinite(v[cnt]))
+			continue;
+		if (!cnt || v[cnt] > *max)
+			*max = v[cnt];
+		if (!cnt || v[cnt] < *min)
+			*min = v[cnt];
+		cnt++;
+	}
+	sample_of(v, cnt, s);
+}
+
+/*
+ * A multi-client run's iterations (rank 0's runs, each every rank's):
+ * per phase, each iteration's aggregate rate, as mdtest's -i N has it
+ * before its summary.
+ */
+static void print_rank_iterations(const struct run *runs, unsigned int n,
+				  const struct run *ref, int name_w)
+{
+	unsigned int i, k;
+
+	if (!runs[0].ranks || print_json())
+		return;
+	print_fp("\n%u ranks: every rank's ops over the slowest rank's time (ops/s)\n",
+		 runs[0].ranks->size);
+	print_fp("   %-*s", name_w, "Operation");
+	for (i = 0; i < n; i++) {
+		char head[32];
+
+		snprintf(head, sizeof(head), "iteration %u", i + 1);
+		print_fp(" %14s", head);
+	}
+	print_fp("\n");
+	for (k = 0; k < ref->r.nphases; k++) {
+		print_fp("   %-*s", name_w, ref->r.phases[k].name);
+		for (i = 0; i < n; i++) {
+			double v = phase_rate(&runs[i], ref->r.phases[k].index);
+
+			if (isfinite(v))
+				print_fp(" %14.3f", v);
+			else
+				print_fp(" %14s", "-");
+		}
+		print_fp("\n");
+	}
+}
+
 void report_iterations(const struct run *runs, unsigned int n,
 		       const struct profile *pf, const struct age_report *age,
 		       bool json)
 {
-	unsigned int i, k, nph = 0, cnt;
+	unsigned int i, k, nph = 0;
 	const struct run *ref = NULL;
-	double v, max, min, sum, mean, var;
+	struct stat_sample s;
+	double max, min, *v;
 	int name_w = 9;
 
 	(void)pf;
@@ -314,6 +380,9 @@ void report_iterations(const struct run *runs, unsigned int n,
 	for (k = 0; ref && k < nph; k++)
 		if ((int)strlen(ref->r.phases[k].name) > name_w)
 			name_w = (int)strlen(ref->r.phases[k].name);
+	if (ref)
+		print_rank_iterations(runs, n, ref, name_w);
+	v = calloc(n ? n : 1, sizeof(*v));
 	print_fp("\nSUMMARY rate (ops/s) of %u iteration%s:\n", n,
 		 n == 1 ? "" : "s");
 	print_fp("   %-*s %14s %14s %14s %14s\n", name_w, "Operation", "Max",
@@ -321,43 +390,28 @@ void report_iterations(const struct run *runs, unsigned int n,
 	print_fp("   %-*s %14s %14s %14s %14s\n", name_w, "---------", "---",
 		 "---", "----", "-------");
 	open_json_array("summary");
-	for (k = 0; ref && k < nph; k++) {
+	for (k = 0; ref && v && k < nph; k++) {
 		unsigned int idx = ref->r.phases[k].index;
 		char fmt[32];
 
-		max = -INFINITY;
-		min = INFINITY;
-		sum = 0;
-		cnt = 0;
-		for (i = 0; i < n; i++) {
-			v = phase_rate(&runs[i], idx);
-			if (!isfinite(v))
-				continue;
-			max = v > max ? v : max;
-			min = v < min ? v : min;
-			sum += v;
-			cnt++;
-		}
-		mean = cnt ? sum / cnt : NAN;
-		var = 0;
-		for (i = 0; i < n; i++) {
-			v = phase_rate(&runs[i], idx);
-			if (isfinite(v))
-				var += (v - mean) * (v - mean);
-		}
+		phase_rates(runs, n, idx, v, &s, &max, &min);
 		open_json_object(NULL);
 		snprintf(fmt, sizeof(fmt), "   %%-%ds", name_w);
 		print_string(PRINT_ANY, "phase", fmt, ref->r.phases[k].name);
-		print_uint(PRINT_JSON, "runs", NULL, cnt);
-		print_num("max", " %14.3f", 14, cnt ? max : NAN);
-		print_num("min", " %14.3f", 14, cnt ? min : NAN);
-		print_num("mean", " %14.3f", 14, mean);
+		print_uint(PRINT_JSON, "runs", NULL, s.n);
+		print_num("max", " %14.3f", 14, max);
+		print_num("min", " %14.3f", 14, min);
+		print_num("mean", " %14.3f", 14, s.mean);
 		/* population standard deviation, as mdtest */
-		print_num("stddev", " %14.3f", 14, cnt ? sqrt(var / cnt) : NAN);
+		print_num("stddev", " %14.3f", 14,
+			  s.n ? sd_population(&s) : NAN);
 		print_phase_note(runs, n, idx);
 		print_fp("\n");
 		close_json_object();
 	}
 	close_json_array();
+	free(v);
+	if (!v)
+		errmsg("out of memory: no summary of the iterations");
 	print_end();
 }

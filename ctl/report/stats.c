@@ -79,6 +79,11 @@ void sample_of(const double *x, size_t n, struct stat_sample *s)
 	s->sd = sqrt(ss / (double)(n - 1));
 }
 
+double sd_population(const struct stat_sample *s)
+{
+	return s->n < 2 ? 0 : s->sd * sqrt((double)(s->n - 1) / (double)s->n);
+}
+
 /*
  * Continued fraction of the incomplete beta function, modified Lentz's
  * method (Numerical Recipes, 6.4; DLMF 8.17.22).

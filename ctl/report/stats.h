@@ -16,6 +16,11 @@ struct stat_sample {
 };
 
 void sample_of(const double *x, size_t n, struct stat_sample *s);
+/*
+ * @s's population standard deviation (over n, not n - 1), as mdtest's
+ * summary of its iterations reports it; 0 when n < 2.
+ */
+double sd_population(const struct stat_sample *s);
 
 /* Regularized incomplete beta function I_x(a, b); NAN outside the domain. */
 double incbeta(double a, double b, double x);

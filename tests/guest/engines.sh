@@ -251,6 +251,37 @@ PYEOF2
 	no_job_dirs
 }
 
+# --cpu-profile on two kernel-engine ranks: each rank writes its own
+# folded stacks, the file names carrying the rank, and rank 0's result
+# says where each rank's are.
+t_mpi_kernel_profile() {
+	local mpi=$here/../../ctl/fsloadctl-mpi r n
+
+	command -v mpirun >/dev/null || skip "no mpirun in this root"
+	[ -x "$mpi" ] || skip "no ctl/fsloadctl-mpi"
+	timeout 600 mpirun --allow-run-as-root --oversubscribe -np 2 "$mpi" \
+		--json start --profile metadata --files 200 --phases create \
+		--cpu-profile 1000 --folded "$work/prof" --dir "$FSLOAD_DIR" \
+		--quiet --idle-ms 0 >"$work/mpip.json" 2>"$work/mpip.err" ||
+		fail "exit $?: $(tail -5 "$work/mpip.err")"
+	for r in 0 1; do
+		n=$(find "$work" -maxdepth 1 -name "prof-rank$r-*.folded" | wc -l)
+		[ "$n" -ge 1 ] || fail "rank $r wrote no prof-rank$r-*.folded: $(ls "$work")"
+	done
+	[ "$(find "$work" -maxdepth 1 -name 'prof-[0-9]*.folded' | wc -l)" -eq 0 ] ||
+		fail "folded stacks without the rank in their name"
+	python3 - "$work/mpip.json" "$work/prof" <<'PYEOF2' || exit "$KSFT_FAIL"
+import json, sys
+j = json.load(open(sys.argv[1]))
+want = ["%s-rank%d" % (sys.argv[2], r) for r in (0, 1)]
+got = [p.get("cpu_profile", {}).get("folded") for p in j["ranks"]["parts"]]
+if got != want:
+    print("FAIL: the parts' folded stacks %s, not %s" % (got, want))
+    sys.exit(1)
+PYEOF2
+	no_job_dirs
+}
+
 # --read-bytes is one read call of one block: every engine has the one
 # limit, the module parameter max_block_bytes, and fsloadctl refuses a
 # value above it before any job starts, naming the option; raised, it is
@@ -297,6 +328,7 @@ cases=(
 	"both_text_report t_text"
 	"mpi_kernel_ranks t_mpi_kernel"
 	"mpi_kernel_shared_tree t_mpi_kernel_shared"
+	"mpi_kernel_cpu_profile t_mpi_kernel_profile"
 	"read_bytes_one_limit t_read_bytes"
 )
 run=()
