@@ -241,7 +241,7 @@ static bool fsload_is_worker(const struct fsload_job *job, pid_t pid)
 {
 	unsigned int i;
 
-	for (i = 0; i < job->prog.threads; i++) {
+	for (i = 0; i < job->prog.setup.threads; i++) {
 		if (job->workers[i].pid == pid)
 			return true;
 	}

@@ -234,7 +234,7 @@ static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
 	spin_lock(&job->lock);
 	job->phase_seq++;
 	spin_unlock(&job->lock);
-	for (i = 0; i < job->prog.threads; i++)
+	for (i = 0; i < job->prog.setup.threads; i++)
 		fsload_engine_reset(&job->workers[i].e);
 	/* Without the memory, the phase just lists no threads. */
 	fsload_threads_snap(&job->threads0);
@@ -246,7 +246,7 @@ static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
 	job->phase_seq++;
 	spin_unlock(&job->lock);
 	trace_fsload_phase_start(job->id, p, job->prog.phases[p].name,
-				 job->prog.threads);
+				 job->prog.setup.threads);
 }
 
 /*
@@ -312,7 +312,7 @@ static bool fsload_barrier_arrive(struct fsload_worker *w, unsigned int gen)
 {
 	struct fsload_job *job = w->job;
 
-	return atomic_inc_return(&job->arrived) == job->prog.threads * (gen + 1);
+	return atomic_inc_return(&job->arrived) == job->prog.setup.threads * (gen + 1);
 }
 
 static void fsload_barrier_pass(struct fsload_worker *w, unsigned int gen)
@@ -460,7 +460,7 @@ int fsload_worker_fn(void *data)
 		WRITE_ONCE(job->pmu, true);
 	/* A block job has no directories. */
 	fsload_engine_job(w, &w->e, prog->phases, prog->nphases, !prog->block,
-			  prog->flags & FSLOAD_JOB_F_SHARED_DIR);
+			  prog->setup.flags & FSLOAD_JOB_F_SHARED_DIR);
 	fsload_counters_close(w);
 	revert_creds(old);
 	fsload_job_worker_done(job);

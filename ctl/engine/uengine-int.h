@@ -171,22 +171,10 @@ struct ujob {
 	struct fsload_phase *phases;
 	unsigned int nphases;
 	struct fsload_slots slots;
-	u32 threads;
-	u32 rank;		/* of a multi-client run */
-	u32 ranks;		/* > 1: its ranks in one directory */
-	u64 files;
-	u32 files_per_dir;
-	u32 branch;		/* directory tree; 0 flat */
-	u32 first_dir;		/* the first directory holding files */
-	u32 lat_sample;		/* time 1 op in lat_sample */
-	struct fsload_naming naming;
-	u64 seed;
-	u32 flags;
+	/* flags, threads, rank ... groups: what the threads are set up from */
+	struct fsload_setup setup;
 	u32 idle_ms;
 	u32 max_block;
-	/* thread groups (at least one): each one's workers */
-	unsigned int ngroups;
-	u32 group_threads[FSLOAD_GROUPS_MAX];
 
 	bool busy_ticks;	/* the machine's busy time from /proc/stat */
 	bool uring;		/* --engine uring, with these options */

@@ -232,7 +232,7 @@ static bool ujob_is_engine(const struct ujob *job, const struct utsnap *t)
 	char path[64], comm[32];
 	unsigned int i;
 
-	for (i = 0; i < job->threads; i++) {
+	for (i = 0; i < job->setup.threads; i++) {
 		if (job->workers[i].tid == t->tid)
 			return true;
 	}

@@ -180,7 +180,7 @@ static bool fsload_hold(struct fsload_worker *w, unsigned int p)
 	if (READ_ONCE(job->stop))
 		return false;
 	/* after the last phase: the job's hold, with FSLOAD_JOB_F_HOLD_END */
-	if (p == job->nphases && !(job->flags & FSLOAD_JOB_F_HOLD_END))
+	if (p == job->nphases && !(job->setup.flags & FSLOAD_JOB_F_HOLD_END))
 		return true;
 	if (p < job->nphases &&
 	    (job->prog->phases[p].flags & FSLOAD_PHASE_F_HOLD)) {
@@ -208,7 +208,7 @@ static bool fsload_barrier_arrive(struct fsload_worker *w, unsigned int gen)
 	bool last;
 
 	pthread_mutex_lock(&job->lock);
-	last = ++job->arrived == job->threads * (gen + 1);
+	last = ++job->arrived == job->setup.threads * (gen + 1);
 	pthread_mutex_unlock(&job->lock);
 	return last;
 }
@@ -334,7 +334,7 @@ static void *uworker_fn(void *data)
 	w->tid = gettid();
 	if (uworker_init(w))
 		fsload_engine_job(w, &w->e, job->phases, job->nphases, true,
-				  job->flags & FSLOAD_JOB_F_SHARED_DIR);
+				  job->setup.flags & FSLOAD_JOB_F_SHARED_DIR);
 	if (job->backend->thread_exit)
 		job->backend->thread_exit(w);
 	pthread_mutex_lock(&job->lock);
