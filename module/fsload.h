@@ -68,16 +68,6 @@ static inline bool fsload_holds(const struct fsload_program *prog,
 	return prog->setup.flags & FSLOAD_JOB_F_HOLD_END;
 }
 
-/* A thread other than the workers, by CPU time used during a phase. */
-struct fsload_top {
-	char comm[TASK_COMM_LEN];
-	pid_t pid;
-	bool kthread;
-	u64 cpu_ns;
-};
-
-#define FSLOAD_TOP_THREADS	8
-
 /* Where the CPU went: the machine's busy time at one moment. */
 struct fsload_sys {
 	u64 wall_ns;		/* ktime_get_ns() */
@@ -94,33 +84,6 @@ struct fsload_tsnap {
 struct fsload_threads {
 	struct fsload_tsnap *v;
 	unsigned int n;
-};
-
-/* Merged result of one phase. */
-struct fsload_result {
-	bool started;
-	u64 start_ns;		/* ktime_get_ns() when the barrier opened */
-	struct fsload_phase_sum sum;	/* the workers' runs, as merged */
-	u64 *hist;		/* slots.n histograms; job->hist_lock */
-
-	/* CPU, summed over the workers. */
-	u64 worker_cpu_ns;	/* scheduler runtime */
-	u64 instructions;	/* kernel mode, with a PMU */
-	u64 cycles;
-
-	/* The machine over the phase and its tail; valid if measured. */
-	bool measured;
-	bool tail;		/* FSLOAD_PHASE_F_SYNC ran */
-	u64 sys_busy_ns;	/* busy time of all CPUs during the phase */
-	u64 tail_ns;
-	u64 tail_busy_ns;
-	unsigned int ntop;
-	struct fsload_top top[FSLOAD_TOP_THREADS];
-
-	/* The CPU profile's samples of the workers (profile.c). */
-	u64 prof_samples;	/* taken, dropped ones included */
-	u64 prof_dropped;	/* no slot or no stack */
-	u64 prof_ns;		/* the handler's own time */
 };
 
 /* Distinct stacks a worker keeps when the request does not say. */

@@ -958,7 +958,7 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 	    fsload_put_u64(skb, FSLOAD_A_RES_START_NS, r->start_ns,
 			   FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ELAPSED_NS,
-			   fsload_phase_elapsed(&r->sum, r->start_ns),
+			   fsload_result_elapsed(r),
 			   FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_OPS, ops, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ERRORS, errors, FSLOAD_A_RES_PAD) ||

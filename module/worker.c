@@ -284,8 +284,7 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 		/* over the phase's elapsed time, as the report divides */
 		res->sys_busy_ns =
 			fsload_sys_busy(&job->sys0, &s1,
-					fsload_phase_elapsed(&res->sum,
-							     res->start_ns));
+					fsload_result_elapsed(res));
 		res->tail = tail;
 		res->tail_ns = s2.wall_ns - s1.wall_ns;
 		res->tail_busy_ns = fsload_sys_busy(&s1, &s2, res->tail_ns);

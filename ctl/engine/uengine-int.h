@@ -73,8 +73,6 @@
 #include "engine/uring.h"
 #include "nl/results.h"
 
-/* As the kernel's FSLOAD_TOP_THREADS (module/fsload.h). */
-#define UENGINE_TOP_THREADS	8
 /*
  * The main thread's longest sleep while the job runs: how long a SIGINT
  * may wait.  It wakes more often only for a tick or the progress line.
@@ -100,22 +98,6 @@ struct utsnap {
 	pid_t tid;
 	pid_t pid;
 	u64 runtime_ns;
-};
-
-/* What a phase's result collects; as the kernel's struct fsload_result. */
-struct ures {
-	bool started;
-	u64 start_ns;
-	struct fsload_phase_sum sum;
-	u64 *hist;
-	u64 worker_cpu_ns;
-	bool measured;
-	bool tail;
-	u64 sys_busy_ns;
-	u64 tail_ns;
-	u64 tail_busy_ns;
-	unsigned int ntop;
-	struct thread_cpu top[UENGINE_TOP_THREADS];
 };
 
 struct ujob;
@@ -198,7 +180,7 @@ struct ujob {
 	char errmsg[FSLOAD_ERRMSG_MAX];
 	unsigned int holds;	/* caches dropped before a phase */
 	u64 hold_ns;
-	struct ures *res;
+	struct fsload_result *res;
 
 	/* The phase's opener and closer only. */
 	struct usys sys0;
@@ -272,7 +254,7 @@ bool usys_read_schedstat(struct usys *s);
 void usys_snap(const struct ujob *job, struct usys *s);
 u64 usys_busy(const struct usys *a, const struct usys *b, u64 span_ns);
 struct utsnap *utsnap_take(unsigned int *count);
-unsigned int utop_threads(struct ujob *job, struct thread_cpu *top);
+unsigned int utop_threads(struct ujob *job, struct fsload_top *top);
 
 /* uprogram.c */
 void ushape(const struct program *prog, u32 threads, u64 files,

@@ -244,26 +244,22 @@ static bool ujob_is_engine(const struct ujob *job, const struct utsnap *t)
 }
 
 /*
- * Name and kind of thread @t, for the list of top threads.  The reader
- * of the user engine's result is its starter, whom the kernel engine
- * deems privy to the names and ids (fsload_privy(), module/netlink.c):
- * they are shown whenever /proc gave the name.
+ * Name and kind of thread @t, for the list of top threads: no name when
+ * /proc does not give it.
  */
-static void utop_describe(const struct utsnap *t, struct thread_cpu *tc)
+static void utop_describe(const struct utsnap *t, struct fsload_top *top)
 {
 	char path[64], buf[512], *p;
 	unsigned long flags;
 	size_t len;
 
-	tc->pid = t->tid;
-	snprintf(tc->name, sizeof(tc->name), "?");
+	top->pid = t->tid;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", t->pid, t->tid);
 	if (read_small(AT_FDCWD, path, buf, sizeof(buf))) {
 		len = strcspn(buf, "\n");
-		len = min(len, sizeof(tc->name) - 1);
-		memcpy(tc->name, buf, len);
-		tc->name[len] = '\0';
-		tc->named = true;
+		len = min(len, sizeof(top->comm) - 1);
+		memcpy(top->comm, buf, len);
+		top->comm[len] = '\0';
 	}
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", t->pid, t->tid);
 	if (!read_small(AT_FDCWD, path, buf, sizeof(buf)))
@@ -271,16 +267,16 @@ static void utop_describe(const struct utsnap *t, struct thread_cpu *tc)
 	/* After "pid (comm)": state ppid pgrp session tty tpgid flags */
 	p = strrchr(buf, ')');
 	if (p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1)
-		tc->kernel = flags & PF_KTHREAD_FLAG;
+		top->kthread = flags & PF_KTHREAD_FLAG;
 }
 
 /*
  * The threads other than the engine's that used most CPU since
  * job->threads0; as the kernel's fsload_threads_top().
  */
-unsigned int utop_threads(struct ujob *job, struct thread_cpu *top)
+unsigned int utop_threads(struct ujob *job, struct fsload_top *top)
 {
-	struct utsnap *now, *old, tops[UENGINE_TOP_THREADS];
+	struct utsnap *now, *old, tops[FSLOAD_TOP_THREADS];
 	unsigned int n = 0, nnow = 0, i, j;
 	u64 d;
 
@@ -295,9 +291,9 @@ unsigned int utop_threads(struct ujob *job, struct thread_cpu *top)
 			old ? 0 : d;
 		if (!d || ujob_is_engine(job, &now[i]))
 			continue;
-		if (n == UENGINE_TOP_THREADS && d <= tops[n - 1].runtime_ns)
+		if (n == FSLOAD_TOP_THREADS && d <= tops[n - 1].runtime_ns)
 			continue;
-		j = n < UENGINE_TOP_THREADS ? n++ : n - 1;
+		j = n < FSLOAD_TOP_THREADS ? n++ : n - 1;
 		while (j && tops[j - 1].runtime_ns < d) {
 			tops[j] = tops[j - 1];
 			j--;

@@ -201,7 +201,7 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 #define RES_SET(pr, attr)	((pr)->have |= 1ULL << (attr))
 
 /* Op type @t's histogram in phase result @res as buckets. */
-static int uhist_buckets(const struct ujob *job, const struct ures *res,
+static int uhist_buckets(const struct ujob *job, const struct fsload_result *res,
 			 unsigned int t, struct opstat *os)
 {
 	unsigned int slot = job->slots.slot[t];
@@ -212,12 +212,26 @@ static int uhist_buckets(const struct ujob *job, const struct ures *res,
 				(slot - 1) * FSLOAD_HIST_BUCKETS);
 }
 
+/*
+ * Top thread @t as a result lists it: its name and pid are shown whenever
+ * /proc gave the name (the reader is the job's starter, whom the kernel
+ * engine deems privy to them: fsload_privy(), module/netlink.c).
+ */
+static void uthread_cpu(const struct fsload_top *t, struct thread_cpu *tc)
+{
+	snprintf(tc->name, sizeof(tc->name), "%s", t->comm[0] ? t->comm : "?");
+	tc->named = t->comm[0];
+	tc->pid = t->pid;
+	tc->kernel = t->kthread;
+	tc->cpu_ns = t->cpu_ns;
+}
+
 /* Phase @p's result, as the kernel reports it. */
 static int ujob_result(const struct ujob *job, unsigned int p,
 		       struct phase_result *pr)
 {
-	const struct ures *res = &job->res[p];
-	unsigned int t, n = 0;
+	const struct fsload_result *res = &job->res[p];
+	unsigned int t, i, n = 0;
 	int err;
 
 	memset(pr, 0, sizeof(*pr));
@@ -231,7 +245,7 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 	RES_SET(pr, FSLOAD_A_RES_COMPLETE);
 	pr->stonewalled = !!res->sum.stonewalled;
 	RES_SET(pr, FSLOAD_A_RES_STONEWALLED);
-	pr->elapsed_ns = fsload_phase_elapsed(&res->sum, res->start_ns);
+	pr->elapsed_ns = fsload_result_elapsed(res);
 	RES_SET(pr, FSLOAD_A_RES_ELAPSED_NS);
 	pr->start_ns = res->start_ns;
 	RES_SET(pr, FSLOAD_A_RES_START_NS);
@@ -280,7 +294,8 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 			pr->top = calloc(res->ntop, sizeof(*pr->top));
 			if (!pr->top)
 				return -ENOMEM;
-			memcpy(pr->top, res->top, res->ntop * sizeof(*pr->top));
+			for (i = 0; i < res->ntop; i++)
+				uthread_cpu(&res->top[i], &pr->top[i]);
 			pr->ntop = res->ntop;
 			RES_SET(pr, FSLOAD_A_RES_THREAD);
 		}

@@ -124,8 +124,8 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 {
 	struct ujob *job = w->job;
 	const struct fsload_phase *ph = &job->phases[p];
-	struct ures *res = &job->res[p];
-	struct thread_cpu top[UENGINE_TOP_THREADS];
+	struct fsload_result *res = &job->res[p];
+	struct fsload_top top[FSLOAD_TOP_THREADS];
 	struct usys s1, s2;
 	unsigned int ntop = 0;
 	bool tail = false;
@@ -148,8 +148,7 @@ static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
 		/* a CPU is busy for at most the phase, as the report divides */
 		res->measured = true;
 		res->sys_busy_ns = usys_busy(&job->sys0, &s1,
-					     fsload_phase_elapsed(&res->sum,
-								  res->start_ns));
+					     fsload_result_elapsed(res));
 		res->tail = tail;
 		res->tail_ns = s2.wall_ns - s1.wall_ns;
 		res->tail_busy_ns = usys_busy(&s1, &s2, res->tail_ns);
@@ -240,7 +239,7 @@ static void ujob_merge(struct fsload_worker *w, unsigned int p,
 		       enum fsload_run_end end, u64 end_ns, u64 cpu_ns)
 {
 	struct ujob *job = w->job;
-	struct ures *res = &job->res[p];
+	struct fsload_result *res = &job->res[p];
 	unsigned int i;
 
 	pthread_mutex_lock(&job->lock);

@@ -1378,6 +1378,58 @@ static inline u64 fsload_phase_elapsed(const struct fsload_phase_sum *sum,
 	return fsload_elapsed(start_ns, sum->end_ns);
 }
 
+/* The threads other than the workers a phase's result lists, at most. */
+#define FSLOAD_TOP_THREADS	8
+/* A thread's name, as the kernel's TASK_COMM_LEN. */
+#define FSLOAD_COMM_LEN		16
+
+/* A thread other than the workers, by CPU time used during a phase. */
+struct fsload_top {
+	char comm[FSLOAD_COMM_LEN];
+	pid_t pid;
+	bool kthread;
+	u64 cpu_ns;
+};
+
+/*
+ * The merged result of one phase, both engines': the workers' runs and
+ * histograms, their CPU time, the machine's busy time over the phase and
+ * its sync tail, and the threads that used most CPU meanwhile.  The
+ * module alone has hardware counters and a CPU profile: the user engine
+ * leaves those zero.
+ */
+struct fsload_result {
+	bool started;
+	u64 start_ns;		/* the engine's clock when the barrier opened */
+	struct fsload_phase_sum sum;	/* the workers' runs, as merged */
+	u64 *hist;		/* slots.n histograms */
+
+	/* CPU, summed over the workers. */
+	u64 worker_cpu_ns;	/* scheduler runtime */
+	u64 instructions;	/* kernel mode, with a PMU */
+	u64 cycles;
+
+	/* The machine over the phase and its tail; valid if measured. */
+	bool measured;
+	bool tail;		/* FSLOAD_PHASE_F_SYNC ran */
+	u64 sys_busy_ns;	/* busy time of all CPUs during the phase */
+	u64 tail_ns;
+	u64 tail_busy_ns;
+	unsigned int ntop;
+	struct fsload_top top[FSLOAD_TOP_THREADS];
+
+	/* The module's CPU profile of the workers (module/profile.c). */
+	u64 prof_samples;	/* taken, dropped ones included */
+	u64 prof_dropped;	/* no slot or no stack */
+	u64 prof_ns;		/* the handler's own time */
+};
+
+/* @res's elapsed time: from the phase's opening to its last op's end. */
+static inline u64 fsload_result_elapsed(const struct fsload_result *res)
+{
+	return fsload_phase_elapsed(&res->sum, res->start_ns);
+}
+
 /* Null operations timed before the first phase: the engine's own cost. */
 #define FSLOAD_OVERHEAD_OPS	16384
 
