@@ -555,6 +555,37 @@ TEST(setup_groups)
 	EXPECT_EQ(1, e.lat_sample);
 }
 
+/*
+ * The top threads of a phase, as both engines count them: the
+ * FSLOAD_TOP_THREADS that used most CPU, most first, a tie kept in the
+ * order seen; a thread's time going back counts nothing.
+ */
+TEST(top_threads)
+{
+	static const u64 used[] = { 5, 9, 1, 7, 3, 9, 2, 8, 6, 4, 10 };
+	static const u64 want[] = { 10, 9, 9, 8, 7, 6, 5, 4 };
+	static const pid_t want_pid[] = { 110, 101, 105, 107, 103, 108, 100,
+					  109 };
+	struct fsload_top top[FSLOAD_TOP_THREADS], *slot;
+	unsigned int n = 0, i;
+	u64 old = 50;
+
+	for (i = 0; i < ARRAY_SIZE(used); i++) {
+		slot = fsload_top_add(top, &n, used[i]);
+		if (slot)
+			slot->pid = 100 + i;
+	}
+	ASSERT_EQ(FSLOAD_TOP_THREADS, n);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(want[i], top[i].cpu_ns);
+		EXPECT_EQ(want_pid[i], top[i].pid);
+	}
+	EXPECT_EQ(NULL, fsload_top_add(top, &n, 4));
+	EXPECT_EQ(0, fsload_top_delta(40, &old));
+	EXPECT_EQ(10, fsload_top_delta(60, &old));
+	EXPECT_EQ(60, fsload_top_delta(60, NULL));
+}
+
 TEST(rename_rotation)
 {
 	static struct fsload_slots slots;

@@ -244,40 +244,42 @@ static bool ujob_is_engine(const struct ujob *job, const struct utsnap *t)
 }
 
 /*
- * Name and kind of thread @t, for the list of top threads: no name when
- * /proc does not give it.
+ * Name and kind of thread @top->pid, for the list of top threads: false
+ * when /proc no longer has it (it ended since the snapshot).
  */
-static void utop_describe(const struct utsnap *t, struct fsload_top *top)
+static bool utop_describe(struct fsload_top *top)
 {
 	char path[64], buf[512], *p;
 	unsigned long flags;
 	size_t len;
 
-	top->pid = t->tid;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", t->pid, t->tid);
-	if (read_small(AT_FDCWD, path, buf, sizeof(buf))) {
-		len = strcspn(buf, "\n");
-		len = min(len, sizeof(top->comm) - 1);
-		memcpy(top->comm, buf, len);
-		top->comm[len] = '\0';
-	}
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", t->pid, t->tid);
+	snprintf(path, sizeof(path), "/proc/%d/comm", top->pid);
 	if (!read_small(AT_FDCWD, path, buf, sizeof(buf)))
-		return;
+		return false;
+	len = strcspn(buf, "\n");
+	len = min(len, sizeof(top->comm) - 1);
+	memcpy(top->comm, buf, len);
+	top->comm[len] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/stat", top->pid);
+	if (!read_small(AT_FDCWD, path, buf, sizeof(buf)))
+		return false;
 	/* After "pid (comm)": state ppid pgrp session tty tpgid flags */
 	p = strrchr(buf, ')');
 	if (p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1)
 		top->kthread = flags & PF_KTHREAD_FLAG;
+	return true;
 }
 
 /*
  * The threads other than the engine's that used most CPU since
- * job->threads0; as the kernel's fsload_threads_top().
+ * job->threads0 and still there, as the kernel's fsload_threads_top()
+ * sees them.
  */
 unsigned int utop_threads(struct ujob *job, struct fsload_top *top)
 {
-	struct utsnap *now, *old, tops[FSLOAD_TOP_THREADS];
-	unsigned int n = 0, nnow = 0, i, j;
+	struct utsnap *now, *old;
+	struct fsload_top *slot;
+	unsigned int n = 0, nnow = 0, i, k;
 	u64 d;
 
 	now = utsnap_take(&nnow);
@@ -286,26 +288,19 @@ unsigned int utop_threads(struct ujob *job, struct fsload_top *top)
 	for (i = 0; i < nnow; i++) {
 		old = bsearch(&now[i], job->threads0, job->nthreads0,
 			      sizeof(*old), utsnap_cmp);
-		d = now[i].runtime_ns;
-		d = old && d >= old->runtime_ns ? d - old->runtime_ns :
-			old ? 0 : d;
+		d = fsload_top_delta(now[i].runtime_ns,
+				     old ? &old->runtime_ns : NULL);
 		if (!d || ujob_is_engine(job, &now[i]))
 			continue;
-		if (n == FSLOAD_TOP_THREADS && d <= tops[n - 1].runtime_ns)
-			continue;
-		j = n < FSLOAD_TOP_THREADS ? n++ : n - 1;
-		while (j && tops[j - 1].runtime_ns < d) {
-			tops[j] = tops[j - 1];
-			j--;
-		}
-		tops[j] = now[i];
-		tops[j].runtime_ns = d;
+		slot = fsload_top_add(top, &n, d);
+		if (slot)
+			slot->pid = now[i].tid;
 	}
 	free(now);
-	for (i = 0; i < n; i++) {
-		memset(&top[i], 0, sizeof(top[i]));
-		utop_describe(&tops[i], &top[i]);
-		top[i].cpu_ns = tops[i].runtime_ns;
+	/* A thread that ended meanwhile is left out: the kernel's are. */
+	for (i = 0, k = 0; i < n; i++) {
+		if (utop_describe(&top[i]))
+			top[k++] = top[i];
 	}
-	return n;
+	return k;
 }

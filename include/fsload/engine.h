@@ -1392,6 +1392,41 @@ struct fsload_top {
 };
 
 /*
+ * The CPU time a thread used since a phase opened: @now_ns less its time
+ * then, @old_ns (NULL: it started since, and counts from zero); 0 when
+ * its time went back (another thread reused its id).
+ */
+static inline u64 fsload_top_delta(u64 now_ns, const u64 *old_ns)
+{
+	if (!old_ns)
+		return now_ns;
+	return now_ns >= *old_ns ? now_ns - *old_ns : 0;
+}
+
+/*
+ * Count a thread that used @cpu_ns (> 0) among the @n threads that used
+ * most CPU in @top (FSLOAD_TOP_THREADS entries, most first): the entry to
+ * describe it in, its cpu_ns set, or NULL when it is not among them.
+ */
+static inline struct fsload_top *fsload_top_add(struct fsload_top *top,
+						unsigned int *n, u64 cpu_ns)
+{
+	unsigned int i;
+
+	if (*n == FSLOAD_TOP_THREADS && cpu_ns <= top[*n - 1].cpu_ns)
+		return NULL;
+	/* Insert in place, most CPU first. */
+	i = *n < FSLOAD_TOP_THREADS ? (*n)++ : *n - 1;
+	while (i && top[i - 1].cpu_ns < cpu_ns) {
+		top[i] = top[i - 1];
+		i--;
+	}
+	memset(&top[i], 0, sizeof(top[i]));
+	top[i].cpu_ns = cpu_ns;
+	return &top[i];
+}
+
+/*
  * The merged result of one phase, both engines': the workers' runs and
  * histograms, their CPU time, the machine's busy time over the phase and
  * its sync tail, and the threads that used most CPU meanwhile.  The
