@@ -39,8 +39,9 @@
  *	uprogram.c		the program, as the kernel's start request
  *				parser makes it (module/program.c)
  *	uworker.c		the engine's hooks around the loop: barriers,
- *				calibration, phase open and close; the
- *				threads (module/worker.c)
+ *				holds, what calibration and a phase's
+ *				opening and closing (engine-job.h) do
+ *				here; the threads (module/worker.c)
  *	ustatus.c		the job's status and results, as the kernel
  *				reports them (module/netlink.c)
  *	ujob.c			the job's lifecycle (module/job.c)
@@ -87,7 +88,7 @@
  * counted, as the kernel's idle time is not), or without it, /proc/stat's
  * ticks of neither idle nor iowait (USER_HZ: 10 ms).
  */
-struct usys {
+struct fsload_sys {
 	u64 wall_ns;
 	unsigned int cpus;		/* online CPUs; 0: not read */
 	u64 busy_ns[USYS_CPUS_MAX];
@@ -183,7 +184,7 @@ struct ujob {
 	struct fsload_result *res;
 
 	/* The phase's opener and closer only. */
-	struct usys sys0;
+	struct fsload_sys sys0;
 	struct utsnap *threads0;
 	unsigned int nthreads0;
 
@@ -208,6 +209,18 @@ static inline u64 thread_cpu_ns(void)
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+/* CLOCK_REALTIME @ms from now, for pthread_cond_timedwait(). */
+static inline void udeadline(struct timespec *ts, u32 ms)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+	ts->tv_sec += ms / 1000;
+	ts->tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
 }
 
 /* A failed system call's negative errno. */
@@ -250,9 +263,9 @@ s64 usync_syncfs(struct fsload_worker *w);
 int ubackend_uring_check(const struct uring_opts *o);
 
 /* umeasure.c */
-bool usys_read_schedstat(struct usys *s);
-void usys_snap(const struct ujob *job, struct usys *s);
-u64 usys_busy(const struct usys *a, const struct usys *b, u64 span_ns);
+bool usys_read_schedstat(struct fsload_sys *s);
+void usys_snap(const struct ujob *job, struct fsload_sys *s);
+u64 fsload_sys_busy(const struct fsload_sys *a, const struct fsload_sys *b, u64 span_ns);
 struct utsnap *utsnap_take(unsigned int *count);
 unsigned int utop_threads(struct ujob *job, struct fsload_top *top);
 

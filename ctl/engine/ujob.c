@@ -369,13 +369,7 @@ static u64 ujob_wait(struct ujob *job, const struct job_req *req,
 		struct timespec ts;
 		u64 now;
 
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += poll_ms / 1000;
-		ts.tv_nsec += (long)(poll_ms % 1000) * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
+		udeadline(&ts, poll_ms);
 		pthread_cond_timedwait(&job->cond, &job->lock, &ts);
 		if (!job->running)
 			break;

@@ -29,7 +29,7 @@
 #define USCHEDSTAT_LAST		17
 
 /* Count @ns as the next online CPU's busy time in @s. */
-static void usys_add(struct usys *s, u64 ns)
+static void usys_add(struct fsload_sys *s, u64 ns)
 {
 	if (s->cpus < USYS_CPUS_MAX)
 		s->busy_ns[s->cpus] = ns;
@@ -39,7 +39,7 @@ static void usys_add(struct usys *s, u64 ns)
 }
 
 /* Each CPU's run time from /proc/schedstat into @s; false without. */
-bool usys_read_schedstat(struct usys *s)
+bool usys_read_schedstat(struct fsload_sys *s)
 {
 	unsigned long long run;
 	char *line = NULL;
@@ -72,7 +72,7 @@ bool usys_read_schedstat(struct usys *s)
 }
 
 /* Each CPU's busy ticks from /proc/stat into @s, in ns. */
-static bool usys_read_stat(struct usys *s)
+static bool usys_read_stat(struct fsload_sys *s)
 {
 	unsigned long long v[8];
 	long hz = sysconf(_SC_CLK_TCK);
@@ -131,7 +131,7 @@ static void usys_leave_cpu(void)
 }
 
 /* The machine's busy time now; s->cpus 0 when it cannot be read. */
-void usys_snap(const struct ujob *job, struct usys *s)
+void usys_snap(const struct ujob *job, struct fsload_sys *s)
 {
 	if (!job->busy_ticks)
 		usys_leave_cpu();
@@ -145,7 +145,7 @@ void usys_snap(const struct ujob *job, struct usys *s)
  * (the time measured: never more than 100% of a CPU, whatever a tick or
  * a task that ran across the snapshot added); 0 when CPUs came or went.
  */
-u64 usys_busy(const struct usys *a, const struct usys *b, u64 span_ns)
+u64 fsload_sys_busy(const struct fsload_sys *a, const struct fsload_sys *b, u64 span_ns)
 {
 	unsigned int i, n = min(a->cpus, (unsigned int)USYS_CPUS_MAX);
 	u64 sum = 0, d, cpus;
