@@ -23,23 +23,9 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
-/* Record the first failure of the job and stop it. */
+/* engine-job.h's: record the first failure of the job and stop it. */
 static void fsload_fail(struct fsload_worker *w, const char *phase,
-			const char *what, int err)
-{
-	struct fsload_job *job = w->job;
-
-	spin_lock(&job->lock);
-	if (!job->err) {
-		job->err = err;
-		snprintf(job->errmsg, sizeof(job->errmsg),
-			 "phase %s, thread %u: %s %s: error %d", phase,
-			 w->index, what,
-			 job->prog.block ? job->dir_str : w->e.name, err);
-	}
-	spin_unlock(&job->lock);
-	fsload_job_stop(job);
-}
+			const char *what, int err);
 
 static inline bool fsload_stopping(struct fsload_worker *w)
 {
@@ -174,7 +160,18 @@ static inline void fsload_trace_op(struct fsload_worker *w,
 /* The phase loop, shared with fsloadctl's userspace engine. */
 #include <fsload/engine-loop.h>
 
-/* The engine-job.h hooks that open and close a phase. */
+/* The engine-job.h hooks that record a failure, open and close a phase. */
+
+/* A block job fails on its device. */
+static inline const char *fsload_fail_where(struct fsload_worker *w)
+{
+	return w->job->prog.block ? w->job->dir_str : w->e.name;
+}
+
+static inline void fsload_stop(struct fsload_worker *w)
+{
+	fsload_job_stop(w->job);
+}
 
 static inline const struct fsload_phase *
 fsload_job_phase(struct fsload_worker *w, unsigned int p)

@@ -33,24 +33,21 @@ void ujob_stop(struct ujob *job)
 	pthread_mutex_unlock(&job->lock);
 }
 
-/* Record the first failure of the job and stop it. */
+/* engine-job.h's: record the first failure of the job and stop it. */
 static void fsload_fail(struct fsload_worker *w, const char *phase,
-			const char *what, int err)
-{
-	struct ujob *job = w->job;
+			const char *what, int err);
 
-	pthread_mutex_lock(&job->lock);
-	if (!job->err) {
-		job->err = err;
-		snprintf(job->errmsg, sizeof(job->errmsg),
-			 "phase %s, thread %u: %s %s: error %d", phase,
-			 w->index, what, w->e.name, err);
-	}
-	pthread_mutex_unlock(&job->lock);
-	ujob_stop(job);
+/* The engine-job.h hooks that record a failure, open and close a phase. */
+
+static inline const char *fsload_fail_where(struct fsload_worker *w)
+{
+	return w->e.name;
 }
 
-/* The engine-job.h hooks that open and close a phase. */
+static inline void fsload_stop(struct fsload_worker *w)
+{
+	ujob_stop(w->job);
+}
 
 static inline const struct fsload_phase *
 fsload_job_phase(struct fsload_worker *w, unsigned int p)

@@ -65,7 +65,11 @@
  *				under the job's lock, phase @p published,
  *				or closed: its busy span ended at @t1, its
  *				tail at @t2
- * engine-job.h then opens and closes each phase itself:
+ * engine-job.h then records a failure and opens and closes each phase
+ * itself (an engine declares fsload_fail() to call it before):
+ *	void fsload_fail(w, phase, what, err)
+ *				record the job's first failure (@what on
+ *				fsload_fail_where()) and stop the job
  *	void fsload_phase_open(w, p)
  *	void fsload_phase_close(w, p)
  *				open or close phase @p: its clock, the
@@ -79,15 +83,33 @@
  *				e->root_len bytes
  *	int fsload_mkdir_name(w, ok)
  *				mkdir e->name; -EEXIST is 0 when @ok
- *	void fsload_fail(w, phase, what, err)
- *				record the job's first failure (@what on
- *				e->name) and stop the job
+ *	const char *fsload_fail_where(w)
+ *				where a failure of thread @w was: e->name
+ *	void fsload_stop(w)	stop the job
  * Each returns 0 or a negative errno where it returns an int.
  */
 #ifndef _FSLOAD_ENGINE_JOB_H
 #define _FSLOAD_ENGINE_JOB_H
 
 #include "engine.h"
+
+/*
+ * Record the first failure of the job, @what failing with @err in phase
+ * @phase (or what it was doing), and stop the job.
+ */
+static void fsload_fail(struct fsload_worker *w, const char *phase,
+			const char *what, int err)
+{
+	fsload_job_lock(w);
+	if (!w->job->err) {
+		w->job->err = err;
+		snprintf(w->job->errmsg, sizeof(w->job->errmsg),
+			 "phase %s, thread %u: %s %s: error %d", phase,
+			 w->index, what, fsload_fail_where(w), err);
+	}
+	fsload_job_unlock(w);
+	fsload_stop(w);
+}
 
 /*
  * Before the first phase, with every other thread waiting: the machine's
