@@ -31,35 +31,22 @@ extern unsigned long long fsload_max_file_bytes;
 /* What a job runs: everything the start request said, validated. */
 struct fsload_program {
 	char profile[FSLOAD_NAME_MAX];
-	u32 flags;		/* enum fsload_job_flags */
-	u32 threads;
-	u32 rank;		/* of a run of several jobs: thread t is its
-				 * rank x threads + t (fsload_engine_init())
-				 */
-	u32 ranks;		/* > 1: the run's ranks share one directory */
+	/* flags, threads, rank ... groups: what the workers are set up from */
+	struct fsload_setup setup;
 	char *join_dir;		/* rank 0's job directory, which this job
 				 * works in (its name in the target)
 				 */
 	struct fsload_dir_id join_id;	/* what rank 0's job reported of
 					 * it (join-ino, join-mode ...)
 					 */
-	u64 files;		/* per thread */
-	u32 files_per_dir;
-	u32 branch;		/* directory tree's branching; 0 flat */
-	u32 first_dir;		/* the first directory holding files */
-	struct fsload_naming naming;	/* the name scheme */
-	u64 seed;
 	u32 progress_ms;
 	u32 idle_ms;		/* idle baseline before the first phase */
 	u32 sample_ms;		/* time series interval; 0 = none */
 	u32 stall_ms;		/* report workers still this long; 0 = no */
-	u32 lat_sample;		/* time 1 op in lat_sample, >= 1 */
 	u32 max_block;		/* largest block of any op, bytes */
 	bool block;		/* a block job: DEVICE, bio ops */
 	bool bio_write;		/* it writes to the device */
 	u32 max_depth;		/* largest depth of any bio op */
-	unsigned int ngroups;	/* >= 1; GROUP nests, or one of all */
-	u32 group_threads[FSLOAD_GROUPS_MAX];
 	char group_name[FSLOAD_GROUPS_MAX][FSLOAD_NAME_MAX];
 	u32 *cpus;		/* WORKER_CPU: worker i on cpus[i % ncpus] */
 	unsigned int ncpus;	/* 0: not pinned */
@@ -78,18 +65,8 @@ static inline bool fsload_holds(const struct fsload_program *prog,
 {
 	if (p < prog->nphases)
 		return prog->phases[p].flags & FSLOAD_PHASE_F_HOLD;
-	return prog->flags & FSLOAD_JOB_F_HOLD_END;
+	return prog->setup.flags & FSLOAD_JOB_F_HOLD_END;
 }
-
-/* A thread other than the workers, by CPU time used during a phase. */
-struct fsload_top {
-	char comm[TASK_COMM_LEN];
-	pid_t pid;
-	bool kthread;
-	u64 cpu_ns;
-};
-
-#define FSLOAD_TOP_THREADS	8
 
 /* Where the CPU went: the machine's busy time at one moment. */
 struct fsload_sys {
@@ -107,33 +84,6 @@ struct fsload_tsnap {
 struct fsload_threads {
 	struct fsload_tsnap *v;
 	unsigned int n;
-};
-
-/* Merged result of one phase. */
-struct fsload_result {
-	bool started;
-	u64 start_ns;		/* ktime_get_ns() when the barrier opened */
-	struct fsload_phase_sum sum;	/* the workers' runs, as merged */
-	u64 *hist;		/* slots.n histograms; job->hist_lock */
-
-	/* CPU, summed over the workers. */
-	u64 worker_cpu_ns;	/* scheduler runtime */
-	u64 instructions;	/* kernel mode, with a PMU */
-	u64 cycles;
-
-	/* The machine over the phase and its tail; valid if measured. */
-	bool measured;
-	bool tail;		/* FSLOAD_PHASE_F_SYNC ran */
-	u64 sys_busy_ns;	/* busy time of all CPUs during the phase */
-	u64 tail_ns;
-	u64 tail_busy_ns;
-	unsigned int ntop;
-	struct fsload_top top[FSLOAD_TOP_THREADS];
-
-	/* The CPU profile's samples of the workers (profile.c). */
-	u64 prof_samples;	/* taken, dropped ones included */
-	u64 prof_dropped;	/* no slot or no stack */
-	u64 prof_ns;		/* the handler's own time */
 };
 
 /* Distinct stacks a worker keeps when the request does not say. */

@@ -105,7 +105,7 @@ static void fsload_job_free(struct fsload_job *job)
 	unsigned int i;
 
 	if (job->workers) {
-		for (i = 0; i < job->prog.threads; i++) {
+		for (i = 0; i < job->prog.setup.threads; i++) {
 			fsload_worker_free_buf(&job->workers[i]);
 			kvfree(job->workers[i].e.hist);
 			kfree(job->workers[i].bios);
@@ -207,7 +207,7 @@ void fsload_job_stop(struct fsload_job *job)
 	 * killable wait on an unresponsive server.  SIGKILL ends such a
 	 * sleep (the operation fails); the workers allow no other signal.
 	 */
-	for (i = 0; !job->reaping && i < job->prog.threads; i++) {
+	for (i = 0; !job->reaping && i < job->prog.setup.threads; i++) {
 		if (job->workers[i].task)
 			send_sig(SIGKILL, job->workers[i].task, 1);
 	}
@@ -257,7 +257,7 @@ void fsload_job_progress(struct fsload_job *job, u64 *ops, u64 *bytes,
 	*bytes = 0;
 	*items = 0;
 	*done = 0;
-	for (i = 0; i < job->prog.threads; i++) {
+	for (i = 0; i < job->prog.setup.threads; i++) {
 		*ops += READ_ONCE(job->workers[i].e.ops_done);
 		*bytes += READ_ONCE(job->workers[i].e.bytes_done);
 		fsload_engine_items(&job->workers[i].e, items, done);
@@ -287,7 +287,7 @@ static void fsload_job_stop_workers(struct fsload_job *job)
 	struct task_struct *t;
 	unsigned int i;
 
-	for (i = 0; i < job->prog.threads; i++) {
+	for (i = 0; i < job->prog.setup.threads; i++) {
 		struct fsload_worker *w = &job->workers[i];
 
 		t = w->task;
@@ -309,9 +309,9 @@ static u64 fsload_cleanup_budget(const struct fsload_job *job)
 {
 	static const u8 makers[] = { FSLOAD_OP_CREATE, FSLOAD_OP_MKDIR };
 	const struct fsload_program *prog = &job->prog;
-	u64 n = prog->threads *
-		(div_u64(prog->files, max(prog->files_per_dir, 1U)) +
-		 prog->first_dir + 2);
+	u64 n = prog->setup.threads *
+		(div_u64(prog->setup.files, max(prog->setup.files_per_dir, 1U)) +
+		 prog->setup.first_dir + 2);
 	unsigned int p, i;
 
 	for (p = 0; p < prog->nphases; p++) {
@@ -320,7 +320,7 @@ static u64 fsload_cleanup_budget(const struct fsload_job *job)
 			     job->res[p].sum.op[makers[i]].errors;
 	}
 	/* Rank 0's job removes the tree of every rank's. */
-	return 2 * n * prog->ranks + 1024;
+	return 2 * n * prog->setup.ranks + 1024;
 }
 
 /*
@@ -334,7 +334,7 @@ static void fsload_job_remove_dir(struct fsload_job *job)
 	const struct cred *old;
 
 	/* A joined directory is the job's of rank 0 to remove. */
-	if ((job->prog.flags & FSLOAD_JOB_F_KEEP) || job->prog.block ||
+	if ((job->prog.setup.flags & FSLOAD_JOB_F_KEEP) || job->prog.block ||
 	    job->prog.join_dir)
 		return;
 	if (READ_ONCE(fsload_unloading)) {
@@ -376,7 +376,7 @@ static void fsload_job_reap(struct work_struct *work)
 	fsload_profile_stop(job);
 	cancel_delayed_work_sync(&job->progress_work);
 	fsload_series_stop(job);
-	for (p = 0; p < job->prog.threads; p++)
+	for (p = 0; p < job->prog.setup.threads; p++)
 		fsload_worker_free_buf(&job->workers[p]);
 	spin_lock(&job->lock);
 	job->end_ns = ktime_get_ns();
@@ -394,7 +394,7 @@ static void fsload_job_reap(struct work_struct *work)
 
 	spin_lock(&job->lock);
 	for (p = 0; p < job->prog.nphases; p++) {
-		if (job->res[p].sum.complete != job->prog.threads)
+		if (job->res[p].sum.complete != job->prog.setup.threads)
 			complete = false;
 	}
 	if (job->err)
@@ -472,11 +472,11 @@ static u64 *fsload_hist_alloc(const struct fsload_job *job)
 static int fsload_job_alloc_workers(struct fsload_job *job)
 {
 	const struct fsload_program *prog = &job->prog;
-	unsigned int i, g, gend;
+	unsigned int i;
 
 	fsload_slots_init(&job->slots, prog->phases, prog->nphases);
 	job->res = kcalloc(prog->nphases, sizeof(*job->res), GFP_KERNEL);
-	job->workers = kcalloc(prog->threads, sizeof(*job->workers),
+	job->workers = kcalloc(prog->setup.threads, sizeof(*job->workers),
 			       GFP_KERNEL);
 	if (!job->res || !job->workers)
 		return -ENOMEM;
@@ -485,22 +485,12 @@ static int fsload_job_alloc_workers(struct fsload_job *job)
 		if (!job->res[i].hist)
 			return -ENOMEM;
 	}
-	for (i = 0, g = 0, gend = prog->group_threads[0]; i < prog->threads;
-	     i++) {
+	for (i = 0; i < prog->setup.threads; i++) {
 		struct fsload_worker *w = &job->workers[i];
 
-		/* The workers, group by group. */
-		while (i >= gend && g + 1 < prog->ngroups)
-			gend += prog->group_threads[++g];
 		w->job = job;
 		w->index = i;
-		fsload_engine_init(&w->e, i, prog->threads, prog->rank,
-				   prog->ranks, prog->files, prog->files_per_dir, prog->branch,
-				   prog->first_dir, prog->seed,
-				   prog->flags & FSLOAD_JOB_F_SHARED_DIR,
-				   &prog->naming, &job->slots);
-		w->e.group = g;
-		w->e.lat_sample = prog->lat_sample;
+		fsload_engine_init(&w->e, &prog->setup, &job->slots, i);
 		w->e.hist = fsload_hist_alloc(job);
 		if (!w->e.hist ||
 		    fsload_worker_alloc_buf(w, prog->max_block))
@@ -627,8 +617,8 @@ int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 	if (err)
 		goto err_unpublish;
 
-	atomic_set(&job->running, job->prog.threads);
-	for (i = 0; i < job->prog.threads; i++) {
+	atomic_set(&job->running, job->prog.setup.threads);
+	for (i = 0; i < job->prog.setup.threads; i++) {
 		struct task_struct *t;
 
 		t = kthread_create(fsload_worker_fn, &job->workers[i],
@@ -665,10 +655,10 @@ int fsload_job_start(struct fsload_job *job, struct netlink_ext_ack *extack)
 	if (job->prog.progress_ms)
 		queue_delayed_work(fsload_wq, &job->progress_work,
 				   msecs_to_jiffies(job->prog.progress_ms));
-	for (i = 0; i < job->prog.threads; i++)
+	for (i = 0; i < job->prog.setup.threads; i++)
 		wake_up_process(job->workers[i].task);
 	pr_debug("job %u started in %s: %u threads\n", id, job->dir_str,
-		 job->prog.threads);
+		 job->prog.setup.threads);
 	return 0;
 
 err_stop:

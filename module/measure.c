@@ -241,7 +241,7 @@ static bool fsload_is_worker(const struct fsload_job *job, pid_t pid)
 {
 	unsigned int i;
 
-	for (i = 0; i < job->prog.threads; i++) {
+	for (i = 0; i < job->prog.setup.threads; i++) {
 		if (job->workers[i].pid == pid)
 			return true;
 	}
@@ -271,7 +271,8 @@ unsigned int fsload_threads_top(const struct fsload_threads *s0,
 {
 	struct fsload_tsnap key, *old;
 	struct task_struct *g, *t;
-	unsigned int n = 0, i;
+	struct fsload_top *slot;
+	unsigned int n = 0;
 	u64 d;
 
 	rcu_read_lock();
@@ -280,24 +281,17 @@ unsigned int fsload_threads_top(const struct fsload_threads *s0,
 		old = bsearch(&key, s0->v, s0->n, sizeof(key),
 			      fsload_tsnap_cmp);
 		/* Updated by the scheduler as the thread runs. */
-		d = data_race(t->se.sum_exec_runtime);
-		d = old && d >= old->runtime_ns ? d - old->runtime_ns :
-			old ? 0 : d;
+		d = fsload_top_delta(data_race(t->se.sum_exec_runtime),
+				     old ? &old->runtime_ns : NULL);
 		if (!d || fsload_is_worker(job, t->pid))
 			continue;
-		if (n == FSLOAD_TOP_THREADS && d <= top[n - 1].cpu_ns)
+		slot = fsload_top_add(top, &n, d);
+		if (!slot)
 			continue;
-		/* Insert in place, most CPU first. */
-		i = n < FSLOAD_TOP_THREADS ? n++ : n - 1;
-		while (i && top[i - 1].cpu_ns < d) {
-			top[i] = top[i - 1];
-			i--;
-		}
-		top[i].cpu_ns = d;
-		top[i].pid = t->pid;
-		top[i].kthread = t->flags & PF_KTHREAD;
+		slot->pid = t->pid;
+		slot->kthread = t->flags & PF_KTHREAD;
 		/* The kernel's own readers copy comm without its lock. */
-		strscpy(top[i].comm, t->comm, sizeof(top[i].comm));
+		strscpy(slot->comm, t->comm, sizeof(slot->comm));
 	}
 	rcu_read_unlock();
 	return n;

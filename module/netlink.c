@@ -211,7 +211,7 @@ static size_t fsload_status_size(size_t dirlen, unsigned int ngroups)
 static size_t fsload_job_msg_size(const struct fsload_job *job)
 {
 	return fsload_status_size(strlen(job->dir_str) + 1,
-				  job->prog.ngroups);
+				  job->prog.setup.ngroups);
 }
 
 /* @job's status; its owner's port and stalled thread ids if @privy. */
@@ -243,28 +243,28 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job,
 	if (nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id) ||
 	    fsload_put_path(skb, prog->block ? FSLOAD_A_JOB_DEVICE :
 			    FSLOAD_A_JOB_DIR, job->dir_str) ||
-	    nla_put_u32(skb, FSLOAD_A_JOB_FLAGS, prog->flags) ||
-	    nla_put_u32(skb, FSLOAD_A_JOB_THREADS, prog->threads) ||
-	    (prog->rank && nla_put_u32(skb, FSLOAD_A_JOB_RANK, prog->rank)) ||
-	    (prog->ranks > 1 &&
-	     nla_put_u32(skb, FSLOAD_A_JOB_RANKS, prog->ranks)) ||
+	    nla_put_u32(skb, FSLOAD_A_JOB_FLAGS, prog->setup.flags) ||
+	    nla_put_u32(skb, FSLOAD_A_JOB_THREADS, prog->setup.threads) ||
+	    (prog->setup.rank && nla_put_u32(skb, FSLOAD_A_JOB_RANK, prog->setup.rank)) ||
+	    (prog->setup.ranks > 1 &&
+	     nla_put_u32(skb, FSLOAD_A_JOB_RANKS, prog->setup.ranks)) ||
 	    (job->dir_name[0] &&
 	     nla_put_string(skb, FSLOAD_A_JOB_DIR_NAME, job->dir_name)) ||
-	    fsload_put_u64(skb, FSLOAD_A_JOB_FILES, prog->files,
+	    fsload_put_u64(skb, FSLOAD_A_JOB_FILES, prog->setup.files,
 			   FSLOAD_A_JOB_PAD) ||
-	    nla_put_u32(skb, FSLOAD_A_JOB_FILES_PER_DIR, prog->files_per_dir) ||
-	    (prog->branch &&
-	     nla_put_u32(skb, FSLOAD_A_JOB_TREE_BRANCH, prog->branch)) ||
-	    (prog->first_dir &&
-	     nla_put_u32(skb, FSLOAD_A_JOB_FIRST_DIR, prog->first_dir)) ||
+	    nla_put_u32(skb, FSLOAD_A_JOB_FILES_PER_DIR, prog->setup.files_per_dir) ||
+	    (prog->setup.branch &&
+	     nla_put_u32(skb, FSLOAD_A_JOB_TREE_BRANCH, prog->setup.branch)) ||
+	    (prog->setup.first_dir &&
+	     nla_put_u32(skb, FSLOAD_A_JOB_FIRST_DIR, prog->setup.first_dir)) ||
 	    (held && nla_put_u32(skb, FSLOAD_A_JOB_HELD, held - 1)) ||
-	    nla_put_u32(skb, FSLOAD_A_JOB_LAT_SAMPLE, prog->lat_sample) ||
-	    nla_put_u8(skb, FSLOAD_A_JOB_NAMES, prog->naming.scheme) ||
-	    (prog->naming.scheme == FSLOAD_NAMES_FSMARK &&
-	     (nla_put_u32(skb, FSLOAD_A_JOB_NAME_BYTES, prog->naming.bytes) ||
+	    nla_put_u32(skb, FSLOAD_A_JOB_LAT_SAMPLE, prog->setup.lat_sample) ||
+	    nla_put_u8(skb, FSLOAD_A_JOB_NAMES, prog->setup.naming.scheme) ||
+	    (prog->setup.naming.scheme == FSLOAD_NAMES_FSMARK &&
+	     (nla_put_u32(skb, FSLOAD_A_JOB_NAME_BYTES, prog->setup.naming.bytes) ||
 	      nla_put_u32(skb, FSLOAD_A_JOB_NAME_RANDOM_BYTES,
-			  prog->naming.random))) ||
-	    fsload_put_u64(skb, FSLOAD_A_JOB_SEED, prog->seed,
+			  prog->setup.naming.random))) ||
+	    fsload_put_u64(skb, FSLOAD_A_JOB_SEED, prog->setup.seed,
 			   FSLOAD_A_JOB_PAD) ||
 	    nla_put_string(skb, FSLOAD_A_JOB_PROFILE, prog->profile) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_PROGRESS_MS, prog->progress_ms) ||
@@ -327,14 +327,14 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job,
 		    nla_put_string(skb, FSLOAD_A_JOB_ERROR_MSG, errmsg)))
 		return -EMSGSIZE;
 	/* The workers: FSLOAD_CMD_WORKER_GET, not here. */
-	for (i = 0; prog->ngroups > 1 && i < prog->ngroups; i++) {
+	for (i = 0; prog->setup.ngroups > 1 && i < prog->setup.ngroups; i++) {
 		struct nlattr *nest = nla_nest_start(skb, FSLOAD_A_JOB_GROUP);
 
 		if (!nest ||
 		    nla_put_string(skb, FSLOAD_A_GROUP_NAME,
 				   prog->group_name[i]) ||
 		    nla_put_u32(skb, FSLOAD_A_GROUP_THREADS,
-				prog->group_threads[i]))
+				prog->setup.group_threads[i]))
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}
@@ -450,7 +450,7 @@ static int fsload_nl_start(struct sk_buff *skb, struct genl_info *info)
 		err = fsload_resolve_dir(job, info);
 	if (err)
 		goto out;
-	if (!(job->prog.flags & FSLOAD_JOB_F_DETACH))
+	if (!(job->prog.setup.flags & FSLOAD_JOB_F_DETACH))
 		job->owner_portid = info->snd_portid;
 	/*
 	 * The reply is allocated first, of its computed size: a start that
@@ -775,7 +775,7 @@ static int fsload_nl_worker_dumpit(struct sk_buff *skb,
 	if (IS_ERR(job))
 		return PTR_ERR(job);
 	/* One message per buffer, as many workers as fit. */
-	while (ctx->next < job->prog.threads) {
+	while (ctx->next < job->prog.setup.threads) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &fsload_family,
 				  NLM_F_MULTI, FSLOAD_CMD_WORKER_GET);
@@ -785,7 +785,7 @@ static int fsload_nl_worker_dumpit(struct sk_buff *skb,
 		}
 		n = 0;
 		if (!nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id)) {
-			while (ctx->next < job->prog.threads &&
+			while (ctx->next < job->prog.setup.threads &&
 			       !fsload_fill_worker(skb, job, ctx->next,
 						   ctx->privy)) {
 				ctx->next++;
@@ -953,12 +953,12 @@ static int fsload_fill_result(struct sk_buff *skb, struct fsload_job *job,
 			   job->prog.phases[p].name) ||
 	    nla_put_u32(skb, FSLOAD_A_RES_THREADS, r->sum.threads) ||
 	    nla_put_u8(skb, FSLOAD_A_RES_COMPLETE,
-		       r->sum.complete == job->prog.threads) ||
+		       r->sum.complete == job->prog.setup.threads) ||
 	    nla_put_u8(skb, FSLOAD_A_RES_STONEWALLED, !!r->sum.stonewalled) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_START_NS, r->start_ns,
 			   FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ELAPSED_NS,
-			   fsload_phase_elapsed(&r->sum, r->start_ns),
+			   fsload_result_elapsed(r),
 			   FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_OPS, ops, FSLOAD_A_RES_PAD) ||
 	    fsload_put_u64(skb, FSLOAD_A_RES_ERRORS, errors, FSLOAD_A_RES_PAD) ||
@@ -1315,7 +1315,7 @@ fsload_pstack_next(const struct fsload_job *job, struct fsload_profile_ctx *ctx,
 {
 	const struct fsload_worker *w;
 
-	for (; ctx->worker < job->prog.threads; ctx->worker++, ctx->slot = 0) {
+	for (; ctx->worker < job->prog.setup.threads; ctx->worker++, ctx->slot = 0) {
 		w = &job->workers[ctx->worker];
 		for (; ctx->slot < job->prog.profile_stacks; ctx->slot++) {
 			if (w->pstacks[ctx->slot].samples) {

@@ -77,7 +77,7 @@ static struct fsload_worker *fsload_profile_worker(struct fsload_job *job)
 		return NULL;
 	off = (unsigned long)kthread_data(current) -
 	      (unsigned long)job->workers;
-	if (off >= job->prog.threads * size || off % size)
+	if (off >= job->prog.setup.threads * size || off % size)
 		return NULL;
 	w = &job->workers[off / size];
 	return READ_ONCE(w->task) == current ? w : NULL;
@@ -206,7 +206,7 @@ int fsload_profile_alloc(struct fsload_job *job)
 	job->prof_ev = kcalloc(nr_cpu_ids, sizeof(*job->prof_ev), GFP_KERNEL);
 	if (!job->prof_ev)
 		return -ENOMEM;
-	for (i = 0; i < prog->threads; i++) {
+	for (i = 0; i < prog->setup.threads; i++) {
 		struct fsload_worker *w = &job->workers[i];
 
 		w->pstacks = kvcalloc(prog->profile_stacks,
@@ -232,7 +232,7 @@ void fsload_profile_free(struct fsload_job *job)
 {
 	unsigned int i;
 
-	for (i = 0; job->workers && i < job->prog.threads; i++) {
+	for (i = 0; job->workers && i < job->prog.setup.threads; i++) {
 		kvfree(job->workers[i].pstacks);
 		kvfree(job->workers[i].ppaths);
 		kfree(job->workers[i].pscratch);

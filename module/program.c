@@ -57,13 +57,13 @@ static void fsload_job_shape(const struct fsload_program *prog,
 			     struct fsload_job_shape *js)
 {
 	*js = (struct fsload_job_shape){
-		.files = prog->files,
+		.files = prog->setup.files,
 		.max_file_bytes = fsload_max_file_bytes,
 		.max_block_bytes = min_t(u32, fsload_max_block_bytes,
 					 FSLOAD_BLOCK_MAX),
-		.threads = prog->threads,
-		.flags = prog->flags,
-		.ngroups = prog->ngroups,
+		.threads = prog->setup.threads,
+		.flags = prog->setup.flags,
+		.ngroups = prog->setup.ngroups,
 		.block = prog->block,
 	};
 }
@@ -146,7 +146,7 @@ static int fsload_parse_phase(struct fsload_program *prog,
 			  (u64)NSEC_PER_MSEC : 0;
 	ph->iterations = tb[FSLOAD_A_PHASE_ITERATIONS] ?
 			 nla_get_u64(tb[FSLOAD_A_PHASE_ITERATIONS]) :
-			 prog->files;
+			 prog->setup.files;
 	nla_for_each_nested(a, nla, rem)
 		nops += nla_type(a) == FSLOAD_A_PHASE_OP;
 	fsload_job_shape(prog, &js);
@@ -165,7 +165,7 @@ static int fsload_parse_phase(struct fsload_program *prog,
 	err = fsload_check_phase_ops(ph, &r);
 	if (err)
 		return fsload_refused(&r, tb, nla, extack);
-	fsload_phase_groups(ph, prog->ngroups);
+	fsload_phase_groups(ph, prog->setup.ngroups);
 	return 0;
 }
 
@@ -182,11 +182,11 @@ static int fsload_parse_groups(struct fsload_program *prog,
 	u32 sum = 0;
 	int rem, err;
 
-	prog->ngroups = 0;
+	prog->setup.ngroups = 0;
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
 		if (nla_type(a) != FSLOAD_A_JOB_GROUP)
 			continue;
-		if (prog->ngroups == FSLOAD_GROUPS_MAX) {
+		if (prog->setup.ngroups == FSLOAD_GROUPS_MAX) {
 			NL_SET_ERR_MSG_ATTR(extack, a,
 					    "group: more than FSLOAD_GROUPS_MAX");
 			return -E2BIG;
@@ -201,18 +201,18 @@ static int fsload_parse_groups(struct fsload_program *prog,
 			return -EINVAL;
 		}
 		if (tb[FSLOAD_A_GROUP_NAME])
-			nla_strscpy(prog->group_name[prog->ngroups],
+			nla_strscpy(prog->group_name[prog->setup.ngroups],
 				    tb[FSLOAD_A_GROUP_NAME], FSLOAD_NAME_MAX);
-		prog->group_threads[prog->ngroups] =
+		prog->setup.group_threads[prog->setup.ngroups] =
 			nla_get_u32(tb[FSLOAD_A_GROUP_THREADS]);
-		sum += prog->group_threads[prog->ngroups++];
+		sum += prog->setup.group_threads[prog->setup.ngroups++];
 	}
-	if (!prog->ngroups) {
-		prog->ngroups = 1;
-		prog->group_threads[0] = prog->threads;
+	if (!prog->setup.ngroups) {
+		prog->setup.ngroups = 1;
+		prog->setup.group_threads[0] = prog->setup.threads;
 		return 0;
 	}
-	if (info->attrs[FSLOAD_A_JOB_THREADS] && sum != prog->threads) {
+	if (info->attrs[FSLOAD_A_JOB_THREADS] && sum != prog->setup.threads) {
 		NL_SET_ERR_MSG_ATTR(extack, info->attrs[FSLOAD_A_JOB_THREADS],
 				    "threads: not the sum of the groups' threads");
 		return -EINVAL;
@@ -222,7 +222,7 @@ static int fsload_parse_groups(struct fsload_program *prog,
 				    "group: more threads in all than the module parameter max_threads");
 		return -ERANGE;
 	}
-	prog->threads = sum;
+	prog->setup.threads = sum;
 	return 0;
 }
 
@@ -234,7 +234,7 @@ static int fsload_parse_naming(struct fsload_program *prog,
 			       struct nlattr **tb,
 			       struct netlink_ext_ack *extack)
 {
-	struct fsload_naming *nm = &prog->naming;
+	struct fsload_naming *nm = &prog->setup.naming;
 
 	nm->scheme = tb[FSLOAD_A_JOB_NAMES] ?
 		     nla_get_u8(tb[FSLOAD_A_JOB_NAMES]) : FSLOAD_NAMES_FSLOAD;
@@ -345,22 +345,22 @@ static int fsload_parse_ranks(struct fsload_program *prog, struct nlattr **tb,
 	int err;
 
 	/* The policy holds it in 1 .. FSLOAD_RANK_MAX. */
-	prog->ranks = tb[FSLOAD_A_JOB_RANKS] ?
+	prog->setup.ranks = tb[FSLOAD_A_JOB_RANKS] ?
 		      nla_get_u32(tb[FSLOAD_A_JOB_RANKS]) : 1;
-	if (prog->ranks > 1 && prog->block) {
+	if (prog->setup.ranks > 1 && prog->block) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_RANKS],
 				    "ranks: needs a dir, not a device");
 		return -EINVAL;
 	}
-	if (!fsload_ranks_fit(prog->rank, prog->ranks, prog->threads,
-			      prog->flags & FSLOAD_JOB_F_SHARED_DIR,
-			      prog->naming.scheme)) {
+	if (!fsload_ranks_fit(prog->setup.rank, prog->setup.ranks, prog->setup.threads,
+			      prog->setup.flags & FSLOAD_JOB_F_SHARED_DIR,
+			      prog->setup.naming.scheme)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_RANKS],
 				    FSLOAD_RANKS_RANGE);
 		return -ERANGE;
 	}
 	if (!a) {
-		if (prog->ranks > 1 && prog->rank) {
+		if (prog->setup.ranks > 1 && prog->setup.rank) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_RANKS],
 					    "ranks: a job of rank 1 or more works in rank 0's job directory (join_dir)");
 			return -EINVAL;
@@ -375,7 +375,7 @@ static int fsload_parse_ranks(struct fsload_program *prog, struct nlattr **tb,
 		}
 		return 0;
 	}
-	if (prog->ranks <= 1 || !prog->rank) {
+	if (prog->setup.ranks <= 1 || !prog->setup.rank) {
 		NL_SET_ERR_MSG_ATTR(extack, a,
 				    "join_dir: only for a job of rank 1 or more of a run of several (ranks)");
 		return -EINVAL;
@@ -415,18 +415,18 @@ static int fsload_parse_tree(struct fsload_program *prog, struct nlattr **tb,
 	struct fsload_refusal r;
 	int err;
 
-	prog->branch = tb[FSLOAD_A_JOB_TREE_BRANCH] ?
+	prog->setup.branch = tb[FSLOAD_A_JOB_TREE_BRANCH] ?
 		       nla_get_u32(tb[FSLOAD_A_JOB_TREE_BRANCH]) : 0;
-	prog->first_dir = tb[FSLOAD_A_JOB_FIRST_DIR] ?
+	prog->setup.first_dir = tb[FSLOAD_A_JOB_FIRST_DIR] ?
 			  nla_get_u32(tb[FSLOAD_A_JOB_FIRST_DIR]) : 0;
 	t = (struct fsload_tree_shape){
-		.files = prog->files,
-		.files_per_dir = prog->files_per_dir,
-		.threads = fsload_run_threads(prog->threads, prog->ranks),
-		.branch = prog->branch,
-		.first_dir = prog->first_dir,
-		.flags = prog->flags,
-		.scheme = prog->naming.scheme,
+		.files = prog->setup.files,
+		.files_per_dir = prog->setup.files_per_dir,
+		.threads = fsload_run_threads(prog->setup.threads, prog->setup.ranks),
+		.branch = prog->setup.branch,
+		.first_dir = prog->setup.first_dir,
+		.flags = prog->setup.flags,
+		.scheme = prog->setup.naming.scheme,
 		.block = prog->block,
 	};
 	err = fsload_check_tree(&t, &r);
@@ -437,7 +437,7 @@ static int fsload_parse_tree(struct fsload_program *prog, struct nlattr **tb,
 static int fsload_parse_timing(struct fsload_program *prog, struct nlattr **tb,
 			       struct netlink_ext_ack *extack)
 {
-	prog->seed = tb[FSLOAD_A_JOB_SEED] ?
+	prog->setup.seed = tb[FSLOAD_A_JOB_SEED] ?
 		     nla_get_u64(tb[FSLOAD_A_JOB_SEED]) : 1;
 	prog->progress_ms = tb[FSLOAD_A_JOB_PROGRESS_MS] ?
 			    nla_get_u32(tb[FSLOAD_A_JOB_PROGRESS_MS]) : 1000;
@@ -458,21 +458,21 @@ static int fsload_parse_timing(struct fsload_program *prog, struct nlattr **tb,
 		return -ERANGE;
 	}
 	/* The policy holds it in 1 .. FSLOAD_LAT_SAMPLE_MAX. */
-	prog->lat_sample = tb[FSLOAD_A_JOB_LAT_SAMPLE] ?
+	prog->setup.lat_sample = tb[FSLOAD_A_JOB_LAT_SAMPLE] ?
 			   nla_get_u32(tb[FSLOAD_A_JOB_LAT_SAMPLE]) : 1;
 	prog->profile_hz = tb[FSLOAD_A_JOB_CPU_PROFILE_HZ] ?
 			   nla_get_u32(tb[FSLOAD_A_JOB_CPU_PROFILE_HZ]) : 0;
 	prog->profile_stacks = FSLOAD_PROFILE_STACKS_DEFAULT;
 	/* By default, as many as fit many threads' tables in the bound. */
 	while (prog->profile_stacks > 1 &&
-	       prog->threads * fsload_profile_bytes(prog->profile_stacks) >
+	       prog->setup.threads * fsload_profile_bytes(prog->profile_stacks) >
 	       FSLOAD_PROFILE_BYTES_MAX)
 		prog->profile_stacks /= 2;
 	if (tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS])
 		prog->profile_stacks =
 			nla_get_u32(tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS]);
 	if (prog->profile_hz &&
-	    prog->threads * fsload_profile_bytes(prog->profile_stacks) >
+	    prog->setup.threads * fsload_profile_bytes(prog->profile_stacks) >
 	    FSLOAD_PROFILE_BYTES_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_CPU_PROFILE_STACKS],
 				    "cpu-profile-stacks: threads x stacks over the module's 64 MiB per job");
@@ -548,9 +548,9 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 	struct nlattr **tb = info->attrs;
 	int err;
 
-	prog->threads = tb[FSLOAD_A_JOB_THREADS] ?
+	prog->setup.threads = tb[FSLOAD_A_JOB_THREADS] ?
 			nla_get_u32(tb[FSLOAD_A_JOB_THREADS]) : 1;
-	if (prog->threads > fsload_max_threads) {
+	if (prog->setup.threads > fsload_max_threads) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_THREADS],
 				    "threads: more than the module parameter max_threads");
 		return -ERANGE;
@@ -559,29 +559,29 @@ int fsload_parse_program(struct fsload_program *prog, struct genl_info *info)
 	if (err)
 		return err;
 	/* The policy holds it in 0 .. FSLOAD_RANK_MAX; its threads here. */
-	prog->rank = tb[FSLOAD_A_JOB_RANK] ?
+	prog->setup.rank = tb[FSLOAD_A_JOB_RANK] ?
 		     nla_get_u32(tb[FSLOAD_A_JOB_RANK]) : 0;
-	if (!fsload_rank_fits(prog->rank, prog->threads)) {
+	if (!fsload_rank_fits(prog->setup.rank, prog->setup.threads)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_RANK],
 				    FSLOAD_RANK_RANGE);
 		return -ERANGE;
 	}
 	/* fsload_check_tree() holds them */
-	prog->files = tb[FSLOAD_A_JOB_FILES] ?
+	prog->setup.files = tb[FSLOAD_A_JOB_FILES] ?
 		      nla_get_u64(tb[FSLOAD_A_JOB_FILES]) : 1000;
-	prog->files_per_dir = tb[FSLOAD_A_JOB_FILES_PER_DIR] ?
+	prog->setup.files_per_dir = tb[FSLOAD_A_JOB_FILES_PER_DIR] ?
 			      nla_get_u32(tb[FSLOAD_A_JOB_FILES_PER_DIR]) :
 			      1000;
-	prog->flags = tb[FSLOAD_A_JOB_FLAGS] ?
+	prog->setup.flags = tb[FSLOAD_A_JOB_FLAGS] ?
 		      nla_get_u32(tb[FSLOAD_A_JOB_FLAGS]) : 0;
 	prog->block = !!tb[FSLOAD_A_JOB_DEVICE];
-	if (prog->block && (prog->flags & FSLOAD_JOB_F_SHARED_DIR)) {
+	if (prog->block && (prog->setup.flags & FSLOAD_JOB_F_SHARED_DIR)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FLAGS],
 				    "flags: shared_dir needs a dir, not a device");
 		return -EINVAL;
 	}
-	if ((prog->flags & FSLOAD_JOB_F_HOLD_END) &&
-	    (prog->flags & FSLOAD_JOB_F_DETACH)) {
+	if ((prog->setup.flags & FSLOAD_JOB_F_HOLD_END) &&
+	    (prog->setup.flags & FSLOAD_JOB_F_DETACH)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FSLOAD_A_JOB_FLAGS],
 				    "flags: hold_end needs the job's owner, not detach");
 		return -EINVAL;

@@ -74,7 +74,7 @@ static void fsload_sample_percentiles(struct fsload_job *job, int phase,
 		job->ring_hist_phase = phase;
 	}
 	memset(cur, 0, words * sizeof(u64));
-	for (i = 0; i < job->prog.threads; i++) {
+	for (i = 0; i < job->prog.setup.threads; i++) {
 		const u64 *h = job->workers[i].e.hist;
 
 		for (k = 0; k < words; k++)
@@ -153,7 +153,7 @@ static bool fsload_stall_check(struct fsload_job *job, u64 now)
 	unsigned int i;
 	int phase;
 
-	for (i = 0; i < job->prog.threads; i++) {
+	for (i = 0; i < job->prog.setup.threads; i++) {
 		struct fsload_worker *w = &job->workers[i];
 
 		/* phase + 1 while inside a phase's loop, 0 outside. */
@@ -197,7 +197,7 @@ static void fsload_sample(struct fsload_job *job, u64 now)
 	memset(v, 0, words * sizeof(u64));
 	v[0] = now;
 	v[1] = phase;
-	for (i = 0; i < job->prog.threads; i++) {
+	for (i = 0; i < job->prog.setup.threads; i++) {
 		const struct fsload_worker *w = &job->workers[i];
 
 		v[2] += READ_ONCE(w->io_bytes);
@@ -273,7 +273,7 @@ void fsload_series_start(struct fsload_job *job)
 	 * count (a phase no worker can be in), so a stall is timed from a
 	 * moment the sampler saw, never from boot.
 	 */
-	for (i = 0; i < job->prog.threads; i++) {
+	for (i = 0; i < job->prog.setup.threads; i++) {
 		job->workers[i].still_phase = INT_MIN;
 		job->workers[i].still_since = now;
 	}

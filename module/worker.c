@@ -23,23 +23,9 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
-/* Record the first failure of the job and stop it. */
+/* engine-job.h's: record the first failure of the job and stop it. */
 static void fsload_fail(struct fsload_worker *w, const char *phase,
-			const char *what, int err)
-{
-	struct fsload_job *job = w->job;
-
-	spin_lock(&job->lock);
-	if (!job->err) {
-		job->err = err;
-		snprintf(job->errmsg, sizeof(job->errmsg),
-			 "phase %s, thread %u: %s %s: error %d", phase,
-			 w->index, what,
-			 job->prog.block ? job->dir_str : w->e.name, err);
-	}
-	spin_unlock(&job->lock);
-	fsload_job_stop(job);
-}
+			const char *what, int err);
 
 static inline bool fsload_stopping(struct fsload_worker *w)
 {
@@ -174,132 +160,137 @@ static inline void fsload_trace_op(struct fsload_worker *w,
 /* The phase loop, shared with fsloadctl's userspace engine. */
 #include <fsload/engine-loop.h>
 
-/*
- * Before the first phase, with every other worker asleep: the machine's
- * idle baseline, then the cost of the phase loop itself, from running
- * null operations through it.
- */
-static void fsload_calibrate(struct fsload_worker *w)
-{
-	struct fsload_job *job = w->job;
-	struct fsload_sys a, b;
-	struct fsload_phase *ph;
-	u64 ns;
+/* The engine-job.h hooks that record a failure, open and close a phase. */
 
-	if (job->prog.idle_ms) {
-		fsload_sys_snap(&a);
-		wait_event_idle_timeout(job->wq, READ_ONCE(job->stop),
-					msecs_to_jiffies(job->prog.idle_ms));
-		fsload_sys_snap(&b);
-		spin_lock(&job->lock);
-		job->idle_ns = b.wall_ns - a.wall_ns;
-		job->idle_busy_ns = fsload_sys_busy(&a, &b,
-						    b.wall_ns - a.wall_ns);
-		spin_unlock(&job->lock);
-	}
-	ph = kzalloc(sizeof(*ph), GFP_KERNEL);
-	if (!ph)
-		return;
-	fsload_clock_decide();
-	ns = fsload_engine_overhead(w, &w->e, ph);
-	kfree(ph);
-	if (!ns)
-		return;
-	spin_lock(&job->lock);
-	job->overhead_ops = FSLOAD_OVERHEAD_OPS;
-	job->overhead_ns = ns;
-	job->op_clock = w->e.clk_tsc ? FSLOAD_OP_CLOCK_TSC :
-				       FSLOAD_OP_CLOCK_KTIME;
-	spin_unlock(&job->lock);
+/* A block job fails on its device. */
+static inline const char *fsload_fail_where(struct fsload_worker *w)
+{
+	return w->job->prog.block ? w->job->dir_str : w->e.name;
 }
 
-/* The last worker to arrive opens phase @p. */
-static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
+static inline void fsload_stop(struct fsload_worker *w)
+{
+	fsload_job_stop(w->job);
+}
+
+static inline const struct fsload_phase *
+fsload_job_phase(struct fsload_worker *w, unsigned int p)
+{
+	return &w->job->prog.phases[p];
+}
+
+static inline void fsload_job_lock(struct fsload_worker *w)
+	__acquires(&w->job->lock)
+{
+	spin_lock(&w->job->lock);
+}
+
+static inline void fsload_job_unlock(struct fsload_worker *w)
+	__releases(&w->job->lock)
+{
+	spin_unlock(&w->job->lock);
+}
+
+static inline void *fsload_zalloc(size_t size)
+{
+	return kzalloc(size, GFP_KERNEL);
+}
+
+static inline void fsload_free(void *p)
+{
+	kfree(p);
+}
+
+static inline void fsload_sys_snap_job(struct fsload_worker *w,
+				       struct fsload_sys *s)
+{
+	fsload_sys_snap(s);
+}
+
+static inline u32 fsload_idle_ms(struct fsload_worker *w)
+{
+	return w->job->prog.idle_ms;
+}
+
+static void fsload_idle_wait(struct fsload_worker *w, u32 ms)
+{
+	wait_event_idle_timeout(w->job->wq, READ_ONCE(w->job->stop),
+				msecs_to_jiffies(ms));
+}
+
+/* The op clock when not the TSC: ktime_get_ns() (fsload_now()). */
+#define FSLOAD_OP_CLOCK_NOW	FSLOAD_OP_CLOCK_KTIME
+
+static u64 fsload_overhead(struct fsload_worker *w, struct fsload_phase *ph)
+{
+	fsload_clock_decide();
+	return fsload_engine_overhead(w, &w->e, ph);
+}
+
+/*
+ * The sampler reads the workers' counters as soon as cur_phase says p:
+ * zero them now, while every other worker sleeps, not as each starts the
+ * phase (fsload_engine_run() zeroes its own again), so that no sample of
+ * phase p counts what phase p - 1 did.  phase_seq is odd from here until
+ * p is published (fsload_phase_opened()): a sample that overlaps any of
+ * it is dropped (series.c), never stored as phase p - 1 with counters
+ * partly zeroed.
+ */
+static void fsload_phase_prepare(struct fsload_worker *w, unsigned int p)
 {
 	struct fsload_job *job = w->job;
-	struct fsload_result *res = &job->res[p];
 	unsigned int i;
 
-	if (p == 0)
-		fsload_calibrate(w);
-	/*
-	 * The sampler reads the workers' counters as soon as cur_phase says
-	 * p: zero them now, while every other worker sleeps, not as each
-	 * starts the phase (fsload_engine_run() zeroes its own again), so
-	 * that no sample of phase p counts what phase p - 1 did.  phase_seq
-	 * is odd from here until p is published: a sample that overlaps
-	 * any of it is dropped (series.c), never stored as phase p - 1
-	 * with counters partly zeroed.
-	 */
 	spin_lock(&job->lock);
 	job->phase_seq++;
 	spin_unlock(&job->lock);
-	for (i = 0; i < job->prog.threads; i++)
+	for (i = 0; i < job->prog.setup.threads; i++)
 		fsload_engine_reset(&job->workers[i].e);
-	/* Without the memory, the phase just lists no threads. */
-	fsload_threads_snap(&job->threads0);
-	fsload_sys_snap(&job->sys0);
-	spin_lock(&job->lock);
-	res->started = true;
-	res->start_ns = job->sys0.wall_ns;
-	job->cur_phase = p;
-	job->phase_seq++;
-	spin_unlock(&job->lock);
-	trace_fsload_phase_start(job->id, p, job->prog.phases[p].name,
-				 job->prog.threads);
 }
 
-/*
- * The last worker to finish phase @p closes it: the machine's CPU over
- * the phase, the sync tail, the threads that used most CPU.
- */
-static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
+static inline void fsload_threads_open(struct fsload_worker *w)
+{
+	fsload_threads_snap(&w->job->threads0);
+}
+
+static unsigned int fsload_threads_close(struct fsload_worker *w,
+					 struct fsload_top *top)
 {
 	struct fsload_job *job = w->job;
-	const struct fsload_phase *ph = &job->prog.phases[p];
-	struct fsload_result *res = &job->res[p];
-	struct fsload_top top[FSLOAD_TOP_THREADS];
-	struct fsload_sys s1, s2;
-	bool tail = false;
 	unsigned int ntop = 0;
-	int err = 0;
 
-	fsload_sys_snap(&s1);
-	s2 = s1;
-	if ((ph->flags & FSLOAD_PHASE_F_SYNC) && !READ_ONCE(job->stop)) {
-		if (!job->prog.block)
-			err = fsload_op_syncfs(w);
-		else if (job->prog.bio_write)
-			err = blkdev_issue_flush(job->bdev.bdev);
-		fsload_sys_snap(&s2);
-		tail = true;
-	}
 	if (job->threads0.v)
 		ntop = fsload_threads_top(&job->threads0, job, top);
 	fsload_threads_free(&job->threads0);
+	return ntop;
+}
 
-	spin_lock(&job->lock);
-	if (!READ_ONCE(job->stop) || tail) {
-		res->measured = true;
-		/* over the phase's elapsed time, as the report divides */
-		res->sys_busy_ns =
-			fsload_sys_busy(&job->sys0, &s1,
-					fsload_phase_elapsed(&res->sum,
-							     res->start_ns));
-		res->tail = tail;
-		res->tail_ns = s2.wall_ns - s1.wall_ns;
-		res->tail_busy_ns = fsload_sys_busy(&s1, &s2, res->tail_ns);
-		res->ntop = ntop;
-		memcpy(res->top, top, ntop * sizeof(*top));
-	}
-	spin_unlock(&job->lock);
-	trace_fsload_phase_end(job->id, p, s1.wall_ns - job->sys0.wall_ns,
-			       s2.wall_ns - s1.wall_ns);
-	if (err) {
-		w->e.name[0] = '\0';
-		fsload_fail(w, ph->name, job->prog.block ? "flush" : "syncfs",
-			    err);
-	}
+/* A block job's tail flushes the device it writes to. */
+static s64 fsload_phase_sync(struct fsload_worker *w, const char **what)
+{
+	struct fsload_job *job = w->job;
+
+	if (!job->prog.block)
+		return fsload_op_syncfs(w);
+	*what = "flush";
+	return job->prog.bio_write ? blkdev_issue_flush(job->bdev.bdev) : 0;
+}
+
+static inline void fsload_phase_opened(struct fsload_worker *w,
+				       unsigned int p)
+{
+	struct fsload_job *job = w->job;
+
+	job->phase_seq++;
+	trace_fsload_phase_start(job->id, p, job->prog.phases[p].name,
+				 job->prog.setup.threads);
+}
+
+static inline void fsload_phase_closed(struct fsload_worker *w,
+				       unsigned int p, u64 t1, u64 t2)
+{
+	trace_fsload_phase_end(w->job->id, p, t1 - w->job->sys0.wall_ns,
+			       t2 - t1);
 }
 
 static bool fsload_barrier_passed(struct fsload_job *job, unsigned int gen)
@@ -312,7 +303,7 @@ static bool fsload_barrier_arrive(struct fsload_worker *w, unsigned int gen)
 {
 	struct fsload_job *job = w->job;
 
-	return atomic_inc_return(&job->arrived) == job->prog.threads * (gen + 1);
+	return atomic_inc_return(&job->arrived) == job->prog.setup.threads * (gen + 1);
 }
 
 static void fsload_barrier_pass(struct fsload_worker *w, unsigned int gen)
@@ -460,7 +451,7 @@ int fsload_worker_fn(void *data)
 		WRITE_ONCE(job->pmu, true);
 	/* A block job has no directories. */
 	fsload_engine_job(w, &w->e, prog->phases, prog->nphases, !prog->block,
-			  prog->flags & FSLOAD_JOB_F_SHARED_DIR);
+			  prog->setup.flags & FSLOAD_JOB_F_SHARED_DIR);
 	fsload_counters_close(w);
 	revert_creds(old);
 	fsload_job_worker_done(job);

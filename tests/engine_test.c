@@ -391,6 +391,35 @@ TEST(random_offset_large_region)
 	}
 }
 
+/*
+ * fsload_engine_init() for thread @index of a job of one group: the
+ * setup's fields in the order the cases give them.
+ */
+static void engine_init(struct fsload_engine *e, unsigned int index,
+			u32 threads, u32 rank, u32 ranks, u64 files,
+			u32 files_per_dir, u32 branch, u32 first_dir, u64 seed,
+			bool shared, const struct fsload_naming *nm,
+			const struct fsload_slots *slots)
+{
+	struct fsload_setup s = {
+		.flags = shared ? FSLOAD_JOB_F_SHARED_DIR : 0,
+		.threads = threads,
+		.rank = rank,
+		.ranks = ranks,
+		.files = files,
+		.files_per_dir = files_per_dir,
+		.branch = branch,
+		.first_dir = first_dir,
+		.naming = *nm,
+		.seed = seed,
+		.lat_sample = 1,
+		.ngroups = 1,
+		.group_threads = { threads },
+	};
+
+	fsload_engine_init(e, &s, slots, index);
+}
+
 static const struct fsload_naming fsload_names = {
 	.scheme = FSLOAD_NAMES_FSLOAD,
 };
@@ -411,8 +440,8 @@ TEST(names_incremental)
 	char want[32];
 	u32 i;
 
-	fsload_engine_init(&e, 7, 8, 0, 1, 2500, 1000, 0, 0, 1, false, &fsload_names,
-			   &slots);
+	engine_init(&e, 7, 8, 0, 1, 2500, 1000, 0, 0, 1, false, &fsload_names,
+		    &slots);
 	for (i = 0; i < 2500; i++) {
 		fsload_name_set(&e, i);
 		snprintf(want, sizeof(want), "t007/d%05u/f%08u", i / 1000, i);
@@ -451,8 +480,8 @@ TEST(names_tree)
 	char want[300], path[256];
 	u32 i, k;
 
-	fsload_engine_init(&e, 2, 4, 0, 1, 13 * 5, 5, 3, 0, 1, false, &fsload_names,
-			   &slots);
+	engine_init(&e, 2, 4, 0, 1, 13 * 5, 5, 3, 0, 1, false, &fsload_names,
+		    &slots);
 	EXPECT_EQ(13, e.ndirs);
 	for (i = 0; i < 13 * 5; i++) {
 		fsload_name_set(&e, i);
@@ -485,9 +514,9 @@ TEST(names_tree)
 		  (FSLOAD_NAME_DCOMP_LEN + 1) + FSLOAD_NAME_FILE_LEN,
 		  e.name_len);
 	/* a shared tree's directories are all thread 0's */
-	fsload_engine_init(&e, 0, 4, 0, 1, 10, 5, 3, 0, 1, true, &fsload_names, &slots);
+	engine_init(&e, 0, 4, 0, 1, 10, 5, 3, 0, 1, true, &fsload_names, &slots);
 	EXPECT_EQ(8, e.ndirs);
-	fsload_engine_init(&e, 1, 4, 0, 1, 10, 5, 3, 0, 1, true, &fsload_names, &slots);
+	engine_init(&e, 1, 4, 0, 1, 10, 5, 3, 0, 1, true, &fsload_names, &slots);
 	EXPECT_EQ(0, e.ndirs);
 	EXPECT_EQ(10, e.file_base);
 }
@@ -499,6 +528,64 @@ TEST(names_tree)
  * and the first into the name before the last; the last stays.  No rename
  * leaves its directory, every name exists again at the end.
  */
+/*
+ * The workers are numbered group by group, and each takes the job's
+ * lat_sample: one setup, as both engines hand it to fsload_engine_init().
+ */
+TEST(setup_groups)
+{
+	static const u8 want[] = { 0, 0, 1, 1, 1, 2 };
+	struct fsload_setup s = {
+		.threads = 6, .files = 4, .files_per_dir = 4, .seed = 1,
+		.naming = { .scheme = FSLOAD_NAMES_FSLOAD },
+		.lat_sample = 7, .ngroups = 3, .group_threads = { 2, 3, 1 },
+	};
+	struct fsload_slots slots = { 0 };
+	struct fsload_engine e = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < s.threads; i++) {
+		fsload_engine_init(&e, &s, &slots, i);
+		EXPECT_EQ(want[i], e.group);
+		EXPECT_EQ(7, e.lat_sample);
+		EXPECT_EQ(i, e.index);
+	}
+	s.lat_sample = 0;
+	fsload_engine_init(&e, &s, &slots, 0);
+	EXPECT_EQ(1, e.lat_sample);
+}
+
+/*
+ * The top threads of a phase, as both engines count them: the
+ * FSLOAD_TOP_THREADS that used most CPU, most first, a tie kept in the
+ * order seen; a thread's time going back counts nothing.
+ */
+TEST(top_threads)
+{
+	static const u64 used[] = { 5, 9, 1, 7, 3, 9, 2, 8, 6, 4, 10 };
+	static const u64 want[] = { 10, 9, 9, 8, 7, 6, 5, 4 };
+	static const pid_t want_pid[] = { 110, 101, 105, 107, 103, 108, 100,
+					  109 };
+	struct fsload_top top[FSLOAD_TOP_THREADS], *slot;
+	unsigned int n = 0, i;
+	u64 old = 50;
+
+	for (i = 0; i < ARRAY_SIZE(used); i++) {
+		slot = fsload_top_add(top, &n, used[i]);
+		if (slot)
+			slot->pid = 100 + i;
+	}
+	ASSERT_EQ(FSLOAD_TOP_THREADS, n);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(want[i], top[i].cpu_ns);
+		EXPECT_EQ(want_pid[i], top[i].pid);
+	}
+	EXPECT_EQ(NULL, fsload_top_add(top, &n, 4));
+	EXPECT_EQ(0, fsload_top_delta(40, &old));
+	EXPECT_EQ(10, fsload_top_delta(60, &old));
+	EXPECT_EQ(60, fsload_top_delta(60, NULL));
+}
+
 TEST(rename_rotation)
 {
 	static struct fsload_slots slots;
@@ -509,7 +596,7 @@ TEST(rename_rotation)
 	u32 held[13], i, j, n = 0, r, first, last, want;
 	struct fsload_engine e = { 0 };
 
-	fsload_engine_init(&e, 0, 1, 0, 1, 12, 5, 0, 0, 1, false, &fsload_names, &slots);
+	engine_init(&e, 0, 1, 0, 1, 12, 5, 0, 0, 1, false, &fsload_names, &slots);
 	e.iters = 12;
 	for (i = 0; i < 12; i++) {
 		fsload_name_set(&e, i);
@@ -580,16 +667,16 @@ TEST(names_ranks_one_dir)
 	struct fsload_engine e = { 0 };
 
 	/* per-thread trees: t002, t003; mdtest's rank 3 */
-	fsload_engine_init(&e, 1, 2, 1, 2, 10, 5, 0, 0, 1, false,
-			   &fsload_names, &slots);
+	engine_init(&e, 1, 2, 1, 2, 10, 5, 0, 0, 1, false,
+		    &fsload_names, &slots);
 	EXPECT_EQ(3, e.index);
 	EXPECT_EQ(4, e.threads);
 	EXPECT_EQ(0, e.rank_base);
 	EXPECT_EQ(2, e.ndirs);
 	fsload_name_set(&e, 7);
 	EXPECT_STREQ("t003/d00001/f00000007", e.name);
-	fsload_engine_init(&e, 1, 2, 1, 2, 10, 5, 0, 0, 1, false,
-			   &mdtest_names, &slots);
+	engine_init(&e, 1, 2, 1, 2, 10, 5, 0, 0, 1, false,
+		    &mdtest_names, &slots);
 	fsload_name_set(&e, 7);
 	EXPECT_STREQ("test-dir.0-0/mdtest_tree.3.1/file.mdtest.3.7", e.name);
 	/* a stride of 1 from the run's last thread: rank 0's thread 0 */
@@ -597,14 +684,14 @@ TEST(names_ranks_one_dir)
 	fsload_name_set(&e, 7);
 	EXPECT_STREQ("test-dir.0-0/mdtest_tree.0.1/file.mdtest.0.7", e.name);
 	/* one shared tree: rank 1's files after rank 0's, no directory */
-	fsload_engine_init(&e, 0, 2, 1, 2, 10, 5, 0, 0, 1, true,
-			   &fsload_names, &slots);
+	engine_init(&e, 0, 2, 1, 2, 10, 5, 0, 0, 1, true,
+		    &fsload_names, &slots);
 	EXPECT_EQ(0, e.ndirs);
 	EXPECT_EQ(20, e.file_base);
 	fsload_name_set(&e, e.file_base);
 	EXPECT_STREQ("t000/d00004/f00000020", e.name);
-	fsload_engine_init(&e, 0, 2, 0, 2, 10, 5, 0, 0, 1, true,
-			   &fsload_names, &slots);
+	engine_init(&e, 0, 2, 0, 2, 10, 5, 0, 0, 1, true,
+		    &fsload_names, &slots);
 	EXPECT_EQ(8, e.ndirs);
 	/* what fits: rank below ranks, t000 to t999 for per-thread trees */
 	EXPECT_TRUE(fsload_ranks_fit(1, 2, 500, false, FSLOAD_NAMES_FSLOAD));
@@ -629,8 +716,8 @@ TEST(names_mdtest)
 	char want[1200], path[1024], comp[FSLOAD_NAME_FILE_MAX + 1];
 	u32 i;
 
-	fsload_engine_init(&e, 3, 4, 0, 1, 28, 4, 2, 0, 1, false, &mdtest_names,
-			   &slots);
+	engine_init(&e, 3, 4, 0, 1, 28, 4, 2, 0, 1, false, &mdtest_names,
+		    &slots);
 	EXPECT_EQ(7, e.ndirs);
 	EXPECT_EQ(0, e.file_base);
 	EXPECT_EQ(12, e.root_len);
@@ -650,8 +737,8 @@ TEST(names_mdtest)
 		     e.name);
 	EXPECT_STREQ("mdtest_tree.3.5", &e.name[e.last_off]);
 	/* one directory of 1000 items: counting carries past 9 and 99 */
-	fsload_engine_init(&e, 0, 1, 0, 1, 1000, 1000, 0, 0, 1, false, &mdtest_names,
-			   &slots);
+	engine_init(&e, 0, 1, 0, 1, 1000, 1000, 0, 0, 1, false, &mdtest_names,
+		    &slots);
 	for (i = 0; i < 1000; i++) {
 		fsload_name_set(&e, i);
 		snprintf(want, sizeof(want),
@@ -667,24 +754,24 @@ TEST(names_mdtest)
 	EXPECT_EQ(14, fsload_name_renamed(&e, comp, 'y'));
 	EXPECT_STREQ("y.mdtest.0.999", comp);
 	/* a shared tree: mdtest_tree.<k>, each thread's items from 0 */
-	fsload_engine_init(&e, 1, 4, 0, 1, 10, 5, 0, 0, 1, true, &mdtest_names,
-			   &slots);
+	engine_init(&e, 1, 4, 0, 1, 10, 5, 0, 0, 1, true, &mdtest_names,
+		    &slots);
 	EXPECT_EQ(0, e.ndirs);
 	EXPECT_EQ(0, e.file_base);
 	fsload_name_set(&e, 7);
 	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1/file.mdtest.1.7", e.name);
-	fsload_engine_init(&e, 0, 4, 0, 1, 10, 5, 0, 0, 1, true, &mdtest_names,
-			   &slots);
+	engine_init(&e, 0, 4, 0, 1, 10, 5, 0, 0, 1, true, &mdtest_names,
+		    &slots);
 	EXPECT_EQ(2, e.ndirs);
 	/* the longest: every level at the most threads and directories */
-	fsload_engine_init(&e, FSLOAD_THREADS_MAX - 1, FSLOAD_THREADS_MAX, 0, 1,
-			   FSLOAD_FILES_MAX, 1, 1, 0, 1, false, &mdtest_names,
-			   &slots);
+	engine_init(&e, FSLOAD_THREADS_MAX - 1, FSLOAD_THREADS_MAX, 0, 1,
+		    FSLOAD_FILES_MAX, 1, 1, 0, 1, false, &mdtest_names,
+		    &slots);
 	fsload_name_set(&e, FSLOAD_DIRS_MAX - 1);
 	EXPECT_GE(FSLOAD_NAME_LEN_MAX, e.name_len);
 	/* and at the highest rank's number */
-	fsload_engine_init(&e, 0, 1, FSLOAD_RANK_MAX, 1, FSLOAD_FILES_MAX, 1, 1,
-			   0, 1, false, &mdtest_names, &slots);
+	engine_init(&e, 0, 1, FSLOAD_RANK_MAX, 1, FSLOAD_FILES_MAX, 1, 1,
+		    0, 1, false, &mdtest_names, &slots);
 	fsload_name_set(&e, FSLOAD_DIRS_MAX - 1);
 	EXPECT_GE(FSLOAD_NAME_LEN_MAX, e.name_len);
 	EXPECT_STREQ("file.mdtest.999999.99999", &e.name[e.last_off]);
@@ -707,8 +794,8 @@ TEST(names_rank)
 	struct fsload_engine e = { 0 }, o = { 0 };
 	char comp[FSLOAD_NAME_FILE_MAX + 1];
 
-	fsload_engine_init(&e, 0, 2, 3, 1, 12, 3, 2, 0, 1, false, &mdtest_names,
-			   &slots);
+	engine_init(&e, 0, 2, 3, 1, 12, 3, 2, 0, 1, false, &mdtest_names,
+		    &slots);
 	EXPECT_EQ(6, e.rank_base);
 	EXPECT_EQ(0, e.owner);
 	fsload_name_set(&e, 7);
@@ -721,8 +808,8 @@ TEST(names_rank)
 	EXPECT_STREQ("test-dir.0-0/mdtest_tree.6.0/mdtest_tree.6.1/mdtest_tree.6.3",
 		     e.name);
 	/* thread 1: number 7; a stride onto it from thread 0 names the same */
-	fsload_engine_init(&o, 1, 2, 3, 1, 12, 3, 2, 0, 1, false, &mdtest_names,
-			   &slots);
+	engine_init(&o, 1, 2, 3, 1, 12, 3, 2, 0, 1, false, &mdtest_names,
+		    &slots);
 	fsload_name_set(&o, 0);
 	EXPECT_STREQ("test-dir.0-0/mdtest_tree.7.0/file.mdtest.7.0", o.name);
 	fsload_engine_owner(&e, 1);
@@ -733,34 +820,34 @@ TEST(names_rank)
 	fsload_name_set(&o, 11);
 	EXPECT_EQ(15, fsload_name_renamed(&o, comp, 'x'));
 	EXPECT_STREQ("dir.mdtest.7.11", comp);
-	fsload_engine_init(&e, 1, 2, 3, 1, 10, 5, 0, 0, 1, true, &mdtest_names,
-			   &slots);
+	engine_init(&e, 1, 2, 3, 1, 10, 5, 0, 0, 1, true, &mdtest_names,
+		    &slots);
 	fsload_name_set(&e, 7);
 	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1/file.mdtest.7.7", e.name);
 	/* fsload's and fs_mark's names: the job's own thread */
-	fsload_engine_init(&e, 1, 2, 3, 1, 10, 5, 0, 0, 1, false, &fsload_names,
-			   &slots);
+	engine_init(&e, 1, 2, 3, 1, 10, 5, 0, 0, 1, false, &fsload_names,
+		    &slots);
 	fsload_name_set(&e, 7);
 	EXPECT_STREQ("t001/d00001/f00000007", e.name);
-	fsload_engine_init(&e, 1, 2, 3, 1, 10, 10, 0, 0, 42, false,
-			   &fsmark_names, &slots);
-	fsload_engine_init(&o, 1, 2, 0, 1, 10, 10, 0, 0, 42, false,
-			   &fsmark_names, &slots);
+	engine_init(&e, 1, 2, 3, 1, 10, 10, 0, 0, 42, false,
+		    &fsmark_names, &slots);
+	engine_init(&o, 1, 2, 0, 1, 10, 10, 0, 0, 42, false,
+		    &fsmark_names, &slots);
 	fsload_name_set(&e, 7);
 	fsload_name_set(&o, 7);
 	EXPECT_STREQ(o.name, e.name);
 	/* rank 0: the seeds of a job without a rank, bit for bit */
-	fsload_engine_init(&e, 1, 2, 0, 1, 10, 5, 0, 0, 42, false, &mdtest_names,
-			   &slots);
+	engine_init(&e, 1, 2, 0, 1, 10, 5, 0, 0, 42, false, &mdtest_names,
+		    &slots);
 	EXPECT_EQ(42 + 1, e.rnd.s);
 	EXPECT_EQ(~(u64)(42 + 1), e.lat_rnd.s);
 	/* rank 3's thread 1 of 2 draws as thread 7 of one job of 8 */
-	fsload_engine_init(&o, 1, 2, 3, 1, 10, 5, 0, 0, 42, false, &mdtest_names,
-			   &slots);
+	engine_init(&o, 1, 2, 3, 1, 10, 5, 0, 0, 42, false, &mdtest_names,
+		    &slots);
 	EXPECT_NE(e.rnd.s, o.rnd.s);
 	EXPECT_NE(e.lat_rnd.s, o.lat_rnd.s);
-	fsload_engine_init(&e, 7, 8, 0, 1, 10, 5, 0, 0, 42, false, &mdtest_names,
-			   &slots);
+	engine_init(&e, 7, 8, 0, 1, 10, 5, 0, 0, 42, false, &mdtest_names,
+		    &slots);
 	EXPECT_EQ(e.rnd.s, o.rnd.s);
 	EXPECT_EQ(e.lat_rnd.s, o.lat_rnd.s);
 }
@@ -794,8 +881,8 @@ TEST(names_leaf_only)
 	char want[1200], path[1024];
 	u32 i, item;
 
-	fsload_engine_init(&e, 0, 1, 0, 1, 12, 3, 2, 3, 1, false, &mdtest_names,
-			   &slots);
+	engine_init(&e, 0, 1, 0, 1, 12, 3, 2, 3, 1, false, &mdtest_names,
+		    &slots);
 	EXPECT_EQ(7, e.ndirs);
 	EXPECT_EQ(9, e.file_base);
 	for (i = 0; i < 12; i++) {
@@ -822,22 +909,22 @@ TEST(names_leaf_only)
 	EXPECT_STREQ("test-dir.0-0/mdtest_tree.0.0/mdtest_tree.0.1/mdtest_tree.0.3/file.mdtest.0.9-XX",
 		     e.ren_from);
 	/* a stride's owner: its rank, the same offset */
-	fsload_engine_init(&e, 0, 2, 0, 1, 12, 3, 2, 3, 1, false, &mdtest_names,
-			   &slots);
+	engine_init(&e, 0, 2, 0, 1, 12, 3, 2, 3, 1, false, &mdtest_names,
+		    &slots);
 	fsload_engine_owner(&e, 1);
 	EXPECT_EQ(9, e.file_base);
 	fsload_name_set(&e, e.file_base);
 	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1.0/mdtest_tree.1.1/mdtest_tree.1.3/file.mdtest.1.9",
 		     e.name);
 	/* a shared tree of fsload names: thread 1's files after thread 0's */
-	fsload_engine_init(&e, 1, 2, 0, 1, 6, 3, 2, 3, 1, true, &fsload_names,
-			   &slots);
+	engine_init(&e, 1, 2, 0, 1, 6, 3, 2, 3, 1, true, &fsload_names,
+		    &slots);
 	EXPECT_EQ(0, e.ndirs);
 	EXPECT_EQ(9 + 6, e.file_base);
 	fsload_name_set(&e, e.file_base);
 	EXPECT_STREQ("t000/d00000/d00002/d00005/f00000015", e.name);
-	fsload_engine_init(&e, 0, 2, 0, 1, 6, 3, 2, 3, 1, true, &fsload_names,
-			   &slots);
+	engine_init(&e, 0, 2, 0, 1, 6, 3, 2, 3, 1, true, &fsload_names,
+		    &slots);
 	EXPECT_EQ(7, e.ndirs);
 	EXPECT_EQ(7, fsload_tree_dirs(2, 6, 3, 3, true, FSLOAD_NAMES_FSLOAD));
 }
@@ -856,8 +943,8 @@ TEST(names_fsmark)
 	const char *n;
 	u32 i, j;
 
-	fsload_engine_init(&e, 0, 1, 0, 1, 10, 10, 0, 0, 42, false, &fsmark_names,
-			   &slots);
+	engine_init(&e, 0, 1, 0, 1, 10, 10, 0, 0, 42, false, &fsmark_names,
+		    &slots);
 	EXPECT_TRUE(e.in_root);
 	EXPECT_EQ(0, e.ndirs);
 	/* pinned: the names of seed 42 do not change between versions */
@@ -883,12 +970,12 @@ TEST(names_fsmark)
 	fsload_name_set(&e, 0);
 	EXPECT_STREQ(first, e.name);
 	/* another seed, another stamp and other names */
-	fsload_engine_init(&e, 0, 1, 0, 1, 10, 10, 43, 0, 43, false, &fsmark_names,
-			   &slots);
+	engine_init(&e, 0, 1, 0, 1, 10, 10, 43, 0, 43, false, &fsmark_names,
+		    &slots);
 	EXPECT_STRNE(first, e.name);
 	/* -D: directories 00, 01, 02 of 4 files each */
-	fsload_engine_init(&e, 1, 1, 0, 1, 10, 4, 0, 0, 42, false, &fsmark_names,
-			   &slots);
+	engine_init(&e, 1, 1, 0, 1, 10, 4, 0, 0, 42, false, &fsmark_names,
+		    &slots);
 	EXPECT_FALSE(e.in_root);
 	EXPECT_EQ(3, e.ndirs);
 	fsload_name_set(&e, 9);
@@ -899,11 +986,11 @@ TEST(names_fsmark)
 	/* -p 16 -r 12: the stamp's last 4 digits; -p 20: all 8 */
 	nm.bytes = 16;
 	nm.random = 12;
-	fsload_engine_init(&e, 0, 1, 0, 1, 10, 10, 0, 0, 42, false, &nm, &slots);
+	engine_init(&e, 0, 1, 0, 1, 10, 10, 0, 0, 42, false, &nm, &slots);
 	EXPECT_EQ(0, strncmp("t000/9f86", e.name, 9));
 	EXPECT_EQ(5 + 16, e.name_len);
 	nm.bytes = 20;
-	fsload_engine_init(&e, 0, 1, 0, 1, 10, 10, 0, 0, 42, false, &nm, &slots);
+	engine_init(&e, 0, 1, 0, 1, 10, 10, 0, 0, 42, false, &nm, &slots);
 	EXPECT_EQ(0, strncmp("t000/6f519f86", e.name, 13));
 	/* a prefix other than 'f' is the first character */
 	EXPECT_EQ(20, fsload_name_renamed(&e, comp, 'y'));
@@ -911,8 +998,8 @@ TEST(names_fsmark)
 	EXPECT_EQ(0, strcmp(&comp[1], &e.name[e.last_off + 1]));
 	/* the longest name fits */
 	nm.bytes = FSLOAD_NAME_BYTES_MAX;
-	fsload_engine_init(&e, 0, 1, 0, 1, FSLOAD_FILES_MAX, 1, 1, 0, 42, false, &nm,
-			   &slots);
+	engine_init(&e, 0, 1, 0, 1, FSLOAD_FILES_MAX, 1, 1, 0, 42, false, &nm,
+		    &slots);
 	fsload_name_set(&e, FSLOAD_DIRS_MAX - 1);
 	EXPECT_GE(FSLOAD_NAME_LEN_MAX, e.name_len);
 }
@@ -928,8 +1015,8 @@ TEST(stride_names)
 	static struct fsload_slots slots;
 	struct fsload_engine e = { 0 }, o = { 0 };
 
-	fsload_engine_init(&e, 1, 4, 0, 1, 10, 5, 0, 0, 1, false, &mdtest_names,
-			   &slots);
+	engine_init(&e, 1, 4, 0, 1, 10, 5, 0, 0, 1, false, &mdtest_names,
+		    &slots);
 	fsload_engine_owner(&e, 3);
 	fsload_name_set(&e, 7);
 	EXPECT_STREQ("test-dir.0-0/mdtest_tree.3.1/file.mdtest.3.7", e.name);
@@ -941,28 +1028,28 @@ TEST(stride_names)
 	fsload_name_set(&e, 7);
 	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1.1/file.mdtest.1.7", e.name);
 	/* a shared tree: every thread's items in mdtest_tree.<k>, from 0 */
-	fsload_engine_init(&e, 1, 4, 0, 1, 10, 5, 0, 0, 1, true, &mdtest_names,
-			   &slots);
+	engine_init(&e, 1, 4, 0, 1, 10, 5, 0, 0, 1, true, &mdtest_names,
+		    &slots);
 	fsload_engine_owner(&e, 3);
 	EXPECT_EQ(0, e.file_base);
 	fsload_name_set(&e, e.file_base + 7);
 	EXPECT_STREQ("test-dir.0-0/mdtest_tree.1/file.mdtest.3.7", e.name);
 	/* fsload's: the other thread's tree root; shared: its numbers */
-	fsload_engine_init(&e, 1, 4, 0, 1, 10, 5, 0, 0, 1, false, &fsload_names,
-			   &slots);
+	engine_init(&e, 1, 4, 0, 1, 10, 5, 0, 0, 1, false, &fsload_names,
+		    &slots);
 	fsload_engine_owner(&e, 3);
 	fsload_name_set(&e, 7);
 	EXPECT_STREQ("t003/d00001/f00000007", e.name);
-	fsload_engine_init(&e, 1, 4, 0, 1, 10, 5, 0, 0, 1, true, &fsload_names,
-			   &slots);
+	engine_init(&e, 1, 4, 0, 1, 10, 5, 0, 0, 1, true, &fsload_names,
+		    &slots);
 	fsload_engine_owner(&e, 3);
 	fsload_name_set(&e, e.file_base + 7);
 	EXPECT_STREQ("t000/d00007/f00000037", e.name);
 	/* fs_mark's: the names thread 3 makes, in its directory */
-	fsload_engine_init(&e, 1, 4, 0, 1, 10, 10, 0, 0, 42, false, &fsmark_names,
-			   &slots);
-	fsload_engine_init(&o, 3, 4, 0, 1, 10, 10, 0, 0, 42, false, &fsmark_names,
-			   &slots);
+	engine_init(&e, 1, 4, 0, 1, 10, 10, 0, 0, 42, false, &fsmark_names,
+		    &slots);
+	engine_init(&o, 3, 4, 0, 1, 10, 10, 0, 0, 42, false, &fsmark_names,
+		    &slots);
 	fsload_engine_owner(&e, 3);
 	fsload_name_set(&e, 7);
 	fsload_name_set(&o, 7);
@@ -986,8 +1073,8 @@ static void rotate_mdtest(struct __test_metadata *_metadata,
 	char name[FSLOAD_RENAME_LEN_MAX + 1];
 	u32 i;
 
-	fsload_engine_init(e, 0, 1, 0, 1, 12, fpd, 0, 0, 1, false, &mdtest_names,
-			   &slots);
+	engine_init(e, 0, 1, 0, 1, 12, fpd, 0, 0, 1, false, &mdtest_names,
+		    &slots);
 	e->prefix = 'x';
 	fsload_name_reprefix(e);
 	e->iters = 12;
@@ -1211,8 +1298,8 @@ static enum fsload_run_end loop_run(struct fsload_engine *e, u32 n,
 	ph.duration_ns = duration_ns;
 	memset(e, 0, sizeof(*e));
 	e->hist = hist;
-	fsload_engine_init(e, 0, 1, 0, 1, 1000, 1000, 0, 0, 42, false, &fsload_names,
-			   &slots);
+	engine_init(e, 0, 1, 0, 1, 1000, 1000, 0, 0, 42, false, &fsload_names,
+		    &slots);
 	e->lat_sample = n;
 	clock_reads = 0;
 	end = fsload_engine_run(&w, e, &ph, 0, clock_ns, &end_ns);
@@ -1443,11 +1530,11 @@ TEST(loop_names)
 	for (n = 0; n < ARRAY_SIZE(nms); n++) {
 		memset(e, 0, sizeof(*e));
 		e->hist = hist;
-		fsload_engine_init(e, 2, 4, 0, 1, 1000, 100, 0, 0, 42, false, nms[n],
-				   &slots);
+		engine_init(e, 2, 4, 0, 1, 1000, 100, 0, 0, 42, false, nms[n],
+			    &slots);
 		memset(&name_ref, 0, sizeof(name_ref));
-		fsload_engine_init(&name_ref, 2, 4, 0, 1, 1000, 100, 0, 0, 42, false,
-				   nms[n], &slots);
+		engine_init(&name_ref, 2, 4, 0, 1, 1000, 100, 0, 0, 42, false,
+			    nms[n], &slots);
 		name_files = 1000;
 		name_bad = 0;
 		for (r = 0; r < ARRAY_SIZE(runs); r++) {
@@ -1485,8 +1572,8 @@ static void rank_order(u32 index, u32 threads, u32 rank, u32 *order)
 	u64 end_ns;
 
 	w.e.hist = hist;
-	fsload_engine_init(&w.e, index, threads, rank, 1, 100, 100, 0, 0, 42,
-			   false, &mdtest_names, &slots);
+	engine_init(&w.e, index, threads, rank, 1, 100, 100, 0, 0, 42,
+		    false, &mdtest_names, &slots);
 	loop_phase(&ph, FSLOAD_OP_STAT, &weight, 1, 100);
 	ph.order = FSLOAD_ORDER_RANDOM;
 	order_rec = order;

@@ -39,8 +39,9 @@
  *	uprogram.c		the program, as the kernel's start request
  *				parser makes it (module/program.c)
  *	uworker.c		the engine's hooks around the loop: barriers,
- *				calibration, phase open and close; the
- *				threads (module/worker.c)
+ *				holds, what calibration and a phase's
+ *				opening and closing (engine-job.h) do
+ *				here; the threads (module/worker.c)
  *	ustatus.c		the job's status and results, as the kernel
  *				reports them (module/netlink.c)
  *	ujob.c			the job's lifecycle (module/job.c)
@@ -73,8 +74,6 @@
 #include "engine/uring.h"
 #include "nl/results.h"
 
-/* As the kernel's FSLOAD_TOP_THREADS (module/fsload.h). */
-#define UENGINE_TOP_THREADS	8
 /*
  * The main thread's longest sleep while the job runs: how long a SIGINT
  * may wait.  It wakes more often only for a tick or the progress line.
@@ -89,7 +88,7 @@
  * counted, as the kernel's idle time is not), or without it, /proc/stat's
  * ticks of neither idle nor iowait (USER_HZ: 10 ms).
  */
-struct usys {
+struct fsload_sys {
 	u64 wall_ns;
 	unsigned int cpus;		/* online CPUs; 0: not read */
 	u64 busy_ns[USYS_CPUS_MAX];
@@ -100,22 +99,6 @@ struct utsnap {
 	pid_t tid;
 	pid_t pid;
 	u64 runtime_ns;
-};
-
-/* What a phase's result collects; as the kernel's struct fsload_result. */
-struct ures {
-	bool started;
-	u64 start_ns;
-	struct fsload_phase_sum sum;
-	u64 *hist;
-	u64 worker_cpu_ns;
-	bool measured;
-	bool tail;
-	u64 sys_busy_ns;
-	u64 tail_ns;
-	u64 tail_busy_ns;
-	unsigned int ntop;
-	struct thread_cpu top[UENGINE_TOP_THREADS];
 };
 
 struct ujob;
@@ -171,22 +154,10 @@ struct ujob {
 	struct fsload_phase *phases;
 	unsigned int nphases;
 	struct fsload_slots slots;
-	u32 threads;
-	u32 rank;		/* of a multi-client run */
-	u32 ranks;		/* > 1: its ranks in one directory */
-	u64 files;
-	u32 files_per_dir;
-	u32 branch;		/* directory tree; 0 flat */
-	u32 first_dir;		/* the first directory holding files */
-	u32 lat_sample;		/* time 1 op in lat_sample */
-	struct fsload_naming naming;
-	u64 seed;
-	u32 flags;
+	/* flags, threads, rank ... groups: what the threads are set up from */
+	struct fsload_setup setup;
 	u32 idle_ms;
 	u32 max_block;
-	/* thread groups (at least one): each one's workers */
-	unsigned int ngroups;
-	u32 group_threads[FSLOAD_GROUPS_MAX];
 
 	bool busy_ticks;	/* the machine's busy time from /proc/stat */
 	bool uring;		/* --engine uring, with these options */
@@ -210,10 +181,10 @@ struct ujob {
 	char errmsg[FSLOAD_ERRMSG_MAX];
 	unsigned int holds;	/* caches dropped before a phase */
 	u64 hold_ns;
-	struct ures *res;
+	struct fsload_result *res;
 
 	/* The phase's opener and closer only. */
-	struct usys sys0;
+	struct fsload_sys sys0;
 	struct utsnap *threads0;
 	unsigned int nthreads0;
 
@@ -238,6 +209,18 @@ static inline u64 thread_cpu_ns(void)
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+/* CLOCK_REALTIME @ms from now, for pthread_cond_timedwait(). */
+static inline void udeadline(struct timespec *ts, u32 ms)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+	ts->tv_sec += ms / 1000;
+	ts->tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
 }
 
 /* A failed system call's negative errno. */
@@ -280,11 +263,11 @@ s64 usync_syncfs(struct fsload_worker *w);
 int ubackend_uring_check(const struct uring_opts *o);
 
 /* umeasure.c */
-bool usys_read_schedstat(struct usys *s);
-void usys_snap(const struct ujob *job, struct usys *s);
-u64 usys_busy(const struct usys *a, const struct usys *b, u64 span_ns);
+bool usys_read_schedstat(struct fsload_sys *s);
+void usys_snap(const struct ujob *job, struct fsload_sys *s);
+u64 fsload_sys_busy(const struct fsload_sys *a, const struct fsload_sys *b, u64 span_ns);
 struct utsnap *utsnap_take(unsigned int *count);
-unsigned int utop_threads(struct ujob *job, struct thread_cpu *top);
+unsigned int utop_threads(struct ujob *job, struct fsload_top *top);
 
 /* uprogram.c */
 void ushape(const struct program *prog, u32 threads, u64 files,

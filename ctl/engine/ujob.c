@@ -46,7 +46,7 @@ static void ujob_free(struct ujob *job)
 	unsigned int i;
 
 	if (job->workers) {
-		for (i = 0; i < job->threads; i++) {
+		for (i = 0; i < job->setup.threads; i++) {
 			free(job->workers[i].buf);
 			free(job->workers[i].e.hist);
 		}
@@ -92,11 +92,10 @@ static void *ubuf_alloc(u32 bytes)
 static int ujob_alloc(struct ujob *job)
 {
 	size_t hist = fsload_hist_words(&job->slots);
-	unsigned int i, g = 0;
-	u32 gend = job->group_threads[0];
+	unsigned int i;
 
 	job->res = calloc(job->nphases, sizeof(*job->res));
-	job->workers = calloc(job->threads, sizeof(*job->workers));
+	job->workers = calloc(job->setup.threads, sizeof(*job->workers));
 	if (!job->res || !job->workers)
 		return -ENOMEM;
 	for (i = 0; i < job->nphases; i++) {
@@ -104,21 +103,12 @@ static int ujob_alloc(struct ujob *job)
 		if (!job->res[i].hist)
 			return -ENOMEM;
 	}
-	for (i = 0; i < job->threads; i++) {
+	for (i = 0; i < job->setup.threads; i++) {
 		struct fsload_worker *w = &job->workers[i];
 
 		w->job = job;
 		w->index = i;
-		fsload_engine_init(&w->e, i, job->threads, job->rank,
-				   job->ranks, job->files, job->files_per_dir, job->branch,
-				   job->first_dir, job->seed,
-				   job->flags & FSLOAD_JOB_F_SHARED_DIR,
-				   &job->naming, &job->slots);
-		/* the workers, group by group, as the kernel numbers them */
-		while (i >= gend && g + 1 < job->ngroups)
-			gend += job->group_threads[++g];
-		w->e.group = g;
-		w->e.lat_sample = job->lat_sample;
+		fsload_engine_init(&w->e, &job->setup, &job->slots, i);
 		w->e.hist = calloc(hist, sizeof(u64));
 		w->buf = ubuf_alloc(job->max_block);
 		if (!w->e.hist || !w->buf)
@@ -150,24 +140,24 @@ static int ujob_setup(struct ujob *job, const struct job_req *req)
 	struct fsload_job_shape js;
 	unsigned int i;
 
-	job->threads = req->threads;
-	job->rank = p->rank;
-	job->ranks = job_ranks(req);
-	job->ngroups = req->prog->ngroups ? req->prog->ngroups : 1;
+	job->setup.threads = req->threads;
+	job->setup.rank = p->rank;
+	job->setup.ranks = job_ranks(req);
+	job->setup.ngroups = req->prog->ngroups ? req->prog->ngroups : 1;
 	for (i = 0; i < req->prog->ngroups; i++)
-		job->group_threads[i] = req->prog->groups[i].threads;
+		job->setup.group_threads[i] = req->prog->groups[i].threads;
 	if (!req->prog->ngroups)
-		job->group_threads[0] = req->threads;
-	job->files = req->files;
-	job->files_per_dir = p->files_per_dir;
-	job->branch = p->tree_branch;
-	job->first_dir = p->first_dir;
-	job->lat_sample = p->lat_sample;
-	job->naming.scheme = p->scheme;
-	job->naming.bytes = p->name_bytes ?: FSLOAD_FSMARK_NAME_BYTES;
-	job->naming.random = p->name_random_bytes ?: FSLOAD_FSMARK_RANDOM_BYTES;
-	job->seed = p->seed;
-	job->flags = req->flags;
+		job->setup.group_threads[0] = req->threads;
+	job->setup.files = req->files;
+	job->setup.files_per_dir = p->files_per_dir;
+	job->setup.branch = p->tree_branch;
+	job->setup.first_dir = p->first_dir;
+	job->setup.lat_sample = p->lat_sample;
+	job->setup.naming.scheme = p->scheme;
+	job->setup.naming.bytes = p->name_bytes ?: FSLOAD_FSMARK_NAME_BYTES;
+	job->setup.naming.random = p->name_random_bytes ?: FSLOAD_FSMARK_RANDOM_BYTES;
+	job->setup.seed = p->seed;
+	job->setup.flags = req->flags;
 	job->idle_ms = p->idle_ms;
 	job->uring = req->engine == ENGINE_URING;
 	job->uring_opts.sqpoll = p->uring_sqpoll;
@@ -181,7 +171,7 @@ static int ujob_setup(struct ujob *job, const struct job_req *req)
 	job->phases = calloc(job->nphases, sizeof(*job->phases));
 	if (!job->phases)
 		goto oom;
-	ushape(req->prog, req->threads, job->files, req->flags, &js);
+	ushape(req->prog, req->threads, job->setup.files, req->flags, &js);
 	if (uprog_convert(req->prog, &js, job_phase_flags(req),
 			  job->phases, &job->max_block))
 		return EXIT_USAGE;
@@ -327,7 +317,7 @@ static void ujob_start_workers(struct ujob *job, const struct job_req *req,
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &block, &old_mask);
-	for (i = 0; i < job->threads; i++) {
+	for (i = 0; i < job->setup.threads; i++) {
 		struct fsload_worker *w = &job->workers[i];
 
 		pthread_mutex_lock(&job->lock);
@@ -379,13 +369,7 @@ static u64 ujob_wait(struct ujob *job, const struct job_req *req,
 		struct timespec ts;
 		u64 now;
 
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += poll_ms / 1000;
-		ts.tv_nsec += (long)(poll_ms % 1000) * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
+		udeadline(&ts, poll_ms);
 		pthread_cond_timedwait(&job->cond, &job->lock, &ts);
 		if (!job->running)
 			break;
@@ -408,7 +392,7 @@ static u64 ujob_wait(struct ujob *job, const struct job_req *req,
 		pthread_mutex_lock(&job->lock);
 	}
 	pthread_mutex_unlock(&job->lock);
-	for (i = 0; i < job->threads; i++) {
+	for (i = 0; i < job->setup.threads; i++) {
 		if (job->workers[i].created)
 			pthread_join(job->workers[i].thread, NULL);
 	}

@@ -29,7 +29,7 @@
 #define USCHEDSTAT_LAST		17
 
 /* Count @ns as the next online CPU's busy time in @s. */
-static void usys_add(struct usys *s, u64 ns)
+static void usys_add(struct fsload_sys *s, u64 ns)
 {
 	if (s->cpus < USYS_CPUS_MAX)
 		s->busy_ns[s->cpus] = ns;
@@ -39,7 +39,7 @@ static void usys_add(struct usys *s, u64 ns)
 }
 
 /* Each CPU's run time from /proc/schedstat into @s; false without. */
-bool usys_read_schedstat(struct usys *s)
+bool usys_read_schedstat(struct fsload_sys *s)
 {
 	unsigned long long run;
 	char *line = NULL;
@@ -72,7 +72,7 @@ bool usys_read_schedstat(struct usys *s)
 }
 
 /* Each CPU's busy ticks from /proc/stat into @s, in ns. */
-static bool usys_read_stat(struct usys *s)
+static bool usys_read_stat(struct fsload_sys *s)
 {
 	unsigned long long v[8];
 	long hz = sysconf(_SC_CLK_TCK);
@@ -131,7 +131,7 @@ static void usys_leave_cpu(void)
 }
 
 /* The machine's busy time now; s->cpus 0 when it cannot be read. */
-void usys_snap(const struct ujob *job, struct usys *s)
+void usys_snap(const struct ujob *job, struct fsload_sys *s)
 {
 	if (!job->busy_ticks)
 		usys_leave_cpu();
@@ -145,7 +145,7 @@ void usys_snap(const struct ujob *job, struct usys *s)
  * (the time measured: never more than 100% of a CPU, whatever a tick or
  * a task that ran across the snapshot added); 0 when CPUs came or went.
  */
-u64 usys_busy(const struct usys *a, const struct usys *b, u64 span_ns)
+u64 fsload_sys_busy(const struct fsload_sys *a, const struct fsload_sys *b, u64 span_ns)
 {
 	unsigned int i, n = min(a->cpus, (unsigned int)USYS_CPUS_MAX);
 	u64 sum = 0, d, cpus;
@@ -232,7 +232,7 @@ static bool ujob_is_engine(const struct ujob *job, const struct utsnap *t)
 	char path[64], comm[32];
 	unsigned int i;
 
-	for (i = 0; i < job->threads; i++) {
+	for (i = 0; i < job->setup.threads; i++) {
 		if (job->workers[i].tid == t->tid)
 			return true;
 	}
@@ -244,44 +244,42 @@ static bool ujob_is_engine(const struct ujob *job, const struct utsnap *t)
 }
 
 /*
- * Name and kind of thread @t, for the list of top threads.  The reader
- * of the user engine's result is its starter, whom the kernel engine
- * deems privy to the names and ids (fsload_privy(), module/netlink.c):
- * they are shown whenever /proc gave the name.
+ * Name and kind of thread @top->pid, for the list of top threads: false
+ * when /proc no longer has it (it ended since the snapshot).
  */
-static void utop_describe(const struct utsnap *t, struct thread_cpu *tc)
+static bool utop_describe(struct fsload_top *top)
 {
 	char path[64], buf[512], *p;
 	unsigned long flags;
 	size_t len;
 
-	tc->pid = t->tid;
-	snprintf(tc->name, sizeof(tc->name), "?");
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", t->pid, t->tid);
-	if (read_small(AT_FDCWD, path, buf, sizeof(buf))) {
-		len = strcspn(buf, "\n");
-		len = min(len, sizeof(tc->name) - 1);
-		memcpy(tc->name, buf, len);
-		tc->name[len] = '\0';
-		tc->named = true;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", t->pid, t->tid);
+	snprintf(path, sizeof(path), "/proc/%d/comm", top->pid);
 	if (!read_small(AT_FDCWD, path, buf, sizeof(buf)))
-		return;
+		return false;
+	len = strcspn(buf, "\n");
+	len = min(len, sizeof(top->comm) - 1);
+	memcpy(top->comm, buf, len);
+	top->comm[len] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/stat", top->pid);
+	if (!read_small(AT_FDCWD, path, buf, sizeof(buf)))
+		return false;
 	/* After "pid (comm)": state ppid pgrp session tty tpgid flags */
 	p = strrchr(buf, ')');
 	if (p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1)
-		tc->kernel = flags & PF_KTHREAD_FLAG;
+		top->kthread = flags & PF_KTHREAD_FLAG;
+	return true;
 }
 
 /*
  * The threads other than the engine's that used most CPU since
- * job->threads0; as the kernel's fsload_threads_top().
+ * job->threads0 and still there, as the kernel's fsload_threads_top()
+ * sees them.
  */
-unsigned int utop_threads(struct ujob *job, struct thread_cpu *top)
+unsigned int utop_threads(struct ujob *job, struct fsload_top *top)
 {
-	struct utsnap *now, *old, tops[UENGINE_TOP_THREADS];
-	unsigned int n = 0, nnow = 0, i, j;
+	struct utsnap *now, *old;
+	struct fsload_top *slot;
+	unsigned int n = 0, nnow = 0, i, k;
 	u64 d;
 
 	now = utsnap_take(&nnow);
@@ -290,26 +288,19 @@ unsigned int utop_threads(struct ujob *job, struct thread_cpu *top)
 	for (i = 0; i < nnow; i++) {
 		old = bsearch(&now[i], job->threads0, job->nthreads0,
 			      sizeof(*old), utsnap_cmp);
-		d = now[i].runtime_ns;
-		d = old && d >= old->runtime_ns ? d - old->runtime_ns :
-			old ? 0 : d;
+		d = fsload_top_delta(now[i].runtime_ns,
+				     old ? &old->runtime_ns : NULL);
 		if (!d || ujob_is_engine(job, &now[i]))
 			continue;
-		if (n == UENGINE_TOP_THREADS && d <= tops[n - 1].runtime_ns)
-			continue;
-		j = n < UENGINE_TOP_THREADS ? n++ : n - 1;
-		while (j && tops[j - 1].runtime_ns < d) {
-			tops[j] = tops[j - 1];
-			j--;
-		}
-		tops[j] = now[i];
-		tops[j].runtime_ns = d;
+		slot = fsload_top_add(top, &n, d);
+		if (slot)
+			slot->pid = now[i].tid;
 	}
 	free(now);
-	for (i = 0; i < n; i++) {
-		memset(&top[i], 0, sizeof(top[i]));
-		utop_describe(&tops[i], &top[i]);
-		top[i].cpu_ns = tops[i].runtime_ns;
+	/* A thread that ended meanwhile is left out: the kernel's are. */
+	for (i = 0, k = 0; i < n; i++) {
+		if (utop_describe(&top[i]))
+			top[k++] = top[i];
 	}
-	return n;
+	return k;
 }

@@ -29,7 +29,7 @@ static u64 ujob_ops_done(const struct ujob *job, u64 *bytes)
 	unsigned int i;
 
 	*bytes = 0;
-	for (i = 0; i < job->threads; i++) {
+	for (i = 0; i < job->setup.threads; i++) {
 		ops += READ_ONCE(job->workers[i].e.ops_done);
 		*bytes += READ_ONCE(job->workers[i].e.bytes_done);
 	}
@@ -53,7 +53,7 @@ void uprogress_draw(struct ujob *job, const struct job_req *req,
 	if (s.phase >= 0) {
 		s.name = req->prog->phases[s.phase].name;
 		s.limit_s = req->prog->phases[s.phase].duration_ms / 1e3;
-		for (i = 0; i < job->threads; i++)
+		for (i = 0; i < job->setup.threads; i++)
 			fsload_engine_items(&job->workers[i].e, &s.items,
 					    &s.done);
 	}
@@ -80,41 +80,41 @@ static void ujob_status_settings(const struct ujob *job,
 		JS_SET(js, FSLOAD_A_JOB_DIR_INO);
 		JS_SET(js, FSLOAD_A_JOB_DIR_MODE);
 	}
-	js->flags = job->flags;
+	js->flags = job->setup.flags;
 	JS_SET(js, FSLOAD_A_JOB_FLAGS);
-	js->threads = job->threads;
+	js->threads = job->setup.threads;
 	JS_SET(js, FSLOAD_A_JOB_THREADS);
-	if (job->rank) {
-		js->rank = job->rank;
+	if (job->setup.rank) {
+		js->rank = job->setup.rank;
 		JS_SET(js, FSLOAD_A_JOB_RANK);
 	}
-	if (job->ranks > 1) {
-		js->ranks = job->ranks;
+	if (job->setup.ranks > 1) {
+		js->ranks = job->setup.ranks;
 		JS_SET(js, FSLOAD_A_JOB_RANKS);
 	}
-	js->files = job->files;
+	js->files = job->setup.files;
 	JS_SET(js, FSLOAD_A_JOB_FILES);
-	js->files_per_dir = job->files_per_dir;
+	js->files_per_dir = job->setup.files_per_dir;
 	JS_SET(js, FSLOAD_A_JOB_FILES_PER_DIR);
-	if (job->branch) {
-		js->tree_branch = job->branch;
+	if (job->setup.branch) {
+		js->tree_branch = job->setup.branch;
 		JS_SET(js, FSLOAD_A_JOB_TREE_BRANCH);
 	}
-	if (job->first_dir) {
-		js->first_dir = job->first_dir;
+	if (job->setup.first_dir) {
+		js->first_dir = job->setup.first_dir;
 		JS_SET(js, FSLOAD_A_JOB_FIRST_DIR);
 	}
-	js->names = job->naming.scheme;
+	js->names = job->setup.naming.scheme;
 	JS_SET(js, FSLOAD_A_JOB_NAMES);
-	if (job->naming.scheme == FSLOAD_NAMES_FSMARK) {
-		js->name_bytes = job->naming.bytes;
+	if (job->setup.naming.scheme == FSLOAD_NAMES_FSMARK) {
+		js->name_bytes = job->setup.naming.bytes;
 		JS_SET(js, FSLOAD_A_JOB_NAME_BYTES);
-		js->name_random_bytes = job->naming.random;
+		js->name_random_bytes = job->setup.naming.random;
 		JS_SET(js, FSLOAD_A_JOB_NAME_RANDOM_BYTES);
 	}
-	js->seed = job->seed;
+	js->seed = job->setup.seed;
 	JS_SET(js, FSLOAD_A_JOB_SEED);
-	js->lat_sample = job->lat_sample;
+	js->lat_sample = job->setup.lat_sample;
 	JS_SET(js, FSLOAD_A_JOB_LAT_SAMPLE);
 	snprintf(js->profile, sizeof(js->profile), "%s", req->prog->profile);
 	JS_SET(js, FSLOAD_A_JOB_PROFILE);
@@ -137,13 +137,13 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 
 	memset(js, 0, sizeof(*js));
 	js->dir = strdup(dir);
-	js->pids = calloc(job->threads, sizeof(*js->pids));
+	js->pids = calloc(job->setup.threads, sizeof(*js->pids));
 	if (!js->dir || !js->pids)
 		return -ENOMEM;
 	JS_SET(js, FSLOAD_A_JOB_DIR);
 	ujob_status_settings(job, req, js);
 	for (i = 0; i < job->nphases; i++) {
-		if (job->res[i].sum.complete != job->threads)
+		if (job->res[i].sum.complete != job->setup.threads)
 			complete = false;
 	}
 	js->state = job->err ? FSLOAD_JOB_FAILED : complete ?
@@ -168,9 +168,9 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 	JS_SET(js, FSLOAD_A_JOB_OPS);
 	js->bytes = bytes;
 	JS_SET(js, FSLOAD_A_JOB_BYTES);
-	for (i = 0; i < job->threads; i++)
+	for (i = 0; i < job->setup.threads; i++)
 		js->pids[i] = job->workers[i].tid;
-	js->npids = job->threads;
+	js->npids = job->setup.threads;
 	JS_SET(js, FSLOAD_A_JOB_WORKER_PID);
 	js->cpus = job->sys0.cpus ? job->sys0.cpus :
 		   (u32)sysconf(_SC_NPROCESSORS_ONLN);
@@ -201,7 +201,7 @@ static int ujob_status(const struct ujob *job, const struct job_req *req,
 #define RES_SET(pr, attr)	((pr)->have |= 1ULL << (attr))
 
 /* Op type @t's histogram in phase result @res as buckets. */
-static int uhist_buckets(const struct ujob *job, const struct ures *res,
+static int uhist_buckets(const struct ujob *job, const struct fsload_result *res,
 			 unsigned int t, struct opstat *os)
 {
 	unsigned int slot = job->slots.slot[t];
@@ -212,12 +212,26 @@ static int uhist_buckets(const struct ujob *job, const struct ures *res,
 				(slot - 1) * FSLOAD_HIST_BUCKETS);
 }
 
+/*
+ * Top thread @t as a result lists it: its name and pid are shown whenever
+ * /proc gave the name (the reader is the job's starter, whom the kernel
+ * engine deems privy to them: fsload_privy(), module/netlink.c).
+ */
+static void uthread_cpu(const struct fsload_top *t, struct thread_cpu *tc)
+{
+	snprintf(tc->name, sizeof(tc->name), "%s", t->comm[0] ? t->comm : "?");
+	tc->named = t->comm[0];
+	tc->pid = t->pid;
+	tc->kernel = t->kthread;
+	tc->cpu_ns = t->cpu_ns;
+}
+
 /* Phase @p's result, as the kernel reports it. */
 static int ujob_result(const struct ujob *job, unsigned int p,
 		       struct phase_result *pr)
 {
-	const struct ures *res = &job->res[p];
-	unsigned int t, n = 0;
+	const struct fsload_result *res = &job->res[p];
+	unsigned int t, i, n = 0;
 	int err;
 
 	memset(pr, 0, sizeof(*pr));
@@ -227,11 +241,11 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 	RES_SET(pr, FSLOAD_A_RES_PHASE_NAME);
 	pr->threads = res->sum.threads;
 	RES_SET(pr, FSLOAD_A_RES_THREADS);
-	pr->complete = res->sum.complete == job->threads;
+	pr->complete = res->sum.complete == job->setup.threads;
 	RES_SET(pr, FSLOAD_A_RES_COMPLETE);
 	pr->stonewalled = !!res->sum.stonewalled;
 	RES_SET(pr, FSLOAD_A_RES_STONEWALLED);
-	pr->elapsed_ns = fsload_phase_elapsed(&res->sum, res->start_ns);
+	pr->elapsed_ns = fsload_result_elapsed(res);
 	RES_SET(pr, FSLOAD_A_RES_ELAPSED_NS);
 	pr->start_ns = res->start_ns;
 	RES_SET(pr, FSLOAD_A_RES_START_NS);
@@ -280,7 +294,8 @@ static int ujob_result(const struct ujob *job, unsigned int p,
 			pr->top = calloc(res->ntop, sizeof(*pr->top));
 			if (!pr->top)
 				return -ENOMEM;
-			memcpy(pr->top, res->top, res->ntop * sizeof(*pr->top));
+			for (i = 0; i < res->ntop; i++)
+				uthread_cpu(&res->top[i], &pr->top[i]);
 			pr->ntop = res->ntop;
 			RES_SET(pr, FSLOAD_A_RES_THREAD);
 		}

@@ -2,9 +2,10 @@
 /*
  * fsloadctl: the userspace engine's threads, as the kernel's
  * module/worker.c: the hooks of the job's choreography (engine-job.h,
- * compiled here): the barriers, the holds, the calibration before the
- * first phase, each phase's opening and closing, the run of a phase by
- * the job's backend (its loop: uloop.h) and the merge of its results.
+ * compiled here): the barriers, the holds, how the machine is measured
+ * and the phase loop calibrated as a phase opens and closes, the run of
+ * a phase by the job's backend (its loop: uloop.h) and the merge of its
+ * results.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,135 +33,132 @@ void ujob_stop(struct ujob *job)
 	pthread_mutex_unlock(&job->lock);
 }
 
-/* Record the first failure of the job and stop it. */
+/* engine-job.h's: record the first failure of the job and stop it. */
 static void fsload_fail(struct fsload_worker *w, const char *phase,
-			const char *what, int err)
-{
-	struct ujob *job = w->job;
+			const char *what, int err);
 
-	pthread_mutex_lock(&job->lock);
-	if (!job->err) {
-		job->err = err;
-		snprintf(job->errmsg, sizeof(job->errmsg),
-			 "phase %s, thread %u: %s %s: error %d", phase,
-			 w->index, what, w->e.name, err);
-	}
-	pthread_mutex_unlock(&job->lock);
-	ujob_stop(job);
+/* The engine-job.h hooks that record a failure, open and close a phase. */
+
+static inline const char *fsload_fail_where(struct fsload_worker *w)
+{
+	return w->e.name;
 }
 
-/*
- * Before the first phase, with every other thread waiting: the machine's
- * idle baseline, then the cost of the phase loop itself, from running
- * null operations through it; as the kernel's fsload_calibrate().
- */
-static void ujob_calibrate(struct fsload_worker *w)
+static inline void fsload_stop(struct fsload_worker *w)
+{
+	ujob_stop(w->job);
+}
+
+static inline const struct fsload_phase *
+fsload_job_phase(struct fsload_worker *w, unsigned int p)
+{
+	return &w->job->phases[p];
+}
+
+static inline void fsload_job_lock(struct fsload_worker *w)
+{
+	pthread_mutex_lock(&w->job->lock);
+}
+
+static inline void fsload_job_unlock(struct fsload_worker *w)
+{
+	pthread_mutex_unlock(&w->job->lock);
+}
+
+static inline void *fsload_zalloc(size_t size)
+{
+	return calloc(1, size);
+}
+
+static inline void fsload_free(void *p)
+{
+	free(p);
+}
+
+static inline void fsload_sys_snap_job(struct fsload_worker *w,
+				       struct fsload_sys *s)
+{
+	usys_snap(w->job, s);
+}
+
+static inline u32 fsload_idle_ms(struct fsload_worker *w)
+{
+	return w->job->idle_ms;
+}
+
+/* Wait @ms or until the job stops. */
+static void fsload_idle_wait(struct fsload_worker *w, u32 ms)
 {
 	struct ujob *job = w->job;
-	struct fsload_phase *ph;
-	struct usys a, b;
 	struct timespec ts;
-	u64 ns;
 
-	if (job->idle_ms) {
-		usys_snap(job, &a);
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += job->idle_ms / 1000;
-		ts.tv_nsec += (long)(job->idle_ms % 1000) * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		pthread_mutex_lock(&job->lock);
-		while (!READ_ONCE(job->stop) &&
-		       pthread_cond_timedwait(&job->cond, &job->lock, &ts) !=
-		       ETIMEDOUT)
-			;
-		pthread_mutex_unlock(&job->lock);
-		usys_snap(job, &b);
-		pthread_mutex_lock(&job->lock);
-		job->idle_ns = b.wall_ns - a.wall_ns;
-		job->idle_busy_ns = usys_busy(&a, &b, job->idle_ns);
-		pthread_mutex_unlock(&job->lock);
-	}
-	ph = calloc(1, sizeof(*ph));
-	if (!ph)
-		return;
-	ns = job->backend->overhead(w, ph);
-	free(ph);
-	if (!ns)
-		return;
+	udeadline(&ts, ms);
 	pthread_mutex_lock(&job->lock);
-	job->overhead_ops = FSLOAD_OVERHEAD_OPS;
-	job->overhead_ns = ns;
-	job->op_clock = w->e.clk_tsc ? FSLOAD_OP_CLOCK_TSC :
-				       FSLOAD_OP_CLOCK_CLOCK_GETTIME;
+	while (!READ_ONCE(job->stop) &&
+	       pthread_cond_timedwait(&job->cond, &job->lock, &ts) != ETIMEDOUT)
+		;
 	pthread_mutex_unlock(&job->lock);
 }
 
-/* The last thread to arrive opens phase @p. */
-static void fsload_phase_open(struct fsload_worker *w, unsigned int p)
+/* The op clock when not the TSC: clock_gettime() (fsload_now()). */
+#define FSLOAD_OP_CLOCK_NOW	FSLOAD_OP_CLOCK_CLOCK_GETTIME
+
+static u64 fsload_overhead(struct fsload_worker *w, struct fsload_phase *ph)
+{
+	return w->job->backend->overhead(w, ph);
+}
+
+/* A TSC found unusable since leaves the ops' clock (uclock.c). */
+static inline void fsload_phase_prepare(struct fsload_worker *w,
+					unsigned int p)
+{
+	(void)w;
+	(void)p;
+	uengine_clock_check();
+}
+
+static inline void fsload_threads_open(struct fsload_worker *w)
 {
 	struct ujob *job = w->job;
 
-	uengine_clock_check();
-	if (p == 0)
-		ujob_calibrate(w);
 	free(job->threads0);
 	job->threads0 = utsnap_take(&job->nthreads0);
-	usys_snap(job, &job->sys0);
-	pthread_mutex_lock(&job->lock);
-	job->res[p].started = true;
-	job->res[p].start_ns = job->sys0.wall_ns;
-	job->cur_phase = p;
-	pthread_mutex_unlock(&job->lock);
 }
 
-/*
- * The last thread to finish phase @p closes it: the machine's CPU over
- * the phase, the sync tail, the threads that used most CPU.
- */
-static void fsload_phase_close(struct fsload_worker *w, unsigned int p)
+static unsigned int fsload_threads_close(struct fsload_worker *w,
+					 struct fsload_top *top)
 {
 	struct ujob *job = w->job;
-	const struct fsload_phase *ph = &job->phases[p];
-	struct ures *res = &job->res[p];
-	struct thread_cpu top[UENGINE_TOP_THREADS];
-	struct usys s1, s2;
 	unsigned int ntop = 0;
-	bool tail = false;
-	int err = 0;
 
-	usys_snap(job, &s1);
-	s2 = s1;
-	if ((ph->flags & FSLOAD_PHASE_F_SYNC) && !READ_ONCE(job->stop)) {
-		err = job->backend->syncfs(w);
-		usys_snap(job, &s2);
-		tail = true;
-	}
 	if (job->threads0)
 		ntop = utop_threads(job, top);
 	free(job->threads0);
 	job->threads0 = NULL;
+	return ntop;
+}
 
-	pthread_mutex_lock(&job->lock);
-	if (!READ_ONCE(job->stop) || tail) {
-		/* a CPU is busy for at most the phase, as the report divides */
-		res->measured = true;
-		res->sys_busy_ns = usys_busy(&job->sys0, &s1,
-					     fsload_phase_elapsed(&res->sum,
-								  res->start_ns));
-		res->tail = tail;
-		res->tail_ns = s2.wall_ns - s1.wall_ns;
-		res->tail_busy_ns = usys_busy(&s1, &s2, res->tail_ns);
-		res->ntop = ntop;
-		memcpy(res->top, top, ntop * sizeof(*top));
-	}
-	pthread_mutex_unlock(&job->lock);
-	if (err) {
-		w->e.name[0] = '\0';
-		fsload_fail(w, ph->name, "syncfs", err);
-	}
+static s64 fsload_phase_sync(struct fsload_worker *w, const char **what)
+{
+	(void)what;
+	return w->job->backend->syncfs(w);
+}
+
+/* The kernel's tracepoints; userspace has perf's syscall events. */
+static inline void fsload_phase_opened(struct fsload_worker *w,
+				       unsigned int p)
+{
+	(void)w;
+	(void)p;
+}
+
+static inline void fsload_phase_closed(struct fsload_worker *w,
+				       unsigned int p, u64 t1, u64 t2)
+{
+	(void)w;
+	(void)p;
+	(void)t1;
+	(void)t2;
 }
 
 /*
@@ -180,7 +178,7 @@ static bool fsload_hold(struct fsload_worker *w, unsigned int p)
 	if (READ_ONCE(job->stop))
 		return false;
 	/* after the last phase: the job's hold, with FSLOAD_JOB_F_HOLD_END */
-	if (p == job->nphases && !(job->flags & FSLOAD_JOB_F_HOLD_END))
+	if (p == job->nphases && !(job->setup.flags & FSLOAD_JOB_F_HOLD_END))
 		return true;
 	if (p < job->nphases &&
 	    (job->prog->phases[p].flags & FSLOAD_PHASE_F_HOLD)) {
@@ -208,7 +206,7 @@ static bool fsload_barrier_arrive(struct fsload_worker *w, unsigned int gen)
 	bool last;
 
 	pthread_mutex_lock(&job->lock);
-	last = ++job->arrived == job->threads * (gen + 1);
+	last = ++job->arrived == job->setup.threads * (gen + 1);
 	pthread_mutex_unlock(&job->lock);
 	return last;
 }
@@ -240,7 +238,7 @@ static void ujob_merge(struct fsload_worker *w, unsigned int p,
 		       enum fsload_run_end end, u64 end_ns, u64 cpu_ns)
 {
 	struct ujob *job = w->job;
-	struct ures *res = &job->res[p];
+	struct fsload_result *res = &job->res[p];
 	unsigned int i;
 
 	pthread_mutex_lock(&job->lock);
@@ -334,7 +332,7 @@ static void *uworker_fn(void *data)
 	w->tid = gettid();
 	if (uworker_init(w))
 		fsload_engine_job(w, &w->e, job->phases, job->nphases, true,
-				  job->flags & FSLOAD_JOB_F_SHARED_DIR);
+				  job->setup.flags & FSLOAD_JOB_F_SHARED_DIR);
 	if (job->backend->thread_exit)
 		job->backend->thread_exit(w);
 	pthread_mutex_lock(&job->lock);

@@ -972,47 +972,86 @@ static inline u32 fsload_run_threads(u32 threads, u32 ranks)
 }
 
 /*
- * Set up @e for thread @index of a job named as @nm says; the caller sets
- * e->hist.  mdtest's names carry the thread, so that in a shared tree
- * each thread numbers its items from 0 and puts its share of them in
- * every directory, as mdtest's ranks do; fsload's and fs_mark's number
- * every thread's files in one range there.  The files are in the
- * directories from @first_dir on (fsload_tree_dirs()).  A job of rank
- * @rank (fsload_rank_fits()) is one of a run of several: its thread t is
- * the run's thread @rank x @threads + t in mdtest's names and the random
- * seeds; rank 0 runs as a job without a rank.  When the @ranks ranks of
- * the run share one directory (@ranks > 1, fsload_ranks_fit()), the job is
- * a slice of one job of @ranks x @threads threads: thread t is that
- * job's thread @rank x @threads + t in everything, its tree and file
- * numbers, a stride's owner and the seeds.
+ * What a job's workers are set up from (fsload_engine_init()): the part of
+ * the program that says who each thread is, which files it has and how
+ * they are named.  Each engine's program holds one (module/fsload.h's
+ * struct fsload_program, ctl/engine/uengine-int.h's struct ujob), filled
+ * as the program is parsed.
+ */
+struct fsload_setup {
+	u32 flags;		/* enum fsload_job_flags */
+	u32 threads;
+	u32 rank;		/* of a run of several jobs: thread t is its
+				 * rank x threads + t
+				 */
+	u32 ranks;		/* > 1: the run's ranks share one directory */
+	u64 files;		/* per thread */
+	u32 files_per_dir;
+	u32 branch;		/* directory tree's branching; 0 flat */
+	u32 first_dir;		/* the first directory holding files */
+	struct fsload_naming naming;	/* the name scheme */
+	u64 seed;
+	u32 lat_sample;		/* time 1 op in lat_sample, >= 1 */
+	unsigned int ngroups;	/* >= 1; thread groups, or one of all */
+	u32 group_threads[FSLOAD_GROUPS_MAX];
+};
+
+/* The group of thread @index: the threads are numbered group by group. */
+static inline u8 fsload_setup_group(const struct fsload_setup *s,
+				    unsigned int index)
+{
+	unsigned int g = 0;
+	u32 end = s->group_threads[0];
+
+	while (index >= end && g + 1 < s->ngroups)
+		end += s->group_threads[++g];
+	return g;
+}
+
+/*
+ * Set up @e for thread @index of a job set up as @s says, its histograms
+ * in @slots' slots; the caller sets e->hist.  mdtest's names carry the
+ * thread, so that in a shared tree (FSLOAD_JOB_F_SHARED_DIR) each thread
+ * numbers its items from 0 and puts its share of them in every
+ * directory, as mdtest's ranks do; fsload's and fs_mark's number every
+ * thread's files in one range there.  The files are in the directories
+ * from first_dir on (fsload_tree_dirs()).  A job of rank s->rank
+ * (fsload_rank_fits()) is one of a run of several: its thread t is the
+ * run's thread rank x threads + t in mdtest's names and the random seeds;
+ * rank 0 runs as a job without a rank.  When the s->ranks ranks of the
+ * run share one directory (ranks > 1, fsload_ranks_fit()), the job is a
+ * slice of one job of ranks x threads threads: thread t is that job's
+ * thread rank x threads + t in everything, its tree and file numbers, a
+ * stride's owner and the seeds.
  */
 static inline void fsload_engine_init(struct fsload_engine *e,
-				      unsigned int index, unsigned int threads,
-				      u32 rank, u32 ranks, u64 files,
-				      u32 files_per_dir,
-				      u32 branch, u32 first_dir, u64 seed,
-				      bool shared,
-				      const struct fsload_naming *nm,
-				      const struct fsload_slots *slots)
+				      const struct fsload_setup *s,
+				      const struct fsload_slots *slots,
+				      unsigned int index)
 {
+	const struct fsload_naming *nm = &s->naming;
+	bool shared = s->flags & FSLOAD_JOB_F_SHARED_DIR;
+	unsigned int threads = s->threads;
+	u32 rank = s->rank;
 	u32 dirs;
 
-	if (ranks > 1) {
+	e->group = fsload_setup_group(s, index);
+	if (s->ranks > 1) {
 		index += rank * threads;
-		threads *= ranks;
+		threads *= s->ranks;
 		rank = 0;
 	}
-	dirs = (u32)fsload_tree_dirs(threads, files, files_per_dir, first_dir,
-				     shared, nm->scheme);
+	dirs = (u32)fsload_tree_dirs(threads, s->files, s->files_per_dir,
+				     s->first_dir, shared, nm->scheme);
 	e->index = index;
 	e->threads = threads;
 	e->rank_base = rank * threads;
 	e->shared = shared;
-	e->files = files;
-	e->files_per_dir = files_per_dir;
-	e->branch = branch;
-	e->first_dir = first_dir;
-	e->seed = seed;
+	e->files = s->files;
+	e->files_per_dir = s->files_per_dir;
+	e->branch = s->branch;
+	e->first_dir = s->first_dir;
+	e->seed = s->seed;
 	e->slots = slots;
 	e->naming = *nm;
 	/* fs_mark without -D: the files are in the thread's directory */
@@ -1020,10 +1059,10 @@ static inline void fsload_engine_init(struct fsload_engine *e,
 	/* A shared tree's directories are thread 0's to make and remove. */
 	e->ndirs = (shared && index) || e->in_root ? 0 : dirs;
 	/* fs_mark's clock in hex, 8 digits: a time of 2021 to 2029 */
-	e->stamp = 0x60000000U | (u32)(seed * 0x9e3779b97f4a7c15ULL >> 36);
-	fsload_rng_seed(&e->rnd, seed + e->rank_base + index);
-	e->lat_sample = 1;
-	fsload_rng_seed(&e->lat_rnd, ~(seed + e->rank_base + index));
+	e->stamp = 0x60000000U | (u32)(s->seed * 0x9e3779b97f4a7c15ULL >> 36);
+	fsload_rng_seed(&e->rnd, s->seed + e->rank_base + index);
+	e->lat_sample = s->lat_sample ? s->lat_sample : 1;
+	fsload_rng_seed(&e->lat_rnd, ~(s->seed + e->rank_base + index));
 	fsload_engine_owner(e, index);
 	e->prefix = 'f';
 	e->reached = U64_MAX;
@@ -1337,6 +1376,93 @@ static inline u64 fsload_phase_elapsed(const struct fsload_phase_sum *sum,
 				       u64 start_ns)
 {
 	return fsload_elapsed(start_ns, sum->end_ns);
+}
+
+/* The threads other than the workers a phase's result lists, at most. */
+#define FSLOAD_TOP_THREADS	8
+/* A thread's name, as the kernel's TASK_COMM_LEN. */
+#define FSLOAD_COMM_LEN		16
+
+/* A thread other than the workers, by CPU time used during a phase. */
+struct fsload_top {
+	char comm[FSLOAD_COMM_LEN];
+	pid_t pid;
+	bool kthread;
+	u64 cpu_ns;
+};
+
+/*
+ * The CPU time a thread used since a phase opened: @now_ns less its time
+ * then, @old_ns (NULL: it started since, and counts from zero); 0 when
+ * its time went back (another thread reused its id).
+ */
+static inline u64 fsload_top_delta(u64 now_ns, const u64 *old_ns)
+{
+	if (!old_ns)
+		return now_ns;
+	return now_ns >= *old_ns ? now_ns - *old_ns : 0;
+}
+
+/*
+ * Count a thread that used @cpu_ns (> 0) among the @n threads that used
+ * most CPU in @top (FSLOAD_TOP_THREADS entries, most first): the entry to
+ * describe it in, its cpu_ns set, or NULL when it is not among them.
+ */
+static inline struct fsload_top *fsload_top_add(struct fsload_top *top,
+						unsigned int *n, u64 cpu_ns)
+{
+	unsigned int i;
+
+	if (*n == FSLOAD_TOP_THREADS && cpu_ns <= top[*n - 1].cpu_ns)
+		return NULL;
+	/* Insert in place, most CPU first. */
+	i = *n < FSLOAD_TOP_THREADS ? (*n)++ : *n - 1;
+	while (i && top[i - 1].cpu_ns < cpu_ns) {
+		top[i] = top[i - 1];
+		i--;
+	}
+	memset(&top[i], 0, sizeof(top[i]));
+	top[i].cpu_ns = cpu_ns;
+	return &top[i];
+}
+
+/*
+ * The merged result of one phase, both engines': the workers' runs and
+ * histograms, their CPU time, the machine's busy time over the phase and
+ * its sync tail, and the threads that used most CPU meanwhile.  The
+ * module alone has hardware counters and a CPU profile: the user engine
+ * leaves those zero.
+ */
+struct fsload_result {
+	bool started;
+	u64 start_ns;		/* the engine's clock when the barrier opened */
+	struct fsload_phase_sum sum;	/* the workers' runs, as merged */
+	u64 *hist;		/* slots.n histograms */
+
+	/* CPU, summed over the workers. */
+	u64 worker_cpu_ns;	/* scheduler runtime */
+	u64 instructions;	/* kernel mode, with a PMU */
+	u64 cycles;
+
+	/* The machine over the phase and its tail; valid if measured. */
+	bool measured;
+	bool tail;		/* FSLOAD_PHASE_F_SYNC ran */
+	u64 sys_busy_ns;	/* busy time of all CPUs during the phase */
+	u64 tail_ns;
+	u64 tail_busy_ns;
+	unsigned int ntop;
+	struct fsload_top top[FSLOAD_TOP_THREADS];
+
+	/* The module's CPU profile of the workers (module/profile.c). */
+	u64 prof_samples;	/* taken, dropped ones included */
+	u64 prof_dropped;	/* no slot or no stack */
+	u64 prof_ns;		/* the handler's own time */
+};
+
+/* @res's elapsed time: from the phase's opening to its last op's end. */
+static inline u64 fsload_result_elapsed(const struct fsload_result *res)
+{
+	return fsload_phase_elapsed(&res->sum, res->start_ns);
 }
 
 /* Null operations timed before the first phase: the engine's own cost. */
