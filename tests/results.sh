@@ -327,6 +327,19 @@ j["environment"]["kernel"]["debug"].update(options=[], debug_kernel=False, lockd
 	rc=$?
 	[ $rc = 0 ] || [ $rc = 1 ] || [ $rc = 7 ] ||
 		fail "DEBUG_LIST vs none: exit $rc: $(cat "$tmp/hard.err")"
+	# Debian's 7.x ships UBSAN's bounds and shift checks: hardening too
+	# (issue 29: 7.x's smallfiles results were refused against 6.1's)
+	edit "$base" "$tmp/ubsan.json" '
+j["environment"]["kernel"]["debug"].update(options=["UBSAN", "UBSAN_BOUNDS", "UBSAN_SHIFT", "DEBUG_LIST"], debug_kernel=True, lockdep_or_kmemleak_present=False)'
+	"$ctl" compare "$tmp/ubsan.json" "$tmp/prod.json" >/dev/null 2>"$tmp/hard.err"
+	rc=$?
+	[ $rc = 0 ] || [ $rc = 1 ] || [ $rc = 7 ] ||
+		fail "UBSAN bounds and shift vs none: exit $rc: $(cat "$tmp/hard.err")"
+	edit "$base" "$tmp/ubsan-all.json" '
+j["environment"]["kernel"]["debug"].update(options=["UBSAN", "UBSAN_BOUNDS", "UBSAN_ALIGNMENT"], debug_kernel=True, lockdep_or_kmemleak_present=False)'
+	"$ctl" compare "$tmp/ubsan-all.json" "$tmp/prod.json" >/dev/null 2>"$tmp/hard.err"
+	rc=$?
+	[ $rc = 2 ] || fail "UBSAN_ALIGNMENT vs none: exit $rc, not 2"
 	edit "$base" "$tmp/dbg.json" '
 j["environment"]["kernel"]["debug"].update(options=["DEBUG_LIST", "KASAN"], debug_kernel=True, lockdep_or_kmemleak_present=False)'
 	edit "$base" "$tmp/base.json" '

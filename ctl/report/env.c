@@ -312,7 +312,9 @@ static bool config_on(const char *config, const char *opt)
 
 /* Options that make a kernel a debug kernel: slower, other costs. */
 static const char *const debug_options[] = {
-	"KASAN", "KCSAN", "KMSAN", "UBSAN", "PROVE_LOCKING", "LOCKDEP",
+	"KASAN", "KCSAN", "KMSAN", "UBSAN", "UBSAN_BOUNDS", "UBSAN_SHIFT",
+	"UBSAN_DIV_ZERO", "UBSAN_BOOL", "UBSAN_ENUM", "UBSAN_ALIGNMENT",
+	"PROVE_LOCKING", "LOCKDEP",
 	"DEBUG_LOCK_ALLOC", "LOCK_STAT", "DEBUG_ATOMIC_SLEEP",
 	"DEBUG_KMEMLEAK", "DEBUG_OBJECTS", "DEBUG_PAGEALLOC", "DEBUG_VM",
 	"SLUB_DEBUG_ON", "DEBUG_LIST", "FAULT_INJECTION", "KCOV",
@@ -325,9 +327,18 @@ static const char *const debug_options[] = {
  * recorded, but they do not make a debug kernel.  Debian's 6.1 and 6.12
  * enable DEBUG_LIST (a cheap check of each list operation; 6.6 and later
  * have LIST_HARDENED for it), so counting it called every stock Debian
- * kernel a debug kernel and compare refused 6.1 against 7.x.
+ * kernel a debug kernel and compare refused 6.1 against 7.x; Debian's
+ * 7.x enables UBSAN_BOUNDS and UBSAN_SHIFT.
  */
-static const char *const hardening_options[] = { "DEBUG_LIST" };
+static const char *const hardening_options[] = {
+	"DEBUG_LIST",
+	/*
+	 * Debian's 7.x: array bounds and shifts checked, a report and go on
+	 * (no trap); the other checks (UBSAN_ALIGNMENT and its kin) are a
+	 * debug kernel's.  An older result lists UBSAN alone.
+	 */
+	"UBSAN", "UBSAN_BOUNDS", "UBSAN_SHIFT",
+};
 
 bool env_debug_option(const char *name)
 {
