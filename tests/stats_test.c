@@ -19,6 +19,8 @@
 #include "lib/json.h"
 #include "lib/print.h"
 #include "report/env.h"
+#include "report/geometry.h"
+#include "lib/sha256.h"
 
 #include "kselftest_harness.h"
 

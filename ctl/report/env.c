@@ -30,6 +30,8 @@
 
 #include "lib/fsloadctl.h"
 #include "report/env.h"
+#include "report/geometry.h"
+#include "lib/sha256.h"
 #include "gitrev.h"
 #include "lib/print.h"
 
@@ -189,75 +191,6 @@ static void print_ll(const char *key, long long v)
 		print_null(PRINT_JSON, key, NULL);
 	else
 		print_uint(PRINT_JSON, key, NULL, (uint64_t)v);
-}
-
-/* --- SHA-256 (FIPS 180-4) --------------------------------------------------- */
-
-static const uint32_t sha_k[64] = {
-	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
-	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
-	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
-#define ROR(x, n)	(((x) >> (n)) | ((x) << (32 - (n))))
-
-static void sha256_block(uint32_t h[8], const unsigned char *p)
-{
-	uint32_t w[64], a, b, c, d, e, f, g, hh, t1, t2;
-	unsigned int i;
-
-	for (i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
-	for (i = 16; i < 64; i++)
-		w[i] = w[i - 16] + (ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^
-				    (w[i - 15] >> 3)) +
-		       w[i - 7] + (ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^
-				   (w[i - 2] >> 10));
-	a = h[0]; b = h[1]; c = h[2]; d = h[3];
-	e = h[4]; f = h[5]; g = h[6]; hh = h[7];
-	for (i = 0; i < 64; i++) {
-		t1 = hh + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) +
-		     ((e & f) ^ (~e & g)) + sha_k[i] + w[i];
-		t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) +
-		     ((a & b) ^ (a & c) ^ (b & c));
-		hh = g; g = f; f = e; e = d + t1;
-		d = c; c = b; b = a; a = t1 + t2;
-	}
-	h[0] += a; h[1] += b; h[2] += c; h[3] += d;
-	h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
-}
-
-void sha256_hex(const void *data, size_t len, char out[65])
-{
-	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-			  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
-	const unsigned char *p = data;
-	unsigned char tail[128] = { 0 };
-	uint64_t bits = (uint64_t)len * 8;
-	size_t rest, tlen, i;
-
-	for (; len >= 64; len -= 64, p += 64)
-		sha256_block(h, p);
-	rest = len;
-	memcpy(tail, p, rest);
-	tail[rest] = 0x80;
-	tlen = rest + 1 + 8 <= 64 ? 64 : 128;
-	for (i = 0; i < 8; i++)
-		tail[tlen - 1 - i] = (unsigned char)(bits >> (8 * i));
-	sha256_block(h, tail);
-	if (tlen == 128)
-		sha256_block(h, tail + 64);
-	for (i = 0; i < 8; i++)
-		snprintf(out + 8 * i, 9, "%08" PRIx32, h[i]);
 }
 
 /* --- kernel ------------------------------------------------------------------ */
@@ -802,132 +735,6 @@ static void print_block_device(const struct mount_info *mi)
 		print_text(queue_keys[i], q);
 	}
 	close_json_object();
-	close_json_object();
-}
-
-/*
- * Geometry lines whose values change with use, not with how the filesystem
- * was made: left out of "geometry" (they stay in "geometry_text"), and
- * not compared (older result files have them).  Block and inode counts
- * stay: they are the geometry.
- */
-bool env_geometry_volatile(const char *key)
-{
-	static const char *const exact[] = {
-		/* dumpe2fs -h */
-		"Filesystem state", "Mount count", "Filesystem created",
-		"Last checked", "Lifetime writes", "Journal sequence",
-		"Journal start", "Last mounted on", "Last orphan",
-		"Next check after", "Journal head", "Journal errno",
-		"Journal checksum",
-		/* btrfs inspect-internal dump-super */
-		"root", "chunk_root", "log_root", "log_root_transid",
-		"root_level", "chunk_root_level", "log_root_level",
-		"block_group_root", "block_group_root_level", "csum",
-		"Checksum",
-	};
-	static const char *const part[] = {
-		"time", "Time", "generation", "bytes_used",
-	};
-	unsigned int i;
-
-	if (!strncmp(key, "Last ", 5) || !strncmp(key, "Free ", 5))
-		return true;
-	for (i = 0; i < ARRAY_SIZE(exact); i++)
-		if (!strcmp(key, exact[i]))
-			return true;
-	for (i = 0; i < ARRAY_SIZE(part); i++)
-		if (strstr(key, part[i]))
-			return true;
-	return false;
-}
-
-/*
- * One line of xfs_info: "SECTION =HEADER  name=value name=value, ..."; a
- * line whose SECTION is blank continues @section's.  The pairs become
- * "SECTION.name"; the header (naming's "version 2", log's "internal log",
- * realtime's "none") becomes "SECTION", unless it is a path (meta-data's
- * device, an external log's).  Words after a value ("blks") are units.
- */
-static void print_xfs_geometry_line(char *line, char *section, size_t len)
-{
-	char *eq = strchr(line, '='), *p, *tok, *save = NULL, *v;
-	char head[128] = "", key[96];
-	bool pairs = false;
-
-	if (!eq)
-		return;
-	*eq = '\0';
-	for (p = line; *p == ' ' || *p == '\t'; p++)
-		;
-	v = p + strcspn(p, " \t");
-	*v = '\0';
-	if (*p)
-		snprintf(section, len, "%s", p);
-	for (tok = strtok_r(eq + 1, " ,\t", &save); tok;
-	     tok = strtok_r(NULL, " ,\t", &save)) {
-		v = strchr(tok, '=');
-		if (!v) {
-			/* the header's words, before the first pair */
-			if (!pairs && strlen(head) + strlen(tok) + 2 <
-				      sizeof(head))
-				snprintf(head + strlen(head),
-					 sizeof(head) - strlen(head), "%s%s",
-					 *head ? " " : "", tok);
-			continue;
-		}
-		pairs = true;
-		*v++ = '\0';
-		if (!*tok || !*v)
-			continue;
-		snprintf(key, sizeof(key), "%s.%s", section, tok);
-		print_string(PRINT_JSON, key, NULL, v);
-	}
-	if (*head && *section && !strchr(head, '/'))
-		print_string(PRINT_JSON, section, NULL, head);
-}
-
-/*
- * "Key:   value" (dumpe2fs), "key\t\tvalue" (btrfs dump-super) lines as
- * members of the "geometry" object; xfs_info's name=value pairs prefixed
- * with their section (print_xfs_geometry_line()).
- */
-void env_print_geometry(const char *fstype, char *text)
-{
-	char *save = NULL, *line, section[32] = "";
-
-	open_json_object("geometry");
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *k, *v, *e;
-
-		if (!strcmp(fstype, "xfs")) {
-			print_xfs_geometry_line(line, section,
-						sizeof(section));
-			continue;
-		}
-		if (!strcmp(fstype, "btrfs")) {
-			k = line;
-			v = k + strcspn(k, " \t");
-			if (!*v)
-				continue;
-			*v++ = '\0';
-		} else {
-			k = line;
-			v = strchr(line, ':');
-			if (!v)
-				continue;
-			*v++ = '\0';
-		}
-		while (*v == ' ' || *v == '\t')
-			v++;
-		e = v + strlen(v);
-		while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
-			*--e = '\0';
-		if (!*k || env_geometry_volatile(k))
-			continue;
-		print_string(PRINT_JSON, k, NULL, v);
-	}
 	close_json_object();
 }
 

@@ -33,21 +33,9 @@ void env_cpu_read(struct env_cpu *cpu);
 void env_cpu_line(const struct env_cpu *cpu, char *buf, size_t len);
 
 /*
- * The "geometry" member of the current JSON object: @text, the output of
- * @fstype's tool (dumpe2fs -h, xfs_info, btrfs dump-super), as members
- * one per value; @text is cut up.
- */
-void env_print_geometry(const char *fstype, char *text);
-
-/* A filesystem geometry line (@key) that changes with use, not with mkfs. */
-bool env_geometry_volatile(const char *key);
-
-/* SHA-256 of @len bytes at @data as 64 hex digits and a NUL. */
-/*
  * Does CONFIG_@name make a debug kernel (KASAN, lockdep, ...)?  Not the
  * hardening options production kernels ship (DEBUG_LIST).
  */
 bool env_debug_option(const char *name);
-void sha256_hex(const void *data, size_t len, char out[65]);
 
 #endif /* FSLOADCTL_ENV_H */

@@ -16,6 +16,7 @@
 #include "lib/print.h"
 #include "report/env.h"
 #include "report/envdiff.h"
+#include "report/geometry.h"
 #include "report/resultset.h"
 
 struct env_key {
