@@ -40,6 +40,7 @@
 #include "engine/run.h"
 #include "engine/uengine.h"
 #include "engine/wait.h"
+#include "report/plot.h"
 #include "report/profile.h"
 #include "report/ranks.h"
 #include "report/record.h"
@@ -497,6 +498,7 @@ static int run_age(struct nl_ctx *nl, const struct params *p,
 	ret = run_job(nl, &req, run);
 	if (ret)
 		return ret;
+	report_plots(run, p->plot, p->quiet);
 	ar->run = run;
 	ar->kept = keep_files;
 	ar->after_pct = ac.last;
@@ -1200,6 +1202,7 @@ static int start_one(struct start *st, struct job_req *req, unsigned int it,
 			return ret;
 		}
 		st->nruns++;
+		report_plots(run, st->p.plot, st->p.quiet);
 		profile_write_files(run->r.profile, &run->r, st->p.folded,
 				    st->p.flamegraph);
 		if (st->extents)

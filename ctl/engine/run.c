@@ -28,7 +28,6 @@
 #include "nl/names.h"
 #include "nl/profile.h"
 #include "nl/request.h"
-#include "engine/plot.h"
 #include "engine/sampler.h"
 #include "engine/stall.h"
 
@@ -301,7 +300,7 @@ static int run_wait(struct nl_ctx *nl, const struct job_req *req,
 
 /*
  * The ended job's status (or the final one if it is forgotten), results,
- * time series and plots into @run, and the exit code it calls for.
+ * time series into @run, and the exit code it calls for.
  * 0 or an exit code.
  */
 static int run_collect(struct nl_ctx *nl, const struct job_req *req,
@@ -335,15 +334,6 @@ static int run_collect(struct nl_ctx *nl, const struct job_req *req,
 			warnmsg("job %" PRIu32 ": no CPU profile", w->id);
 		else
 			run->r.profile = &run->profile;
-	}
-	if (p->plot && p->sample_ms) {
-		ret = series_plot(&run->series, &run->r, p->plot);
-		if (ret)
-			warnmsg("cannot write the plots %s-*.svg: %s", p->plot,
-				strerror(-ret));
-		else if (!p->quiet)
-			fprintf(stderr, "fsloadctl: plots in %s-*.svg\n",
-				p->plot);
 	}
 	run->ok = true;
 	run->ret = state_is_final(run->js.state) ?
