@@ -562,12 +562,7 @@ static int start_detached(struct nl_ctx *nl, const struct job_req *req,
 	struct job_status js = { 0 };
 	int ret;
 
-	put_job_request(nl, req);
-	ret = nl_request(nl, job_start_reply_cb, &js, 0);
-	if (!ret && !JS_HAS(&js, FSLOAD_A_JOB_ID)) {
-		errmsg("the kernel's reply carries no job id");
-		ret = EXIT_SYSERR;
-	}
+	ret = run_start_request(nl, req, &js);
 	/* The job runs: its workers are shown if it is still known. */
 	if (!ret && json &&
 	    job_workers_get(nl, &js, NL_QUIET) == EXIT_KERNEL &&

@@ -1018,22 +1018,6 @@ void profile_help_long(FILE *f)
 		"--keep override the file's [global] section\n");
 }
 
-uint32_t program_phase_flags(const struct program *prog, unsigned int i,
-			     uint32_t flags)
-{
-	const struct prog_phase *next;
-	unsigned int j;
-
-	if (!(flags & FSLOAD_PHASE_F_SYNC) || i + 1 >= prog->nphases)
-		return flags;
-	next = &prog->phases[i + 1];
-	for (j = 0; j < next->nops; j++)
-		if (next->ops[j].type != FSLOAD_OP_FSYNC &&
-		    next->ops[j].type != FSLOAD_OP_SYNCFS)
-			return flags;
-	return next->nops ? flags & ~FSLOAD_PHASE_F_SYNC : flags;
-}
-
 bool program_fsyncs(const struct program *prog)
 {
 	unsigned int i, j;
