@@ -34,6 +34,7 @@
 #include "nl/request.h"
 #include "workload/jobfile.h"
 #include "workload/profile.h"
+#include "engine/age.h"
 #include "engine/blockdev.h"
 #include "engine/fsutil.h"
 #include "engine/ranks.h"
@@ -50,12 +51,6 @@
 #include "cmd/cmds.h"
 
 #define SWEEP_MAX	32	/* thread counts in one --threads list */
-#define AGE_TICK_MS	20	/* utilisation check while aging */
-/*
- * How far below the target a settled filesystem may end (space an unlink
- * freed only once synced: xfs's background inode inactivation).
- */
-#define AGE_TOLERANCE_PCT	1.0
 
 #define OPT(field)	offsetof(struct params, field)
 
@@ -380,148 +375,6 @@ static bool uniform_size(const struct program *prog, uint64_t size)
 			any = true;
 		}
 	return any;
-}
-
-/* Aging */
-
-struct age_ctx {
-	const char *dir;
-	double target;
-	double last;
-	bool failed;
-};
-
-/*
- * Sync the filesystem of @dir: space that unlinks free later (xfs frees an
- * unlinked inode's blocks in background inodegc work, which syncfs
- * flushes) and delayed allocation show in statfs as they will stay.
- */
-static void age_settle(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	if (syncfs(fd))
-		warnmsg("syncfs %s: %s", dir, strerror(errno));
-	close(fd);
-}
-
-/*
- * Stop at the target as statfs shows it (it counts delayed allocation's
- * reservations).  Not a sync first while the job runs: the workers went on
- * writing for as long as it took, far past the target (issue 20).
- */
-static bool age_tick(void *arg)
-{
-	struct age_ctx *ac = arg;
-	double pct;
-
-	if (fs_used_pct(ac->dir, &pct, NULL)) {
-		ac->failed = true;
-		return true;
-	}
-	ac->last = pct;
-	return pct >= ac->target;
-}
-
-/*
- * Fill the filesystem of p->dir to @target percent with the age program:
- * one job of weighted create/append/unlink over a file set, stopped by
- * fsloadctl once statfs shows the target (checked every AGE_TICK_MS).
- * @alone: the age profile itself (its --size/--block/--files apply);
- * else the aging before another profile (40 KiB in 4 KiB blocks).
- * The job keeps its files when @keep_files.
- */
-static int run_age(struct nl_ctx *nl, const struct params *p,
-		   uint32_t threads, double target, bool alone,
-		   bool keep_files, enum engine engine, struct run *run,
-		   struct age_report *ar)
-{
-	static struct program prog;
-	struct params ap = *p;
-
-	ap.cpu_profile = 0;	/* the fill is not what is profiled */
-	struct age_ctx ac = { .dir = p->dir, .target = target };
-	struct job_extra x = { 0 };
-	struct job_req req = { 0 };
-	uint64_t fsbytes, need, files;
-	int ret;
-
-	memset(ar, 0, sizeof(*ar));
-	ar->present = true;
-	ar->target_pct = target;
-	if (fs_used_pct(p->dir, &ar->before_pct, &fsbytes))
-		return EXIT_SYSERR;
-	ar->after_pct = ar->before_pct;
-	if (ar->before_pct >= target) {
-		ar->reached = true;
-		return 0;
-	}
-	if (!alone) {
-		ap.size = 40 * 1024;
-		ap.block = 4 * 1024;
-		ap.files = 0;
-		ap.files_per_dir = 1000;
-	}
-	if (!ap.size)
-		return usage_error("age: --size must be more than 0");
-	/* a file set of about twice the writes the fill needs */
-	need = (uint64_t)((target - ar->before_pct) / 100.0 * fsbytes);
-	files = ap.files;
-	if (!files) {
-		files = need / (2 * ap.size) / (threads ? threads : 1);
-		if (files < 16)
-			files = 16;
-		if (files > FSLOAD_FILES_MAX)
-			files = FSLOAD_FILES_MAX;
-	}
-	memset(&prog, 0, sizeof(prog));
-	ret = profile_build_age(&ap, threads, &prog);
-	if (ret)
-		return ret;
-	x.has_size = true;
-	x.size = ap.size;
-	x.block = ap.block;
-	x.phase_names = prog.phase_names;
-	x.nphases = prog.nphases;
-	req.p = &ap;
-	req.prog = &prog;
-	req.threads = threads;
-	req.files = files;
-	req.flags = keep_files ? FSLOAD_JOB_F_KEEP : 0;
-	req.x = &x;
-	req.tick = age_tick;
-	req.tick_arg = &ac;
-	req.tick_ms = AGE_TICK_MS;
-	req.engine = engine;
-	ret = run_job(nl, &req, run);
-	if (ret)
-		return ret;
-	report_plots(run, p->plot, p->quiet);
-	ar->run = run;
-	ar->kept = keep_files;
-	ar->after_pct = ac.last;
-	/* a kept tree is still there: measure it as it is now, settled */
-	if (keep_files) {
-		age_settle(p->dir);
-		fs_used_pct(p->dir, &ar->after_pct, NULL);
-	}
-	ar->reached = run->stopped_by_us && !ac.failed &&
-		      ar->after_pct >= target - AGE_TOLERANCE_PCT;
-	/*
-	 * Done, not stopped: its workers ended at ENOSPC (the phase flag
-	 * fill), as its iterations are too many to end otherwise.
-	 */
-	ar->full = run->js.state == FSLOAD_JOB_DONE;
-	if (ar->full)
-		ar->reached = true;
-	/* stopped at its target: that was the phase's end */
-	else if (ar->reached && run->r.nphases)
-		run->r.phases[0].target = true;
-	if (!ar->reached && !run->ret)
-		run->ret = EXIT_JOB;	/* ended before the target */
-	return 0;
 }
 
 /*
@@ -1072,6 +925,8 @@ static int start_age_profile(struct start *st)
 		      st->job_engine, &st->age_run, &st->ar);
 	if (ret)
 		return ret;
+	if (st->ar.run)
+		report_plots(&st->age_run, p->plot, p->quiet);
 	if (!st->ar.run) {
 		/* already there: nothing ran */
 		report_age_reached(&st->ar, st->ctx->json);
@@ -1112,6 +967,8 @@ static int start_age_first(struct start *st, bool *done)
 		      st->job_engine, &st->age_run, &st->ar);
 	if (ret)
 		return ret;
+	if (st->ar.run)
+		report_plots(&st->age_run, st->p.plot, st->p.quiet);
 	if (st->ar.run)
 		st->age_dir = run_job_dir(&st->age_run);
 	st->ar.kept = st->p.keep;
