@@ -587,6 +587,7 @@ static int write_result_file(const char *path, const struct run *runs,
 struct start {
 	struct cmd_ctx *ctx;
 	struct params cli, p;
+	struct job_desc desc;		/* the engines' part of @p */
 	bool seen[ARRAY_SIZE(start_args)];	/* on the command line */
 	bool file_given[ARRAY_SIZE(start_args)];	/* in the job file */
 	struct given_ctx gc;
@@ -1011,7 +1012,8 @@ static int start_program(struct start *st, uint32_t threads,
 	st->x.fsync = p->fsync || program_fsyncs(prog);
 	st->x.phase_names = prog->phase_names;
 	st->x.nphases = prog->nphases;
-	req->p = p;
+	job_desc_init(&st->desc, p);
+	req->p = &st->desc;
 	req->prog = prog;
 	req->threads = threads;
 	req->files = prog->files ? prog->files : p->files;

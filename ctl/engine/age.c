@@ -77,6 +77,7 @@ int run_age(struct nl_ctx *nl, const struct params *p,
 
 	ap.cpu_profile = 0;	/* the fill is not what is profiled */
 	struct age_ctx ac = { .dir = p->dir, .target = target };
+	struct job_desc d;
 	struct job_extra x = { 0 };
 	struct job_req req = { 0 };
 	uint64_t fsbytes, need, files;
@@ -119,7 +120,8 @@ int run_age(struct nl_ctx *nl, const struct params *p,
 	x.block = ap.block;
 	x.phase_names = prog.phase_names;
 	x.nphases = prog.nphases;
-	req.p = &ap;
+	job_desc_init(&d, &ap);
+	req.p = &d;
 	req.prog = &prog;
 	req.threads = threads;
 	req.files = files;

@@ -48,7 +48,7 @@ void status_dir_id(const struct job_status *js,
 static void run_request(const struct job_req *req, struct job_start *s)
 {
 	static uint32_t cpus[FSLOAD_THREADS_MAX];
-	const struct params *p = req->p;
+	const struct job_desc *p = req->p;
 	int n;
 
 	memset(s, 0, sizeof(*s));
@@ -168,7 +168,7 @@ static int run_on_held(void *arg, struct nl_ctx *nl, uint32_t id,
 static int run_wait(struct nl_ctx *nl, const struct job_req *req,
 		    struct run *run, struct waiter *w)
 {
-	const struct params *p = req->p;
+	const struct job_desc *p = req->p;
 	double tick_s = req->tick ? req->tick_ms / 1000.0 : -1, wait_s;
 	uint64_t next_tick;
 	int ret;
@@ -213,7 +213,7 @@ static int run_wait(struct nl_ctx *nl, const struct job_req *req,
 static int run_collect(struct nl_ctx *nl, const struct job_req *req,
 		       struct run *run, struct waiter *w)
 {
-	const struct params *p = req->p;
+	const struct job_desc *p = req->p;
 	int ret;
 
 	ret = job_get(nl, w->id, &run->js, NL_QUIET);
@@ -256,7 +256,7 @@ static int run_collect(struct nl_ctx *nl, const struct job_req *req,
 
 int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 {
-	const struct params *p = req->p;
+	const struct job_desc *p = req->p;
 	struct job_status js = { 0 };
 	struct held_ctx hc = { run, req };
 	struct waiter w;

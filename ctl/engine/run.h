@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "nl/job.h"
-#include "workload/profile.h"
 #include "engine/job.h"
 
 struct nl_ctx;
