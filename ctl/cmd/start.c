@@ -48,6 +48,7 @@
 #include "report/engines.h"
 #include "report/runs.h"
 #include "report/job.h"
+#include "report/jobs.h"
 #include "cmd/cmds.h"
 
 #define SWEEP_MAX	32	/* thread counts in one --threads list */
@@ -357,26 +358,6 @@ static int parse_pct(const char *s, double *pct)
 	return 0;
 }
 
-/* Does every sized op write --size (then the header shows it)? */
-static bool uniform_size(const struct program *prog, uint64_t size)
-{
-	unsigned int i, j;
-	bool any = false;
-
-	for (i = 0; i < prog->nphases; i++)
-		for (j = 0; j < prog->phases[i].nops; j++) {
-			const struct prog_op *op = &prog->phases[i].ops[j];
-
-			if (op->type != FSLOAD_OP_CREATE &&
-			    op->type != FSLOAD_OP_APPEND)
-				continue;
-			if (op->size != size)
-				return false;
-			any = true;
-		}
-	return any;
-}
-
 /*
  * A block job: the kernel engine only, on a block device, which it does
  * not write over a filesystem signature without --force.
@@ -421,40 +402,10 @@ static int start_detached(struct nl_ctx *nl, const struct job_req *req,
 	    job_workers_get(nl, &js, NL_QUIET) == EXIT_KERNEL &&
 	    nl->err != ENOENT)
 		nl_print_error(nl);
-	if (!ret) {
-		print_begin(json);
-		print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
-		print_uint(PRINT_ANY, "id", "job %" PRIu64 " started\n",
-			   js.id);
-		if (json)
-			print_job("job", &js, req->x, JOB_VIEW_HEADER);
-		print_end();
-	}
+	if (!ret)
+		report_job_started(&js, req->x, json);
 	job_status_free(&js);
 	return ret;
-}
-
-/* After a job that fsloadctl counts: extents, then its own cleanup. */
-static void count_extents(struct run *run, bool keep)
-{
-	char *dir = run_job_dir(run), fdpath[64];
-	struct fsload_dir_id id;
-	int fd;
-
-	if (!dir)
-		return;
-	/* Through the job's own directory, never what took its name. */
-	status_dir_id(&run->js, &id);
-	fd = job_dir_open(dir, &id);
-	if (fd >= 0) {
-		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d/.", fd);
-		if (!tree_extents(fdpath, &run->ext_files, &run->ext_total))
-			run->has_extents = true;
-		if (!keep)
-			tree_remove_fd(fd, dir);
-		close(fd);
-	}
-	free(dir);
 }
 
 /* Add engine @e to the @n in @engines, once. */
@@ -529,58 +480,6 @@ static void start_warn_rotation(const struct engine_set *es,
 	warnmsg("--iterations %u is not a multiple of the %u engines: %s; --iterations %u rotates evenly",
 		iterations, es->n, buf,
 		(iterations / es->n + 1) * es->n);
-}
-
-/* The reports of the jobs that ran, on stdout or into a result file. */
-static void report(const struct run *runs, unsigned int nruns,
-		   unsigned int nwant, unsigned int ncounts,
-		   const struct engine_set *es, const struct job_extra *x,
-		   const struct profile *pf, const struct age_report *ar,
-		   bool json)
-{
-	if (es->n > 1 && nruns)
-		report_engines(runs, nruns, es, x, pf, json);
-	else if (nruns == 1 && nwant == 1)
-		report_single(&runs[0], x, pf, ar, json);
-	else if (nruns && ncounts > 1)
-		report_sweep(runs, nruns, pf, ar, json);
-	else if (nruns)
-		report_iterations(runs, nruns, pf, ar, json);
-}
-
-/* -o FILE: the report as JSON, atomically into FILE. */
-static int write_result_file(const char *path, const struct run *runs,
-			     unsigned int nruns, unsigned int nwant,
-			     unsigned int ncounts,
-			     const struct engine_set *es,
-			     const struct job_extra *x,
-			     const struct profile *pf,
-			     const struct age_report *ar)
-{
-	char *tmp;
-	FILE *f;
-	int err;
-
-	if (asprintf(&tmp, "%s.tmp-%d", path, (int)getpid()) < 0)
-		return EXIT_SYSERR;
-	f = fopen(tmp, "w");
-	if (!f) {
-		errsys("cannot write %s", tmp);
-		free(tmp);
-		return EXIT_SYSERR;
-	}
-	print_redirect(f);
-	report(runs, nruns, nwant, ncounts, es, x, pf, ar, true);
-	print_redirect(NULL);
-	err = ferror(f);
-	if (fclose(f) || err || rename(tmp, path)) {
-		errsys("cannot write %s", path);
-		unlink(tmp);
-		free(tmp);
-		return EXIT_SYSERR;
-	}
-	free(tmp);
-	return 0;
 }
 
 /* One start command, from its options to the reports of its jobs. */
@@ -945,7 +844,7 @@ static int start_age_profile(struct start *st)
 	ret = st->age_run.ret;
 	/* -o: the age profile's result file too */
 	if (p->output) {
-		int wret = write_result_file(p->output, &st->age_run, 1, 1, 1,
+		int wret = report_write_file(p->output, &st->age_run, 1, 1, 1,
 					     &st->engines, &st->x, st->pf,
 					     &st->ar);
 
@@ -1006,7 +905,7 @@ static int start_program(struct start *st, uint32_t threads,
 					(uint32_t)(p->time * 1000 + 0.5);
 		}
 	}
-	st->x.has_size = uniform_size(prog, p->size);
+	st->x.has_size = program_writes_size(prog, p->size);
 	st->x.size = p->size;
 	st->x.block = p->block;
 	st->x.fsync = p->fsync || program_fsyncs(prog);
@@ -1060,7 +959,7 @@ static int start_one(struct start *st, struct job_req *req, unsigned int it,
 		profile_write_files(run->r.profile, &run->r, st->p.folded,
 				    st->p.flamegraph);
 		if (st->extents)
-			count_extents(run, st->p.keep);
+			run_count_extents(run, st->p.keep);
 		if (run->ret && !st->job_ret)
 			st->job_ret = run->ret;
 		/* interrupted or failed: no more jobs */
@@ -1121,7 +1020,7 @@ static int start_report(struct start *st, int ret)
 
 	print_set_trailer(record_trailer);
 	if (st->p.output && st->nruns) {
-		int wret = write_result_file(st->p.output, st->runs, st->nruns,
+		int wret = report_write_file(st->p.output, st->runs, st->nruns,
 					     st->nwant, st->ncounts,
 					     &st->engines, &st->x,
 					     st->report_pf, ar);
@@ -1129,8 +1028,8 @@ static int start_report(struct start *st, int ret)
 		if (wret && !ret)
 			ret = wret;
 	}
-	report(st->runs, st->nruns, st->nwant, st->ncounts, &st->engines,
-	       &st->x, st->report_pf, ar, st->ctx->json);
+	report_jobs(st->runs, st->nruns, st->nwant, st->ncounts, &st->engines,
+		    &st->x, st->report_pf, ar, st->ctx->json);
 	print_set_trailer(NULL);
 	return ret ? ret : st->job_ret;
 }

@@ -349,3 +349,25 @@ char *run_job_dir(const struct run *run)
 		return NULL;
 	return s;
 }
+
+void run_count_extents(struct run *run, bool keep)
+{
+	char *dir = run_job_dir(run), fdpath[64];
+	struct fsload_dir_id id;
+	int fd;
+
+	if (!dir)
+		return;
+	/* Through the job's own directory, never what took its name. */
+	status_dir_id(&run->js, &id);
+	fd = job_dir_open(dir, &id);
+	if (fd >= 0) {
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d/.", fd);
+		if (!tree_extents(fdpath, &run->ext_files, &run->ext_total))
+			run->has_extents = true;
+		if (!keep)
+			tree_remove_fd(fd, dir);
+		close(fd);
+	}
+	free(dir);
+}

@@ -38,4 +38,11 @@ void status_dir_id(const struct job_status *js, struct fsload_dir_id *id);
 int run_start_request(struct nl_ctx *nl, const struct job_req *req,
 		      struct job_status *js);
 
+/*
+ * After a job whose extents fsloadctl counts (the profile's PF_EXTENTS):
+ * count them into @run through its own directory, then remove it unless
+ * @keep.
+ */
+void run_count_extents(struct run *run, bool keep);
+
 #endif /* FSLOADCTL_RUN_H */

@@ -1018,6 +1018,25 @@ void profile_help_long(FILE *f)
 		"--keep override the file's [global] section\n");
 }
 
+bool program_writes_size(const struct program *prog, uint64_t size)
+{
+	unsigned int i, j;
+	bool any = false;
+
+	for (i = 0; i < prog->nphases; i++)
+		for (j = 0; j < prog->phases[i].nops; j++) {
+			const struct prog_op *op = &prog->phases[i].ops[j];
+
+			if (op->type != FSLOAD_OP_CREATE &&
+			    op->type != FSLOAD_OP_APPEND)
+				continue;
+			if (op->size != size)
+				return false;
+			any = true;
+		}
+	return any;
+}
+
 bool program_fsyncs(const struct program *prog)
 {
 	unsigned int i, j;

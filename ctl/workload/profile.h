@@ -171,6 +171,11 @@ void profile_help_long(FILE *f);
 
 /* Does the program write files (is --size meaningful)? */
 bool program_has_size(const struct program *prog);
+/*
+ * Whether @prog writes files and every op that writes one (create,
+ * append) writes @size bytes (then the header shows it).
+ */
+bool program_writes_size(const struct program *prog, uint64_t size);
 /* Whether a write of @prog fsyncs its file before closing it. */
 bool program_fsyncs(const struct program *prog);
 /* Append a phase (zeroed, named); NULL when the program is full. */
