@@ -24,6 +24,7 @@
 #include "lib/msg.h"
 #include "lib/multi.h"
 #include "lib/parse.h"
+#include "workload/profile.h"
 #include "engine/ranks.h"
 #include "engine/run.h"
 #include "engine/wait.h"

@@ -34,26 +34,23 @@
 #include "nl/request.h"
 #include "workload/jobfile.h"
 #include "workload/profile.h"
+#include "engine/age.h"
 #include "engine/blockdev.h"
 #include "engine/fsutil.h"
 #include "engine/run.h"
 #include "engine/uengine.h"
 #include "engine/wait.h"
+#include "report/plot.h"
 #include "report/profile.h"
 #include "report/record.h"
 #include "report/engines.h"
 #include "report/runs.h"
 #include "report/job.h"
+#include "report/jobs.h"
 #include "cmd/cmds.h"
 #include "cmd/start-ranks.h"
 
 #define SWEEP_MAX	32	/* thread counts in one --threads list */
-#define AGE_TICK_MS	20	/* utilisation check while aging */
-/*
- * How far below the target a settled filesystem may end (space an unlink
- * freed only once synced: xfs's background inode inactivation).
- */
-#define AGE_TOLERANCE_PCT	1.0
 
 #define OPT(field)	offsetof(struct params, field)
 
@@ -360,167 +357,6 @@ static int parse_pct(const char *s, double *pct)
 	return 0;
 }
 
-/* Does every sized op write --size (then the header shows it)? */
-static bool uniform_size(const struct program *prog, uint64_t size)
-{
-	unsigned int i, j;
-	bool any = false;
-
-	for (i = 0; i < prog->nphases; i++)
-		for (j = 0; j < prog->phases[i].nops; j++) {
-			const struct prog_op *op = &prog->phases[i].ops[j];
-
-			if (op->type != FSLOAD_OP_CREATE &&
-			    op->type != FSLOAD_OP_APPEND)
-				continue;
-			if (op->size != size)
-				return false;
-			any = true;
-		}
-	return any;
-}
-
-/* Aging */
-
-struct age_ctx {
-	const char *dir;
-	double target;
-	double last;
-	bool failed;
-};
-
-/*
- * Sync the filesystem of @dir: space that unlinks free later (xfs frees an
- * unlinked inode's blocks in background inodegc work, which syncfs
- * flushes) and delayed allocation show in statfs as they will stay.
- */
-static void age_settle(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	if (syncfs(fd))
-		warnmsg("syncfs %s: %s", dir, strerror(errno));
-	close(fd);
-}
-
-/*
- * Stop at the target as statfs shows it (it counts delayed allocation's
- * reservations).  Not a sync first while the job runs: the workers went on
- * writing for as long as it took, far past the target (issue 20).
- */
-static bool age_tick(void *arg)
-{
-	struct age_ctx *ac = arg;
-	double pct;
-
-	if (fs_used_pct(ac->dir, &pct, NULL)) {
-		ac->failed = true;
-		return true;
-	}
-	ac->last = pct;
-	return pct >= ac->target;
-}
-
-/*
- * Fill the filesystem of p->dir to @target percent with the age program:
- * one job of weighted create/append/unlink over a file set, stopped by
- * fsloadctl once statfs shows the target (checked every AGE_TICK_MS).
- * @alone: the age profile itself (its --size/--block/--files apply);
- * else the aging before another profile (40 KiB in 4 KiB blocks).
- * The job keeps its files when @keep_files.
- */
-static int run_age(struct nl_ctx *nl, const struct params *p,
-		   uint32_t threads, double target, bool alone,
-		   bool keep_files, enum engine engine, struct run *run,
-		   struct age_report *ar)
-{
-	static struct program prog;
-	struct params ap = *p;
-
-	ap.cpu_profile = 0;	/* the fill is not what is profiled */
-	struct age_ctx ac = { .dir = p->dir, .target = target };
-	struct job_extra x = { 0 };
-	struct job_req req = { 0 };
-	uint64_t fsbytes, need, files;
-	int ret;
-
-	memset(ar, 0, sizeof(*ar));
-	ar->present = true;
-	ar->target_pct = target;
-	if (fs_used_pct(p->dir, &ar->before_pct, &fsbytes))
-		return EXIT_SYSERR;
-	ar->after_pct = ar->before_pct;
-	if (ar->before_pct >= target) {
-		ar->reached = true;
-		return 0;
-	}
-	if (!alone) {
-		ap.size = 40 * 1024;
-		ap.block = 4 * 1024;
-		ap.files = 0;
-		ap.files_per_dir = 1000;
-	}
-	if (!ap.size)
-		return usage_error("age: --size must be more than 0");
-	/* a file set of about twice the writes the fill needs */
-	need = (uint64_t)((target - ar->before_pct) / 100.0 * fsbytes);
-	files = ap.files;
-	if (!files) {
-		files = need / (2 * ap.size) / (threads ? threads : 1);
-		if (files < 16)
-			files = 16;
-		if (files > FSLOAD_FILES_MAX)
-			files = FSLOAD_FILES_MAX;
-	}
-	memset(&prog, 0, sizeof(prog));
-	ret = profile_build_age(&ap, threads, &prog);
-	if (ret)
-		return ret;
-	x.has_size = true;
-	x.size = ap.size;
-	x.block = ap.block;
-	x.phase_names = prog.phase_names;
-	x.nphases = prog.nphases;
-	req.p = &ap;
-	req.prog = &prog;
-	req.threads = threads;
-	req.files = files;
-	req.flags = keep_files ? FSLOAD_JOB_F_KEEP : 0;
-	req.x = &x;
-	req.tick = age_tick;
-	req.tick_arg = &ac;
-	req.tick_ms = AGE_TICK_MS;
-	req.engine = engine;
-	ret = run_job(nl, &req, run);
-	if (ret)
-		return ret;
-	ar->run = run;
-	ar->kept = keep_files;
-	ar->after_pct = ac.last;
-	/* a kept tree is still there: measure it as it is now, settled */
-	if (keep_files) {
-		age_settle(p->dir);
-		fs_used_pct(p->dir, &ar->after_pct, NULL);
-	}
-	ar->reached = run->stopped_by_us && !ac.failed &&
-		      ar->after_pct >= target - AGE_TOLERANCE_PCT;
-	/*
-	 * Done, not stopped: its workers ended at ENOSPC (the phase flag
-	 * fill), as its iterations are too many to end otherwise.
-	 */
-	ar->full = run->js.state == FSLOAD_JOB_DONE;
-	if (ar->full)
-		ar->reached = true;
-	/* stopped at its target: that was the phase's end */
-	else if (ar->reached && run->r.nphases)
-		run->r.phases[0].target = true;
-	if (!ar->reached && !run->ret)
-		run->ret = EXIT_JOB;	/* ended before the target */
-	return 0;
-}
-
 /*
  * A block job: the kernel engine only, on a block device, which it does
  * not write over a filesystem signature without --force.
@@ -559,51 +395,16 @@ static int start_detached(struct nl_ctx *nl, const struct job_req *req,
 	struct job_status js = { 0 };
 	int ret;
 
-	put_job_request(nl, req);
-	ret = nl_request(nl, job_start_reply_cb, &js, 0);
-	if (!ret && !JS_HAS(&js, FSLOAD_A_JOB_ID)) {
-		errmsg("the kernel's reply carries no job id");
-		ret = EXIT_SYSERR;
-	}
+	ret = run_start_request(nl, req, &js);
 	/* The job runs: its workers are shown if it is still known. */
 	if (!ret && json &&
 	    job_workers_get(nl, &js, NL_QUIET) == EXIT_KERNEL &&
 	    nl->err != ENOENT)
 		nl_print_error(nl);
-	if (!ret) {
-		print_begin(json);
-		print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
-		print_uint(PRINT_ANY, "id", "job %" PRIu64 " started\n",
-			   js.id);
-		if (json)
-			print_job("job", &js, req->x, JOB_VIEW_HEADER);
-		print_end();
-	}
+	if (!ret)
+		report_job_started(&js, req->x, json);
 	job_status_free(&js);
 	return ret;
-}
-
-/* After a job that fsloadctl counts: extents, then its own cleanup. */
-static void count_extents(struct run *run, bool keep)
-{
-	char *dir = run_job_dir(run), fdpath[64];
-	struct fsload_dir_id id;
-	int fd;
-
-	if (!dir)
-		return;
-	/* Through the job's own directory, never what took its name. */
-	status_dir_id(&run->js, &id);
-	fd = job_dir_open(dir, &id);
-	if (fd >= 0) {
-		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d/.", fd);
-		if (!tree_extents(fdpath, &run->ext_files, &run->ext_total))
-			run->has_extents = true;
-		if (!keep)
-			tree_remove_fd(fd, dir);
-		close(fd);
-	}
-	free(dir);
 }
 
 /* Add engine @e to the @n in @engines, once. */
@@ -680,62 +481,11 @@ static void start_warn_rotation(const struct engine_set *es,
 		(iterations / es->n + 1) * es->n);
 }
 
-/* The reports of the jobs that ran, on stdout or into a result file. */
-static void report(const struct run *runs, unsigned int nruns,
-		   unsigned int nwant, unsigned int ncounts,
-		   const struct engine_set *es, const struct job_extra *x,
-		   const struct profile *pf, const struct age_report *ar,
-		   bool json)
-{
-	if (es->n > 1 && nruns)
-		report_engines(runs, nruns, es, x, pf, json);
-	else if (nruns == 1 && nwant == 1)
-		report_single(&runs[0], x, pf, ar, json);
-	else if (nruns && ncounts > 1)
-		report_sweep(runs, nruns, pf, ar, json);
-	else if (nruns)
-		report_iterations(runs, nruns, pf, ar, json);
-}
-
-/* -o FILE: the report as JSON, atomically into FILE. */
-static int write_result_file(const char *path, const struct run *runs,
-			     unsigned int nruns, unsigned int nwant,
-			     unsigned int ncounts,
-			     const struct engine_set *es,
-			     const struct job_extra *x,
-			     const struct profile *pf,
-			     const struct age_report *ar)
-{
-	char *tmp;
-	FILE *f;
-	int err;
-
-	if (asprintf(&tmp, "%s.tmp-%d", path, (int)getpid()) < 0)
-		return EXIT_SYSERR;
-	f = fopen(tmp, "w");
-	if (!f) {
-		errsys("cannot write %s", tmp);
-		free(tmp);
-		return EXIT_SYSERR;
-	}
-	print_redirect(f);
-	report(runs, nruns, nwant, ncounts, es, x, pf, ar, true);
-	print_redirect(NULL);
-	err = ferror(f);
-	if (fclose(f) || err || rename(tmp, path)) {
-		errsys("cannot write %s", path);
-		unlink(tmp);
-		free(tmp);
-		return EXIT_SYSERR;
-	}
-	free(tmp);
-	return 0;
-}
-
 /* One start command, from its options to the reports of its jobs. */
 struct start {
 	struct cmd_ctx *ctx;
 	struct params cli, p;
+	struct job_desc desc;		/* the engines' part of @p */
 	bool seen[ARRAY_SIZE(start_args)];	/* on the command line */
 	bool file_given[ARRAY_SIZE(start_args)];	/* in the job file */
 	struct given_ctx gc;
@@ -1037,6 +787,8 @@ static int start_age_profile(struct start *st)
 		      st->job_engine, &st->age_run, &st->ar);
 	if (ret)
 		return ret;
+	if (st->ar.run)
+		report_plots(&st->age_run, p->plot, p->quiet);
 	if (!st->ar.run) {
 		/* already there: nothing ran */
 		report_age_reached(&st->ar, st->ctx->json);
@@ -1054,7 +806,7 @@ static int start_age_profile(struct start *st)
 	ret = st->age_run.ret;
 	/* -o: the age profile's result file too */
 	if (p->output) {
-		int wret = write_result_file(p->output, &st->age_run, 1, 1, 1,
+		int wret = report_write_file(p->output, &st->age_run, 1, 1, 1,
 					     &st->engines, &st->x, st->pf,
 					     &st->ar);
 
@@ -1077,6 +829,8 @@ static int start_age_first(struct start *st, bool *done)
 		      st->job_engine, &st->age_run, &st->ar);
 	if (ret)
 		return ret;
+	if (st->ar.run)
+		report_plots(&st->age_run, st->p.plot, st->p.quiet);
 	if (st->ar.run)
 		st->age_dir = run_job_dir(&st->age_run);
 	st->ar.kept = st->p.keep;
@@ -1113,13 +867,14 @@ static int start_program(struct start *st, uint32_t threads,
 					(uint32_t)(p->time * 1000 + 0.5);
 		}
 	}
-	st->x.has_size = uniform_size(prog, p->size);
+	st->x.has_size = program_writes_size(prog, p->size);
 	st->x.size = p->size;
 	st->x.block = p->block;
 	st->x.fsync = p->fsync || program_fsyncs(prog);
 	st->x.phase_names = prog->phase_names;
 	st->x.nphases = prog->nphases;
-	req->p = p;
+	job_desc_init(&st->desc, p);
+	req->p = &st->desc;
 	req->prog = prog;
 	req->threads = threads;
 	req->files = prog->files ? prog->files : p->files;
@@ -1153,13 +908,14 @@ static int start_one(struct start *st, struct job_req *req, unsigned int it,
 		run->position = e;
 		if (!ret) {
 			st->nruns++;
+			report_plots(run, st->p.plot, st->p.quiet);
 			/* a rank's: its own files (start_ranks_job()) */
 			if (!st->ranks.multi)
 				profile_write_files(run->r.profile, &run->r,
 						    st->p.folded,
 						    st->p.flamegraph);
 			if (st->extents)
-				count_extents(run, st->p.keep);
+				run_count_extents(run, st->p.keep);
 			if (run->ret && !st->job_ret)
 				st->job_ret = run->ret;
 		}
@@ -1225,7 +981,7 @@ static int start_report(struct start *st, int ret)
 
 	print_set_trailer(record_trailer);
 	if (st->p.output && st->nruns) {
-		int wret = write_result_file(st->p.output, st->runs, st->nruns,
+		int wret = report_write_file(st->p.output, st->runs, st->nruns,
 					     st->nwant, st->ncounts,
 					     &st->engines, &st->x,
 					     st->report_pf, ar);
@@ -1233,8 +989,8 @@ static int start_report(struct start *st, int ret)
 		if (wret && !ret)
 			ret = wret;
 	}
-	report(st->runs, st->nruns, st->nwant, st->ncounts, &st->engines,
-	       &st->x, st->report_pf, ar, st->ctx->json);
+	report_jobs(st->runs, st->nruns, st->nwant, st->ncounts, &st->engines,
+		    &st->x, st->report_pf, ar, st->ctx->json);
 	print_set_trailer(NULL);
 	return ret ? ret : st->job_ret;
 }

@@ -16,7 +16,8 @@
 #include "nl/results.h"
 #include "nl/profile.h"
 #include "nl/series.h"
-#include "workload/profile.h"
+#include "nl/program.h"
+#include "workload/jobdesc.h"
 
 /*
  * Which engine runs a job (start --engine: one, or several compared; both
@@ -86,7 +87,8 @@ struct rank_sync {
 
 /**
  * struct job_req - what to start
- * @p: the parameters (dir, files per dir, seed, progress, quiet)
+ * @p: the job's description (workload/jobdesc.h), what the engine
+ *	needs of start's parameters
  * @prog: the program
  * @threads: worker threads
  * @files: files per thread
@@ -100,7 +102,7 @@ struct rank_sync {
  * @sync: a multi-client run's barriers, or NULL
  */
 struct job_req {
-	const struct params *p;
+	const struct job_desc *p;
 	const struct program *prog;
 	uint32_t threads;
 	uint64_t files;

@@ -28,91 +28,8 @@
 #include "nl/names.h"
 #include "nl/profile.h"
 #include "nl/request.h"
-#include "engine/plot.h"
 #include "engine/sampler.h"
 #include "engine/stall.h"
-
-/* What op type @type takes (the op table, include/fsload/engine.h). */
-static bool op_takes(uint8_t type, unsigned int params)
-{
-	return fsload_op_type(type)->params & params;
-}
-
-void put_program(struct nl_ctx *nl, const struct program *prog,
-		 uint32_t phase_flags)
-{
-	unsigned int i, j;
-	uint32_t flags;
-
-	for (i = 0; i < prog->nphases; i++) {
-		const struct prog_phase *ph = &prog->phases[i];
-		struct nlattr *pn, *on;
-
-		pn = nl_nest_start(nl, FSLOAD_A_JOB_PHASE);
-		nl_put_strz(nl, FSLOAD_A_PHASE_NAME, ph->name);
-		nl_put_u8(nl, FSLOAD_A_PHASE_ORDER,
-			  ph->order ? ph->order : FSLOAD_ORDER_SEQUENTIAL);
-		if (ph->iterations)
-			nl_put_u64(nl, FSLOAD_A_PHASE_ITERATIONS,
-				   ph->iterations);
-		if (ph->duration_ms)
-			nl_put_u32(nl, FSLOAD_A_PHASE_DURATION_MS,
-				   ph->duration_ms);
-		flags = ph->flags | program_phase_flags(prog, i, phase_flags);
-		if (flags)
-			nl_put_u32(nl, FSLOAD_A_PHASE_FLAGS, flags);
-		if (ph->prefix)
-			nl_put_u8(nl, FSLOAD_A_PHASE_PREFIX,
-				  (uint8_t)ph->prefix);
-		if (ph->first)
-			nl_put_u64(nl, FSLOAD_A_PHASE_FIRST, ph->first);
-		if (ph->stride)
-			nl_put_u32(nl, FSLOAD_A_PHASE_STRIDE, ph->stride);
-		for (j = 0; j < ph->nops; j++) {
-			const struct prog_op *op = &ph->ops[j];
-
-			on = nl_nest_start(nl, FSLOAD_A_PHASE_OP);
-			nl_put_u8(nl, FSLOAD_A_OP_TYPE, op->type);
-			nl_put_u32(nl, FSLOAD_A_OP_WEIGHT, op->weight);
-			if (op_takes(op->type, FSLOAD_OPP_SIZE))
-				nl_put_u64(nl, FSLOAD_A_OP_SIZE_BYTES,
-					   op->size);
-			if (op_takes(op->type, FSLOAD_OPP_BLOCK))
-				nl_put_u32(nl, FSLOAD_A_OP_BLOCK_BYTES,
-					   op->block);
-			if (op->flags)
-				nl_put_u32(nl, FSLOAD_A_OP_FLAGS, op->flags);
-			/* a rename names its new letter, unless it rotates */
-			if (op->prefix || (op->type == FSLOAD_OP_RENAME &&
-					   !(op->flags & FSLOAD_OP_F_ROTATE)))
-				nl_put_u8(nl, FSLOAD_A_OP_PREFIX,
-					  (uint8_t)op->prefix);
-			if (op_takes(op->type, FSLOAD_OPP_BIO) && op->depth)
-				nl_put_u32(nl, FSLOAD_A_OP_DEPTH, op->depth);
-			if (op->group)
-				nl_put_u8(nl, FSLOAD_A_OP_GROUP, op->group - 1);
-			nl_nest_end(nl, on);
-		}
-		nl_nest_end(nl, pn);
-	}
-}
-
-/* The directory of rank 0's job to join, and what it is (join-*). */
-static void put_join(struct nl_ctx *nl, const struct rank_sync *rs)
-{
-	const struct fsload_dir_id *id = &rs->join_id;
-
-	nl_put_strz(nl, FSLOAD_A_JOB_JOIN_DIR, rs->join_dir);
-	nl_put_u64(nl, FSLOAD_A_JOB_JOIN_INO, id->ino);
-	nl_put_u32(nl, FSLOAD_A_JOB_JOIN_MODE, id->mode);
-	if (id->has_btime)
-		nl_put_u64(nl, FSLOAD_A_JOB_JOIN_BTIME, id->btime_ns);
-	if (id->handle_bytes) {
-		nl_put_u32(nl, FSLOAD_A_JOB_JOIN_HANDLE_TYPE, id->handle_type);
-		nl_put_bytes(nl, FSLOAD_A_JOB_JOIN_HANDLE, id->handle,
-			     id->handle_bytes);
-	}
-}
 
 void status_dir_id(const struct job_status *js,
 			  struct fsload_dir_id *id)
@@ -127,71 +44,60 @@ void status_dir_id(const struct job_status *js,
 	memcpy(id->handle, js->dir_handle, js->dir_handle_bytes);
 }
 
-void put_job_request(struct nl_ctx *nl, const struct job_req *req)
+/* @req as its JOB_START request carries it. */
+static void run_request(const struct job_req *req, struct job_start *s)
 {
-	const struct params *p = req->p;
-	unsigned int i;
+	static uint32_t cpus[FSLOAD_THREADS_MAX];
+	const struct job_desc *p = req->p;
+	int n;
 
-	nl_msg_new(nl, FSLOAD_CMD_JOB_START, false);
-	if (req->prog->block)
-		nl_put_strz(nl, FSLOAD_A_JOB_DEVICE, p->device);
-	else
-		nl_put_strz(nl, FSLOAD_A_JOB_DIR, p->dir);
-	nl_put_u32(nl, FSLOAD_A_JOB_FLAGS, req->flags);
-	nl_put_u32(nl, FSLOAD_A_JOB_THREADS, req->threads);
-	nl_put_u64(nl, FSLOAD_A_JOB_FILES, req->files);
-	nl_put_u32(nl, FSLOAD_A_JOB_FILES_PER_DIR, p->files_per_dir);
-	if (p->tree_branch)
-		nl_put_u32(nl, FSLOAD_A_JOB_TREE_BRANCH, p->tree_branch);
-	if (p->first_dir)
-		nl_put_u32(nl, FSLOAD_A_JOB_FIRST_DIR, p->first_dir);
-	if (p->rank)
-		nl_put_u32(nl, FSLOAD_A_JOB_RANK, p->rank);
-	if (job_ranks(req) > 1)
-		nl_put_u32(nl, FSLOAD_A_JOB_RANKS, job_ranks(req));
-	if (job_joins(req))
-		put_join(nl, req->sync);
-	if (p->lat_sample != 1)
-		nl_put_u32(nl, FSLOAD_A_JOB_LAT_SAMPLE, p->lat_sample);
-	nl_put_u8(nl, FSLOAD_A_JOB_NAMES, p->scheme);
-	if (p->name_bytes)
-		nl_put_u32(nl, FSLOAD_A_JOB_NAME_BYTES, p->name_bytes);
-	if (p->name_random_bytes)
-		nl_put_u32(nl, FSLOAD_A_JOB_NAME_RANDOM_BYTES,
-			   p->name_random_bytes);
-	nl_put_u64(nl, FSLOAD_A_JOB_SEED, p->seed);
-	nl_put_strz(nl, FSLOAD_A_JOB_PROFILE, req->prog->profile);
-	nl_put_u32(nl, FSLOAD_A_JOB_PROGRESS_MS, p->progress_ms);
-	nl_put_u32(nl, FSLOAD_A_JOB_IDLE_MS, p->idle_ms);
-	nl_put_u32(nl, FSLOAD_A_JOB_SAMPLE_MS, p->sample_ms);
-	nl_put_u32(nl, FSLOAD_A_JOB_STALL_MS,
-		   (uint32_t)(p->stall_sec * 1000));
-	if (p->cpu_profile)
-		nl_put_u32(nl, FSLOAD_A_JOB_CPU_PROFILE_HZ, p->cpu_profile);
-	if (p->cpu_profile && p->cpu_profile_stacks)
-		nl_put_u32(nl, FSLOAD_A_JOB_CPU_PROFILE_STACKS,
-			   p->cpu_profile_stacks);
-	put_program(nl, req->prog, job_phase_flags(req));
-	for (i = 0; i < req->prog->ngroups; i++) {
-		struct nlattr *g = nl_nest_start(nl, FSLOAD_A_JOB_GROUP);
-
-		nl_put_strz(nl, FSLOAD_A_GROUP_NAME, req->prog->groups[i].name);
-		nl_put_u32(nl, FSLOAD_A_GROUP_THREADS,
-			   req->prog->groups[i].threads);
-		nl_nest_end(nl, g);
+	memset(s, 0, sizeof(*s));
+	s->dir = p->dir;
+	s->device = p->device;
+	s->prog = req->prog;
+	s->phase_flags = job_phase_flags(req);
+	s->flags = req->flags;
+	s->threads = req->threads;
+	s->files = req->files;
+	s->files_per_dir = p->files_per_dir;
+	s->tree_branch = p->tree_branch;
+	s->first_dir = p->first_dir;
+	s->rank = p->rank;
+	s->ranks = job_ranks(req);
+	if (job_joins(req)) {
+		s->join_dir = req->sync->join_dir;
+		s->join_id = &req->sync->join_id;
 	}
-	if (p->cpus) {
-		static uint32_t cpus[FSLOAD_THREADS_MAX];
-		int i, n = cpulist_parse(p->cpus, cpus, FSLOAD_THREADS_MAX);
-
-		for (i = 0; i < n; i++)
-			nl_put_u32(nl, FSLOAD_A_JOB_WORKER_CPU, cpus[i]);
-	}
+	s->lat_sample = p->lat_sample;
+	s->names = p->scheme;
+	s->name_bytes = p->name_bytes;
+	s->name_random_bytes = p->name_random_bytes;
+	s->seed = p->seed;
+	s->progress_ms = p->progress_ms;
+	s->idle_ms = p->idle_ms;
+	s->sample_ms = p->sample_ms;
+	s->stall_ms = (uint32_t)(p->stall_sec * 1000);
+	s->cpu_profile_hz = p->cpu_profile;
+	s->cpu_profile_stacks = p->cpu_profile_stacks;
+	n = p->cpus ? cpulist_parse(p->cpus, cpus, FSLOAD_THREADS_MAX) : 0;
+	s->cpus = cpus;
+	s->ncpus = n > 0 ? (unsigned int)n : 0;
 }
 
-int job_start_reply_cb(const struct nlmsghdr *nlh, void *data)
+int run_start_request(struct nl_ctx *nl, const struct job_req *req,
+		      struct job_status *js)
 {
-	return job_status_parse(nlh, data);
+	struct job_start s;
+	int ret;
+
+	run_request(req, &s);
+	job_start_put(nl, &s);
+	ret = nl_request(nl, job_start_reply_cb, js, 0);
+	if (!ret && !JS_HAS(js, FSLOAD_A_JOB_ID)) {
+		errmsg("the kernel's reply carries no job id");
+		ret = EXIT_SYSERR;
+	}
+	return ret;
 }
 
 /* A worker stalled: report it, with its stack; stop the job if asked. */
@@ -262,7 +168,7 @@ static int run_on_held(void *arg, struct nl_ctx *nl, uint32_t id,
 static int run_wait(struct nl_ctx *nl, const struct job_req *req,
 		    struct run *run, struct waiter *w)
 {
-	const struct params *p = req->p;
+	const struct job_desc *p = req->p;
 	double tick_s = req->tick ? req->tick_ms / 1000.0 : -1, wait_s;
 	uint64_t next_tick;
 	int ret;
@@ -301,13 +207,13 @@ static int run_wait(struct nl_ctx *nl, const struct job_req *req,
 
 /*
  * The ended job's status (or the final one if it is forgotten), results,
- * time series and plots into @run, and the exit code it calls for.
+ * time series into @run, and the exit code it calls for.
  * 0 or an exit code.
  */
 static int run_collect(struct nl_ctx *nl, const struct job_req *req,
 		       struct run *run, struct waiter *w)
 {
-	const struct params *p = req->p;
+	const struct job_desc *p = req->p;
 	int ret;
 
 	ret = job_get(nl, w->id, &run->js, NL_QUIET);
@@ -336,15 +242,6 @@ static int run_collect(struct nl_ctx *nl, const struct job_req *req,
 		else
 			run->r.profile = &run->profile;
 	}
-	if (p->plot && p->sample_ms) {
-		ret = series_plot(&run->series, &run->r, p->plot);
-		if (ret)
-			warnmsg("cannot write the plots %s-*.svg: %s", p->plot,
-				strerror(-ret));
-		else if (!p->quiet)
-			fprintf(stderr, "fsloadctl: plots in %s-*.svg\n",
-				p->plot);
-	}
 	run->ok = true;
 	run->ret = state_is_final(run->js.state) ?
 		   state_exit_code(run->js.state) : EXIT_OK;
@@ -359,7 +256,7 @@ static int run_collect(struct nl_ctx *nl, const struct job_req *req,
 
 int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 {
-	const struct params *p = req->p;
+	const struct job_desc *p = req->p;
 	struct job_status js = { 0 };
 	struct held_ctx hc = { run, req };
 	struct waiter w;
@@ -380,15 +277,9 @@ int run_job(struct nl_ctx *nl, const struct job_req *req, struct run *run)
 	for (i = 0; i < req->prog->nphases && i < FSLOAD_PHASES_MAX; i++)
 		w.limit_s[i] = req->prog->phases[i].duration_ms / 1e3;
 
-	put_job_request(nl, req);
-	ret = nl_request(nl, job_start_reply_cb, &js, 0);
+	ret = run_start_request(nl, req, &js);
 	if (ret)
 		goto out;
-	if (!JS_HAS(&js, FSLOAD_A_JOB_ID)) {
-		errmsg("the kernel's reply carries no job id");
-		ret = EXIT_SYSERR;
-		goto out;
-	}
 	if (req->sync && req->sync->join) {
 		struct fsload_dir_id id;
 
@@ -457,4 +348,26 @@ char *run_job_dir(const struct run *run)
 	     asprintf(&s, "%s/fsload-%" PRIu32, run->js.dir, run->js.id)) < 0)
 		return NULL;
 	return s;
+}
+
+void run_count_extents(struct run *run, bool keep)
+{
+	char *dir = run_job_dir(run), fdpath[64];
+	struct fsload_dir_id id;
+	int fd;
+
+	if (!dir)
+		return;
+	/* Through the job's own directory, never what took its name. */
+	status_dir_id(&run->js, &id);
+	fd = job_dir_open(dir, &id);
+	if (fd >= 0) {
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d/.", fd);
+		if (!tree_extents(fdpath, &run->ext_files, &run->ext_total))
+			run->has_extents = true;
+		if (!keep)
+			tree_remove_fd(fd, dir);
+		close(fd);
+	}
+	free(dir);
 }

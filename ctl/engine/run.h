@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "nl/job.h"
-#include "workload/profile.h"
 #include "engine/job.h"
 
 struct nl_ctx;
@@ -33,15 +32,17 @@ char *run_job_dir(const struct run *run);
 void status_dir_id(const struct job_status *js, struct fsload_dir_id *id);
 
 /*
- * Send the program as FSLOAD_A_JOB_PHASE nests, @phase_flags added to
- * every phase's.
+ * Send @req's JOB_START (nl/job.h) and read the reply, the new job's
+ * status, into @js (zeroed).  0, or an exit code after a message.
  */
-void put_program(struct nl_ctx *nl, const struct program *prog,
-		 uint32_t phase_flags);
-/* Build the JOB_START request for @req in nl's buffer. */
-void put_job_request(struct nl_ctx *nl, const struct job_req *req);
-/* Reply callback of JOB_START: parses into a struct job_status. */
-struct nlmsghdr;
-int job_start_reply_cb(const struct nlmsghdr *nlh, void *data);
+int run_start_request(struct nl_ctx *nl, const struct job_req *req,
+		      struct job_status *js);
+
+/*
+ * After a job whose extents fsloadctl counts (the profile's PF_EXTENTS):
+ * count them into @run through its own directory, then remove it unless
+ * @keep.
+ */
+void run_count_extents(struct run *run, bool keep);
 
 #endif /* FSLOADCTL_RUN_H */

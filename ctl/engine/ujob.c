@@ -136,7 +136,7 @@ static int ujob_mkdir(int parent_fd, char *name, size_t len)
 /* The job of @req, before its directory: its settings, phases and slots. */
 static int ujob_setup(struct ujob *job, const struct job_req *req)
 {
-	const struct params *p = req->p;
+	const struct job_desc *p = req->p;
 	struct fsload_job_shape js;
 	unsigned int i;
 
@@ -349,7 +349,7 @@ static u64 ujob_wait(struct ujob *job, const struct job_req *req,
 		      struct run *run, u64 start_ns,
 		      const struct usig_saved *saved)
 {
-	const struct params *p = req->p;
+	const struct job_desc *p = req->p;
 	bool progress = (p->progress == PROGRESS_LINE ||
 			 p->progress == PROGRESS_BAR) && p->progress_ms;
 	unsigned int i, poll_ms = UENGINE_POLL_MS;
@@ -407,7 +407,7 @@ static u64 ujob_wait(struct ujob *job, const struct job_req *req,
 
 int uengine_run(const struct job_req *req, struct run *run)
 {
-	const struct params *p = req->p;
+	const struct job_desc *p = req->p;
 	struct ujob job = {
 		.dir_fd = -1,
 		.sync_fd = -1,

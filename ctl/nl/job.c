@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fsloadctl: a job's status from the kernel, decoded into struct
- * job_status, and the workers of a job.
+ * job_status, and the workers of a job; the JOB_START request, encoded
+ * from struct job_start (its reply is a status).
  */
 #include <inttypes.h>
 #include <stddef.h>
@@ -11,12 +12,17 @@
 
 #include <libmnl/libmnl.h>
 
+#include "lib/kshim.h"
+#include <fsload/engine.h>
+
 #include "lib/fsloadctl.h"
 #include "nl/attrs.h"
 #include "nl/decode.h"
 #include "nl/fsload-nl-gen.h"
 #include "nl/job.h"
 #include "nl/names.h"
+#include "nl/nl.h"
+#include "nl/program.h"
 
 static const struct decode_field stall_fields[FSLOAD_A_STALL_MAX + 1] = {
 	[FSLOAD_A_STALL_THREAD] = DEC_INT_FIELD(struct job_stall, thread),
@@ -291,4 +297,72 @@ const char *job_phase_str(const struct job_status *js, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu32 "/%" PRIu32,
 			 js->phase_index + 1, js->phases);
 	return buf;
+}
+
+/* The directory of rank 0's job to join, and what it is (join-*). */
+static void put_join(struct nl_ctx *nl, const char *dir,
+		     const struct fsload_dir_id *id)
+{
+	nl_put_strz(nl, FSLOAD_A_JOB_JOIN_DIR, dir);
+	nl_put_u64(nl, FSLOAD_A_JOB_JOIN_INO, id->ino);
+	nl_put_u32(nl, FSLOAD_A_JOB_JOIN_MODE, id->mode);
+	if (id->has_btime)
+		nl_put_u64(nl, FSLOAD_A_JOB_JOIN_BTIME, id->btime_ns);
+	if (id->handle_bytes) {
+		nl_put_u32(nl, FSLOAD_A_JOB_JOIN_HANDLE_TYPE, id->handle_type);
+		nl_put_bytes(nl, FSLOAD_A_JOB_JOIN_HANDLE, id->handle,
+			     id->handle_bytes);
+	}
+}
+
+void job_start_put(struct nl_ctx *nl, const struct job_start *s)
+{
+	unsigned int i;
+
+	nl_msg_new(nl, FSLOAD_CMD_JOB_START, false);
+	if (s->prog->block)
+		nl_put_strz(nl, FSLOAD_A_JOB_DEVICE, s->device);
+	else
+		nl_put_strz(nl, FSLOAD_A_JOB_DIR, s->dir);
+	nl_put_u32(nl, FSLOAD_A_JOB_FLAGS, s->flags);
+	nl_put_u32(nl, FSLOAD_A_JOB_THREADS, s->threads);
+	nl_put_u64(nl, FSLOAD_A_JOB_FILES, s->files);
+	nl_put_u32(nl, FSLOAD_A_JOB_FILES_PER_DIR, s->files_per_dir);
+	if (s->tree_branch)
+		nl_put_u32(nl, FSLOAD_A_JOB_TREE_BRANCH, s->tree_branch);
+	if (s->first_dir)
+		nl_put_u32(nl, FSLOAD_A_JOB_FIRST_DIR, s->first_dir);
+	if (s->rank)
+		nl_put_u32(nl, FSLOAD_A_JOB_RANK, s->rank);
+	if (s->ranks > 1)
+		nl_put_u32(nl, FSLOAD_A_JOB_RANKS, s->ranks);
+	if (s->join_dir)
+		put_join(nl, s->join_dir, s->join_id);
+	if (s->lat_sample != 1)
+		nl_put_u32(nl, FSLOAD_A_JOB_LAT_SAMPLE, s->lat_sample);
+	nl_put_u8(nl, FSLOAD_A_JOB_NAMES, s->names);
+	if (s->name_bytes)
+		nl_put_u32(nl, FSLOAD_A_JOB_NAME_BYTES, s->name_bytes);
+	if (s->name_random_bytes)
+		nl_put_u32(nl, FSLOAD_A_JOB_NAME_RANDOM_BYTES,
+			   s->name_random_bytes);
+	nl_put_u64(nl, FSLOAD_A_JOB_SEED, s->seed);
+	nl_put_strz(nl, FSLOAD_A_JOB_PROFILE, s->prog->profile);
+	nl_put_u32(nl, FSLOAD_A_JOB_PROGRESS_MS, s->progress_ms);
+	nl_put_u32(nl, FSLOAD_A_JOB_IDLE_MS, s->idle_ms);
+	nl_put_u32(nl, FSLOAD_A_JOB_SAMPLE_MS, s->sample_ms);
+	nl_put_u32(nl, FSLOAD_A_JOB_STALL_MS, s->stall_ms);
+	if (s->cpu_profile_hz)
+		nl_put_u32(nl, FSLOAD_A_JOB_CPU_PROFILE_HZ, s->cpu_profile_hz);
+	if (s->cpu_profile_hz && s->cpu_profile_stacks)
+		nl_put_u32(nl, FSLOAD_A_JOB_CPU_PROFILE_STACKS,
+			   s->cpu_profile_stacks);
+	program_put(nl, s->prog, s->phase_flags);
+	for (i = 0; i < s->ncpus; i++)
+		nl_put_u32(nl, FSLOAD_A_JOB_WORKER_CPU, s->cpus[i]);
+}
+
+int job_start_reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return job_status_parse(nlh, data);
 }

@@ -12,7 +12,10 @@
 #include "lib/fsloadctl.h"
 
 struct decoder;
+struct fsload_dir_id;
+struct nl_ctx;
 struct nlmsghdr;
+struct program;
 
 /* A worker without progress (FSLOAD_A_STALL_*). */
 struct job_stall {
@@ -146,6 +149,58 @@ int job_workers_parse(const struct nlmsghdr *nlh, struct job_status *js);
 void job_status_free(struct job_status *js);
 /* Move @src into @dst (freeing what @dst held). */
 void job_status_move(struct job_status *dst, struct job_status *src);
+
+/**
+ * struct job_start - a JOB_START request, its FSLOAD_A_JOB_* attributes;
+ * what is 0 (NULL) is not sent unless said
+ * @dir: the target directory (sent unless @prog is a block program)
+ * @device: a block program's device, instead
+ * @prog: its phases, groups and profile name (nl/program.h)
+ * @phase_flags: added to every phase's (program_phase_flags())
+ * @ranks: sent when more than 1
+ * @join_dir: rank 0's job's directory to join, what it is in @join_id
+ * @lat_sample: 1 (every op) is not sent
+ * @names: enum fsload_names, always sent
+ * @seed, @flags, @threads, @files, @files_per_dir, @progress_ms,
+ *	@idle_ms, @sample_ms, @stall_ms: always sent
+ * @cpu_profile_stacks: sent with @cpu_profile_hz only
+ * @cpus: the workers' CPUs, @ncpus of them (FSLOAD_A_JOB_WORKER_CPU)
+ * Other members are the attributes of the same names.
+ */
+struct job_start {
+	const char *dir;
+	const char *device;
+	const struct program *prog;
+	uint32_t phase_flags;
+	uint32_t flags;
+	uint32_t threads;
+	uint64_t files;
+	uint32_t files_per_dir;
+	uint32_t tree_branch;
+	uint32_t first_dir;
+	uint32_t rank;
+	uint32_t ranks;
+	const char *join_dir;
+	const struct fsload_dir_id *join_id;
+	uint32_t lat_sample;
+	uint8_t names;
+	uint32_t name_bytes;
+	uint32_t name_random_bytes;
+	uint64_t seed;
+	uint32_t progress_ms;
+	uint32_t idle_ms;
+	uint32_t sample_ms;
+	uint32_t stall_ms;
+	uint32_t cpu_profile_hz;
+	uint32_t cpu_profile_stacks;
+	const uint32_t *cpus;
+	unsigned int ncpus;
+};
+
+/* Build the JOB_START request @s in nl's buffer. */
+void job_start_put(struct nl_ctx *nl, const struct job_start *s);
+/* Reply callback of JOB_START: parses into a struct job_status. */
+int job_start_reply_cb(const struct nlmsghdr *nlh, void *data);
 
 /* "i/n" of a status's current phase (1-based), into @buf. */
 const char *job_phase_str(const struct job_status *js, char *buf,

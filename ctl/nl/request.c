@@ -2,8 +2,8 @@
 /*
  * fsloadctl: the requests about jobs that exist: their status, workers,
  * stop and resume.  (Results and series are dumped beside their
- * decoders, nl/results.c and nl/series.c; JOB_START is built in
- * engine/run.c.)
+ * decoders, nl/results.c and nl/series.c; JOB_START beside the
+ * status decoder, nl/job.c.)
  */
 #include <stdlib.h>
 #include <string.h>

@@ -390,3 +390,14 @@ void print_job(const char *key, const struct job_status *js,
 	}
 	close_json_object();
 }
+
+void report_job_started(const struct job_status *js,
+			const struct job_extra *x, bool json)
+{
+	print_begin(json);
+	print_uint(PRINT_JSON, "fsload_json_version", NULL, 1);
+	print_uint(PRINT_ANY, "id", "job %" PRIu64 " started\n", js->id);
+	if (json)
+		print_job("job", js, x, JOB_VIEW_HEADER);
+	print_end();
+}

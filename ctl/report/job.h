@@ -19,5 +19,8 @@ void print_job(const char *key, const struct job_status *js,
 	       const struct job_extra *x, enum job_view view);
 /* Column titles of JOB_VIEW_ROW (text only). */
 void print_job_row_titles(void);
+/* start --detach: the id of the job @js started (JSON: and its header). */
+void report_job_started(const struct job_status *js,
+			const struct job_extra *x, bool json);
 
 #endif /* FSLOADCTL_REPORT_JOB_H */

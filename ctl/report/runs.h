@@ -11,19 +11,8 @@
 
 #include "nl/job.h"
 #include "workload/profile.h"
+#include "engine/age.h"
 #include "engine/job.h"
-
-/* The aging that ran before (or as) the measured job. */
-struct age_report {
-	bool present;
-	double target_pct;
-	double before_pct;
-	double after_pct;
-	bool reached;
-	bool full;		/* the fill ended at ENOSPC: reached */
-	bool kept;		/* its files are left in place */
-	const struct run *run;	/* NULL: nothing to do, already full */
-};
 
 /* The age profile found the filesystem full enough: nothing ran. */
 void report_age_reached(const struct age_report *age, bool json);

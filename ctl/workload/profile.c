@@ -1018,20 +1018,23 @@ void profile_help_long(FILE *f)
 		"--keep override the file's [global] section\n");
 }
 
-uint32_t program_phase_flags(const struct program *prog, unsigned int i,
-			     uint32_t flags)
+bool program_writes_size(const struct program *prog, uint64_t size)
 {
-	const struct prog_phase *next;
-	unsigned int j;
+	unsigned int i, j;
+	bool any = false;
 
-	if (!(flags & FSLOAD_PHASE_F_SYNC) || i + 1 >= prog->nphases)
-		return flags;
-	next = &prog->phases[i + 1];
-	for (j = 0; j < next->nops; j++)
-		if (next->ops[j].type != FSLOAD_OP_FSYNC &&
-		    next->ops[j].type != FSLOAD_OP_SYNCFS)
-			return flags;
-	return next->nops ? flags & ~FSLOAD_PHASE_F_SYNC : flags;
+	for (i = 0; i < prog->nphases; i++)
+		for (j = 0; j < prog->phases[i].nops; j++) {
+			const struct prog_op *op = &prog->phases[i].ops[j];
+
+			if (op->type != FSLOAD_OP_CREATE &&
+			    op->type != FSLOAD_OP_APPEND)
+				continue;
+			if (op->size != size)
+				return false;
+			any = true;
+		}
+	return any;
 }
 
 bool program_fsyncs(const struct program *prog)

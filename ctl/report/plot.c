@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsloadctl start --plot: one SVG per phase of a job's series,
- * written by run_job() after the job (hence in engine/, below it).
+ * fsloadctl start --plot: one SVG per phase of a job's series, written
+ * by start after each job that kept one.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,13 +10,16 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/fsloadctl.h"
 #include "nl/interval.h"
 #include "nl/names.h"
 #include "nl/results.h"
 #include "nl/series.h"
-#include "engine/plot.h"
+#include "lib/msg.h"
+#include "engine/job.h"
+#include "report/plot.h"
 
 #define SVG_W		960
 #define SVG_PANEL_H	180
@@ -206,4 +209,19 @@ int series_plot(const struct series *s, const struct results *r,
 			return err;
 	}
 	return 0;
+}
+
+void report_plots(const struct run *run, const char *prefix, bool quiet)
+{
+	int ret;
+
+	/* the kernel engine's jobs keep a series (run_collect()) */
+	if (!prefix || !run->ok || !run->series.sample_ms)
+		return;
+	ret = series_plot(&run->series, &run->r, prefix);
+	if (ret)
+		warnmsg("cannot write the plots %s-*.svg: %s", prefix,
+			strerror(-ret));
+	else if (!quiet)
+		fprintf(stderr, "fsloadctl: plots in %s-*.svg\n", prefix);
 }

@@ -5,6 +5,8 @@
 #ifndef FSLOADCTL_PLOT_H
 #define FSLOADCTL_PLOT_H
 
+#include <stdbool.h>
+
 #include "nl/results.h"
 #include "nl/series.h"
 
@@ -14,5 +16,14 @@
  */
 int series_plot(const struct series *s, const struct results *r,
 		const char *prefix);
+
+struct run;
+
+/*
+ * --plot PREFIX: the plots of @run, a job that kept a time series (the
+ * kernel engine's with --sample-ms), saying where unless @quiet; a
+ * failure is a warning.  Nothing without @prefix.
+ */
+void report_plots(const struct run *run, const char *prefix, bool quiet);
 
 #endif /* FSLOADCTL_PLOT_H */
