@@ -29,7 +29,8 @@
 #   one_tool   a line one boot's newer geometry tool prints and the other
 #              results' tool does not (xfs_info 6.13's meta-data.exchange)
 #              is listed, not refused; the same line with the same tool
-#              version is refused
+#              version is refused; btrfs's metadata_uuid, nil to one
+#              btrfs-progs and the fsid to another, is the same
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -207,7 +208,7 @@ PY
 }
 
 t_one_tool() {
-	local copy=$work/copy-tool r
+	local copy=$work/copy-tool r rc
 	ran
 	# $1: the result to change, $2: the tool version it then records
 	# ("" keeps its own)
@@ -238,6 +239,33 @@ PY
 	[ $r -le 1 ] || fail "a line only a newer tool prints: exit $r"
 	grep -q "meta-data.exchange=0: printed only by geometry tool 99.0, not compared" \
 		"$work/one-tool.log" || fail "the line only one tool prints is not listed"
+	# btrfs-progs 6.14 prints a nil metadata_uuid where 6.2 prints the
+	# fsid: the same, and another UUID is not
+	for r in fsid nil other; do
+		rm -rf "$copy"
+		cp -r "$out" "$copy"
+		python3 - "$copy" "$new" "$r" <<'PY' || exit 1
+import glob, json, sys
+d, new, r = sys.argv[1:]
+u = "f5104ad0-5eed-4000-8000-000000000001"
+for f in glob.glob(d + "/*/boot*/*.json") + glob.glob(d + "/*/p*.json"):
+    j = json.load(open(f))
+    g = j["environment"]["filesystem"]["geometry"]
+    g["fsid"] = u
+    g["metadata_uuid"] = u
+    if f.startswith("%s/%s/boot2/" % (d, new)) and r != "fsid":
+        g["metadata_uuid"] = ("00000000-0000-0000-0000-000000000000" if r == "nil"
+                              else "f5104ad0-5eed-4000-8000-000000000009")
+    json.dump(j, open(f, "w"))
+PY
+		python3 "$repo/scripts/compare-kernels-report.py" geometry "$copy" "$base" "$new" \
+			>"$work/one-tool.log" 2>&1
+		rc=$?
+		case $r in
+		other) [ $rc = 2 ] || fail "another metadata_uuid: exit $rc, not 2" ;;
+		*) [ $rc = 0 ] || fail "metadata_uuid $r: exit $rc: $(cat "$work/one-tool.log")" ;;
+		esac
+	done
 }
 
 ktap_run geometry t_geometry
