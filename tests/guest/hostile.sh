@@ -279,8 +279,8 @@ steps=$(cd "$(dirname "$0")/.." && pwd)/build/fsloadctl-steps
 shared=$FSLOAD_DIR/shared
 
 # step_rank R ENGINE OUT ARGS...: rank R of 2 of a run in one directory
-# (--one-dir) in $shared, its output in OUT, rank 0's broadcast in
-# $work/bcast; its exit status (rank 0's is 1: rank 1's part is lost).
+# (--one-dir) in $shared, its output in OUT, rank 0's broadcasts in
+# $work/bcast.N; its exit status (rank 0's is 1: rank 1's part is lost).
 step_rank() {
 	local r=$1 eng=$2 out=$3
 
@@ -292,10 +292,12 @@ step_rank() {
 }
 
 # told name|ino: what rank 0 told the others of its job directory (its
-# name, then its inode number, as ctl/engine/ranks.c's struct rank_join).
+# name, then its inode number, as ctl/engine/ranks.c's struct rank_join):
+# its last broadcast ($work/bcast.N, N counting from 0 in each run).
 told() {
-	python3 -c 'import struct, sys
-b = open(sys.argv[1], "rb").read()
+	python3 -c 'import glob, struct, sys
+f = max(glob.glob(sys.argv[1] + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]))
+b = open(f, "rb").read()
 print(b[:64].split(b"\0")[0].decode() if sys.argv[2] == "name" else struct.unpack_from("=Q", b, 64)[0])' \
 		"$work/bcast" "$1"
 }

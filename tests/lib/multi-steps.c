@@ -9,8 +9,9 @@
  *
  *   FSLOAD_STEP_RANK=R     this process is rank R (default 0)
  *   FSLOAD_STEP_RANKS=N    of a run of N ranks (default 2)
- *   FSLOAD_STEP_BCAST=FILE rank 0's broadcast is written to FILE, and
- *                          the others read it from there (what rank 0's
+ *   FSLOAD_STEP_BCAST=FILE rank 0's N-th broadcast is written to FILE.N,
+ *                          and the others read their N-th from there
+ *                          (the jobs every rank runs, then what rank 0's
  *                          job told them of its directory)
  *
  * The barriers pass at once (no other rank is waited for); rank 0's
@@ -83,15 +84,19 @@ int multi_sync(bool stop, bool more,
 int multi_bcast(void *buf, size_t len,
 		double timeout_s __attribute__((unused)))
 {
+	static unsigned int calls;
+	char path[4096];
 	ssize_t n;
 	int fd;
 
+	if (snprintf(path, sizeof(path), "%s.%u", bcast_file, calls++) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
 	if (!rank) {
-		fd = open(bcast_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			  0600);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		n = fd < 0 ? -1 : write(fd, buf, len);
 	} else {
-		fd = open(bcast_file, O_RDONLY | O_CLOEXEC);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
 		n = fd < 0 ? -1 : read(fd, buf, len);
 	}
 	if (fd >= 0)
