@@ -214,31 +214,11 @@ static size_t fsload_job_msg_size(const struct fsload_job *job)
 				  job->prog.setup.ngroups);
 }
 
-/* @job's status; its owner's port and stalled thread ids if @privy. */
-static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job,
-			   bool privy)
+/* @job's set-up: what it was started with, fixed for its life. */
+static int fsload_fill_setup(struct sk_buff *skb, struct fsload_job *job)
 {
 	const struct fsload_program *prog = &job->prog;
-	enum fsload_job_state state;
-	char errmsg[sizeof(job->errmsg)];
-	u64 ops, bytes, items, done, end, idle_ns, idle_busy, oh_ops, oh_ns;
-	u8 op_clock;
-	int err, phase, held = READ_ONCE(job->held);
-	unsigned int i;
-
-	spin_lock(&job->lock);
-	state = job->state;
-	err = job->err;
-	phase = job->cur_phase;
-	end = job->end_ns;
-	strscpy(errmsg, job->errmsg, sizeof(errmsg));
-	idle_ns = job->idle_ns;
-	idle_busy = job->idle_busy_ns;
-	oh_ops = job->overhead_ops;
-	oh_ns = job->overhead_ns;
-	op_clock = job->op_clock;
-	spin_unlock(&job->lock);
-	fsload_job_progress(job, &ops, &bytes, &items, &done);
+	int held = READ_ONCE(job->held);
 
 	if (nla_put_u32(skb, FSLOAD_A_JOB_ID, job->id) ||
 	    fsload_put_path(skb, prog->block ? FSLOAD_A_JOB_DEVICE :
@@ -265,7 +245,57 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job,
 	      nla_put_u32(skb, FSLOAD_A_JOB_NAME_RANDOM_BYTES,
 			  prog->setup.naming.random))) ||
 	    fsload_put_u64(skb, FSLOAD_A_JOB_SEED, prog->setup.seed,
-			   FSLOAD_A_JOB_PAD) ||
+			   FSLOAD_A_JOB_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* @job's thread groups, when more than one. */
+static int fsload_fill_groups(struct sk_buff *skb,
+			      const struct fsload_program *prog)
+{
+	unsigned int i;
+
+	for (i = 0; prog->setup.ngroups > 1 && i < prog->setup.ngroups; i++) {
+		struct nlattr *nest = nla_nest_start(skb, FSLOAD_A_JOB_GROUP);
+
+		if (!nest ||
+		    nla_put_string(skb, FSLOAD_A_GROUP_NAME,
+				   prog->group_name[i]) ||
+		    nla_put_u32(skb, FSLOAD_A_GROUP_THREADS,
+				prog->setup.group_threads[i]))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/* @job's status; its owner's port and stalled thread ids if @privy. */
+static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job,
+			   bool privy)
+{
+	const struct fsload_program *prog = &job->prog;
+	enum fsload_job_state state;
+	char errmsg[sizeof(job->errmsg)];
+	u64 ops, bytes, items, done, end, idle_ns, idle_busy, oh_ops, oh_ns;
+	u8 op_clock;
+	int err, phase;
+
+	spin_lock(&job->lock);
+	state = job->state;
+	err = job->err;
+	phase = job->cur_phase;
+	end = job->end_ns;
+	strscpy(errmsg, job->errmsg, sizeof(errmsg));
+	idle_ns = job->idle_ns;
+	idle_busy = job->idle_busy_ns;
+	oh_ops = job->overhead_ops;
+	oh_ns = job->overhead_ns;
+	op_clock = job->op_clock;
+	spin_unlock(&job->lock);
+	fsload_job_progress(job, &ops, &bytes, &items, &done);
+
+	if (fsload_fill_setup(skb, job) ||
 	    nla_put_string(skb, FSLOAD_A_JOB_PROFILE, prog->profile) ||
 	    nla_put_u32(skb, FSLOAD_A_JOB_PROGRESS_MS, prog->progress_ms) ||
 	    nla_put_u8(skb, FSLOAD_A_JOB_STATE, state) ||
@@ -327,18 +357,7 @@ static int fsload_fill_job(struct sk_buff *skb, struct fsload_job *job,
 		    nla_put_string(skb, FSLOAD_A_JOB_ERROR_MSG, errmsg)))
 		return -EMSGSIZE;
 	/* The workers: FSLOAD_CMD_WORKER_GET, not here. */
-	for (i = 0; prog->setup.ngroups > 1 && i < prog->setup.ngroups; i++) {
-		struct nlattr *nest = nla_nest_start(skb, FSLOAD_A_JOB_GROUP);
-
-		if (!nest ||
-		    nla_put_string(skb, FSLOAD_A_GROUP_NAME,
-				   prog->group_name[i]) ||
-		    nla_put_u32(skb, FSLOAD_A_GROUP_THREADS,
-				prog->setup.group_threads[i]))
-			return -EMSGSIZE;
-		nla_nest_end(skb, nest);
-	}
-	return 0;
+	return fsload_fill_groups(skb, prog);
 }
 
 /*

@@ -62,6 +62,7 @@ suites=(
 	"spec|host|tests/spec.py"
 	"deps|host|tests/deps.py"
 	"layers|host|tests/layers.py"
+	"shape|host|tests/shape.py"
 	"user-engine|host|tests/user-engine.sh"
 	"mpi|host|tests/mpi.sh"
 	"engine-unit|host|tests/build/engine_test"
