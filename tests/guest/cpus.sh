@@ -16,9 +16,8 @@ dir=$(mktemp -d /tmp/cpus.XXXXXX)
 t_pinned() {
 	local id pids cpus i pid want got
 
-	id=$(fsloadctl start --profile null --dir "$dir" --threads 3 \
-		--cpus 1,0 --files 100000000 --files-per-dir 100000000 \
-		--idle-ms 0 --progress-ms 0 \
+	id=$(fsloadctl start --job "$(spin_job)" --dir "$dir" --threads 3 \
+		--cpus 1,0 --idle-ms 0 --progress-ms 0 \
 		--detach | sed -n 's/^job \([0-9]*\) started$/\1/p')
 	[ -n "$id" ] || fail "no job id"
 	fsloadctl --json status "$id" >"$work/st.json" || fail "status"

@@ -70,10 +70,10 @@ start_detached() {
 }
 
 # start_spin DIR [ARGS...]: a job of null ops that runs until stopped
-# (minutes), using no space: one subdirectory.  Prints its id.
+# (lib.sh's spin_job), using no space: one subdirectory.  Prints its id.
 start_spin() {
-	fsloadctl --json start --profile null --detach --quiet --dir "$1" \
-		--files 100000000 --files-per-dir 100000000 "${@:2}" |
+	fsloadctl --json start --job "$(spin_job)" --detach --quiet \
+		--dir "$1" "${@:2}" |
 		grep -o '"id": *[0-9]*' | head -1 | grep -o '[0-9]*$'
 }
 
@@ -447,9 +447,8 @@ t_profile_exit() {
 	mkdir -p "$d"
 	saved_fin=$(cat $params/max_finished)
 	saved_tm=$(cat /proc/sys/kernel/threads-max)
-	prof=$(fsloadctl start --profile null --dir "$d" --detach --quiet \
-		--files 100000000 --files-per-dir 100000000 \
-		--idle-ms 60000 --cpu-profile 10000 |
+	prof=$(fsloadctl start --job "$(spin_job)" --dir "$d" --detach \
+		--quiet --idle-ms 60000 --cpu-profile 10000 |
 		sed -n 's/^job \([0-9]*\) started$/\1/p')
 	[ -n "$prof" ] || fail "profiled job"
 	echo 0 >$params/max_finished

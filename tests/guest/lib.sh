@@ -67,6 +67,17 @@ lib_cleanup() {
 }
 trap lib_cleanup EXIT
 
+# spin_job: prints the path of a job file of null ops that runs until it
+# is stopped: 10^12 iterations a thread, days even for the user engine's
+# 30 million null ops a second.  The null profile is no spinner: its
+# --files is at most files-max (10^8), which a fast guest runs in seconds.
+spin_job() {
+	[ -f "$work/spin.job" ] ||
+		printf '%s\n' '[global]' 'name = spin' '' '[phase null]' \
+			'iterations = 1000000000000' 'op = null' >"$work/spin.job"
+	echo "$work/spin.job"
+}
+
 state_of() {	# ID
 	fsloadctl --json status "$1" | jget 'j["job"]["state"]'
 }
@@ -255,7 +266,7 @@ pause_for_this_guest() {
 		t1=$(date +%s%N)
 		ts+=($((t1 - t0)))
 	done
-	mapfile -t ts < <(printf '%s\n' "${ts[@]}" | sort -n)
+	mapfile -t ts <<<"$(printf '%s\n' "${ts[@]}" | sort -n)"
 	i=$((ts[1] * 40 / 1000000))
 	[ "$i" -ge 8000 ] || i=8000
 	[ "$i" -le 30000 ] || i=30000
