@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,8 +186,14 @@ static int ranks_build(struct start_ranks *sr, const struct params *p,
 }
 
 int start_ranks_job(struct start_ranks *sr, const struct params *p,
-		    struct run *run, int ret, bool *stop, int *job_ret)
+		    struct run *run, const char *suffix, int ret, bool *stop,
+		    int *job_ret)
 {
+	char fold[PATH_MAX], flame[PATH_MAX];
+	const char *folded = file_prefix(fold, sizeof(fold), sr->folded,
+					 suffix);
+	const char *flamegraph = file_prefix(flame, sizeof(flame),
+					     sr->flamegraph, suffix);
 	bool ok = !ret && !*stop && run && run->ok &&
 		  run->js.state == FSLOAD_JOB_DONE;
 	void **bufs = NULL;
@@ -197,8 +204,8 @@ int start_ranks_job(struct start_ranks *sr, const struct params *p,
 
 	sr->jobs++;
 	if (run && run->ok)
-		profile_write_files(run->r.profile, &run->r, sr->folded,
-				    sr->flamegraph);
+		profile_write_files(run->r.profile, &run->r, folded,
+				    flamegraph);
 	/*
 	 * mpirun's SIGTERM: a rank died (or was killed) and every rank is
 	 * killed in a moment (Open MPI's odls_base_sigkill_timeout, 1 s by
@@ -211,8 +218,8 @@ int start_ranks_job(struct start_ranks *sr, const struct params *p,
 			sr->silent = true;
 			return EXIT_OK;
 		}
-		err = rank_pack(run, &sr->rsync, sr->where, sr->folded,
-				sr->flamegraph, &buf, &len);
+		err = rank_pack(run, &sr->rsync, sr->where, folded,
+				flamegraph, &buf, &len);
 		if (!err)
 			err = rank_lone_part(buf, len, multi_size(), &bufs,
 					     &lens);
@@ -222,8 +229,8 @@ int start_ranks_job(struct start_ranks *sr, const struct params *p,
 	}
 	rank_sync_join_done(&sr->rsync);
 	*stop = rank_sync_end(&sr->rsync, !ok);
-	err = rank_pack(run, &sr->rsync, sr->where, sr->folded,
-			sr->flamegraph, &buf, &len);
+	err = rank_pack(run, &sr->rsync, sr->where, folded, flamegraph,
+			&buf, &len);
 	if (!err) {
 		err = multi_gather(buf, len, p->rank_timeout, &bufs, &lens);
 		free(buf);

@@ -48,7 +48,8 @@ void start_ranks_req(struct start_ranks *sr, struct job_req *req);
 /*
  * After each job of this rank, @run (NULL: it did not start; @ret its
  * failure), in lockstep with every rank's: its CPU profile's files (the
- * names carry the rank), the ranks' last barrier, then every rank's part
+ * names carry the rank, then @suffix: what tells the jobs of one start
+ * apart), the ranks' last barrier, then every rank's part
  * to rank 0, which merges them into @run, to be reported as any job's.
  * *@stop: in, this rank runs no more jobs; out, no rank does (the same
  * on every rank).  @sr->silent when this rank reports nothing: every
@@ -56,7 +57,8 @@ void start_ranks_req(struct start_ranks *sr, struct job_req *req);
  * failure.  Returns the exit code: rank 0's for the run, 0 on the others.
  */
 int start_ranks_job(struct start_ranks *sr, const struct params *p,
-		    struct run *run, int ret, bool *stop, int *job_ret);
+		    struct run *run, const char *suffix, int ret, bool *stop,
+		    int *job_ret);
 void start_ranks_free(struct start_ranks *sr);
 
 #endif /* FSLOADCTL_START_RANKS_H */

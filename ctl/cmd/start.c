@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -551,6 +552,27 @@ static int start_program(struct start *st, uint32_t threads,
 }
 
 /*
+ * What tells @run's files (plots, folded stacks, flame graphs) from those
+ * of the other jobs of this start, in @buf: "" for the one job of a plain
+ * start, else "-t<threads>" with a --threads list, "-i<iteration, from
+ * 1>" with --iterations, "-<engine>" with an engine list, in this order.
+ */
+static const char *run_suffix(const struct start *st, const struct run *run,
+			      char *buf, size_t size)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	if (st->ncounts > 1)
+		n += snprintf(buf + n, size - n, "-t%u", run->threads);
+	if (st->p.iterations > 1)
+		n += snprintf(buf + n, size - n, "-i%u", run->iteration + 1);
+	if (st->engines.n > 1)
+		snprintf(buf + n, size - n, "-%s", engine_name(run->engine));
+	return buf;
+}
+
+/*
  * Run @req, iteration @it: once, or on each engine of the list in turn,
  * the list rotated by @it (engine_set_at()).  Returns an exit code;
  * @stop when no more jobs are to run.
@@ -558,6 +580,7 @@ static int start_program(struct start *st, uint32_t threads,
 static int start_one(struct start *st, struct job_req *req, unsigned int it,
 		     bool *stop)
 {
+	char sfx[64], plot[PATH_MAX], fold[PATH_MAX], flame[PATH_MAX];
 	unsigned int e;
 	struct run *run;
 	int ret;
@@ -568,14 +591,19 @@ static int start_one(struct start *st, struct job_req *req, unsigned int it,
 		ret = run_job(&st->nl, req, run);
 		run->iteration = it;
 		run->position = e;
+		run_suffix(st, run, sfx, sizeof(sfx));
 		if (!ret) {
 			st->nruns++;
-			report_plots(run, st->p.plot, st->p.quiet);
+			report_plots(run, file_prefix(plot, sizeof(plot),
+						      st->p.plot, sfx),
+				     st->p.quiet);
 			/* a rank's: its own files (start_ranks_job()) */
 			if (!st->ranks.multi)
 				profile_write_files(run->r.profile, &run->r,
-						    st->p.folded,
-						    st->p.flamegraph);
+					file_prefix(fold, sizeof(fold),
+						    st->p.folded, sfx),
+					file_prefix(flame, sizeof(flame),
+						    st->p.flamegraph, sfx));
 			if (st->extents)
 				run_count_extents(run, st->p.keep);
 			if (run->ret && !st->job_ret)
@@ -586,7 +614,7 @@ static int start_one(struct start *st, struct job_req *req, unsigned int it,
 		/* each rank's job ends with every rank's (the same *stop) */
 		if (st->ranks.multi)
 			ret = start_ranks_job(&st->ranks, &st->p,
-					      ret ? NULL : run, ret, stop,
+					      ret ? NULL : run, sfx, ret, stop,
 					      &st->job_ret);
 		if (*stop)
 			return ret;
@@ -717,7 +745,7 @@ ranks:
 	if (st.ranks.multi && !st.ranks.jobs) {
 		bool stop = true;
 
-		ret = start_ranks_job(&st.ranks, &st.p, NULL, ret, &stop,
+		ret = start_ranks_job(&st.ranks, &st.p, NULL, "", ret, &stop,
 				      &st.job_ret);
 	}
 	if (st.ranks.silent)

@@ -338,6 +338,22 @@ int profile_write(const struct cpu_profile *p, const struct results *r,
 	return err;
 }
 
+const char *file_prefix(char *buf, size_t size, const char *prefix,
+			const char *suffix)
+{
+	int n;
+
+	if (!prefix)
+		return NULL;
+	n = snprintf(buf, size, "%s%s", prefix, suffix);
+	if (n < 0 || (size_t)n >= size) {
+		warnmsg("%s%s: too long a file prefix: no files written",
+			prefix, suffix);
+		return NULL;
+	}
+	return buf;
+}
+
 void profile_write_files(const struct cpu_profile *p, const struct results *r,
 			 const char *folded, const char *flamegraph)
 {

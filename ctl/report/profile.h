@@ -61,6 +61,14 @@ void profile_file_name(char *buf, size_t size, const char *prefix,
 		       const char *ext);
 
 /*
+ * @prefix, then @suffix, in @buf: the file prefix of one job of several
+ * that a start runs (cmd/start.c's run_suffix()).  NULL for a NULL
+ * @prefix, and when the two do not fit (with a warning: no files).
+ */
+const char *file_prefix(char *buf, size_t size, const char *prefix,
+			const char *suffix);
+
+/*
  * profile_write() of @p to @folded (PROFILE_FOLDED) and @flamegraph
  * (PROFILE_SVG), either NULL for none; a warning for each that fails.
  */

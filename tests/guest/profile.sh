@@ -13,7 +13,9 @@
 # files are written, nothing is left behind on rmmod, and the
 # perf_sched_events static key stays off while a profiled job runs.
 # Under the instruction clock a cached stat spends at most 5% of its
-# samples in the kernel's string routines (string_routines_minor).
+# samples in the kernel's string routines (string_routines_minor).  The
+# jobs of one start write their files under names of their own
+# (files_per_job).
 # Cases: all, or those named (tests/guest/profile.sh string_routines_minor).
 set -uo pipefail
 
@@ -337,6 +339,35 @@ elif share > 0.05:
 ' || fail "see above"
 }
 
+# One start, several jobs (a --threads list; --iterations): each job's
+# folded stacks, flame graphs and plots in files of their own,
+# PREFIX-t<threads>-* and PREFIX-i<iteration>-*, none overwritten by the
+# next job's.
+t_files_per_job() {
+	local j n x
+
+	fsloadctl start --dir "$FSLOAD_DIR" --profile smallfiles --files 300 \
+		--threads 1,2 --cpu-profile 2000 --quiet --sample-ms 20 \
+		--folded "$work/fj" --flamegraph "$work/fj" --plot "$work/fj" \
+		>/dev/null || fail "start --threads 1,2 exited $?"
+	fsloadctl start --dir "$FSLOAD_DIR" --profile smallfiles --files 300 \
+		--iterations 2 --cpu-profile 2000 --quiet --sample-ms 20 \
+		--folded "$work/fj" --flamegraph "$work/fj" --plot "$work/fj" \
+		>/dev/null || fail "start --iterations 2 exited $?"
+	for j in t1 t2 i1 i2; do
+		for x in folded svg; do
+			n=$(find "$work" -maxdepth 1 \
+				-name "fj-$j-[0-9]*-create-create.$x" | wc -l)
+			[ "$n" = 1 ] ||
+				fail "job $j: $n fj-$j-*-create-create.$x: $(ls "$work")"
+		done
+		[ -n "$(find "$work" -maxdepth 1 -name "fj-$j-[0-9]*-create.svg")" ] ||
+			fail "job $j: no plot: $(ls "$work")"
+	done
+	n=$(find "$work" -maxdepth 1 -name 'fj-[0-9]*' | wc -l)
+	[ "$n" = 0 ] || fail "$n files without the job in their name"
+}
+
 cases=(
 	"create_profile_names_ext4 t_create_names_ext4"
 	"mix_profile_per_op_type t_mix_per_op_type"
@@ -346,6 +377,7 @@ cases=(
 	"sched_key_untouched t_sched_key_untouched"
 	"user_engine_refused t_user_engine_refused"
 	"string_routines_minor t_string_routines"
+	"files_per_job t_files_per_job"
 )
 run=()
 for c in "${cases[@]}"; do
