@@ -10,7 +10,8 @@
 # interrupted or hangs must end every rank promptly with its number in
 # rank 0's report; a bad command line at one rank ends them all;
 # --iterations runs each iteration on every rank in lockstep, summarised
-# as mdtest -i N.  KTAP; "N passed, N failed" last.
+# as mdtest -i N; --threads and engine lists run in lockstep too.  KTAP;
+# "N passed, N failed" last.
 set -uo pipefail
 
 # shellcheck source=tests/lib/host.sh
@@ -430,6 +431,68 @@ PYEOF3
 	no_trees
 }
 
+# A --threads list and an engine list (with --iterations) under two
+# ranks: every job of the list on every rank, its figures the ranks' sum,
+# a job directory of its own on each rank.
+t_lists() {
+	mkdir -p "$tmp/d"
+	timeout 120 "${mpirun[@]}" -np 2 "$mpi" --json start --engine user \
+		--profile metadata --files 50 --threads 1,2 --dir "$tmp/d" \
+		--quiet --idle-ms 0 -o "$tmp/tl.json" >/dev/null \
+		2>"$tmp/tl.err" || fail "--threads 1,2: exit $?: $(tail -5 "$tmp/tl.err")"
+	timeout 120 "${mpirun[@]}" -np 2 "$mpi" --json start \
+		--engine user,uring --iterations 2 --profile metadata \
+		--files 50 --dir "$tmp/d" --quiet --idle-ms 0 \
+		-o "$tmp/el.json" >/dev/null 2>"$tmp/el.err" ||
+		fail "--engine user,uring: exit $?: $(tail -5 "$tmp/el.err")"
+	python3 - "$tmp/tl.json" "$tmp/el.json" <<'PYEOF4' || exit "$KSFT_FAIL"
+import json, sys
+bad = []
+dirs = set()
+
+def job(what, r, threads):
+    parts = r.get("ranks", {}).get("parts", [])
+    if [p["state"] for p in parts] != ["done", "done"]:
+        bad.append("%s: parts %s" % (what, [p.get("state") for p in parts]))
+        return
+    dirs.update(p["job_dir"] for p in parts)
+    for ph in r["phases"]:
+        want = 2 * threads * (1 if ph["name"].startswith("tree") else 50)
+        got = sum([x for x in p["phases"] if x["name"] == ph["name"]][0]["ops"]
+                  for p in parts)
+        if ph["ops"] != want or got != want:
+            bad.append("%s %s: ops %d, the ranks' %d, want %d" %
+                       (what, ph["name"], ph["ops"], got, want))
+
+tl = json.load(open(sys.argv[1]))
+sw = tl.get("sweep", [])
+if [r["threads"] for r in sw] != [2, 4]:
+    bad.append("sweep of %s threads, not [2, 4]" % [r["threads"] for r in sw])
+for r in sw:
+    job("threads %d" % r["threads"], r, r["threads"] // 2)
+if len(dirs) != 4:
+    bad.append("threads list: %d job directories, not 4" % len(dirs))
+dirs.clear()
+el = json.load(open(sys.argv[2]))
+if el.get("order") != [["user", "uring"], ["uring", "user"]]:
+    bad.append("engine order %s" % el.get("order"))
+for e in ("user", "uring"):
+    its = el.get(e, {}).get("iterations", [])
+    if len(its) != 2:
+        bad.append("%s: %d iterations" % (e, len(its)))
+    for it in its:
+        if it["job"].get("engine") != e:
+            bad.append("%s: a job of engine %s" % (e, it["job"].get("engine")))
+        job("%s iteration %d" % (e, it["iteration"]), it, 1)
+if len(dirs) != 8:
+    bad.append("engine list: %d job directories, not 8" % len(dirs))
+for b in bad:
+    print("FAIL: " + b)
+sys.exit(1 if bad else 0)
+PYEOF4
+	no_trees
+}
+
 # Under several ranks, what a multi-client run cannot do is refused.
 t_refused() {
 	timeout 60 "${mpirun[@]}" -np 2 "$mpi" start --engine user \
@@ -455,7 +518,7 @@ t_refused() {
 		fail "$(head -2 "$tmp/ref.err")"
 }
 
-ktap_plan 14
+ktap_plan 15
 ktap_run aggregate t_aggregate
 ktap_run barrier t_barrier
 ktap_run rank_no_job t_rank_no_job
@@ -469,6 +532,7 @@ ktap_run shared_tree t_shared_tree
 ktap_run stride_ranks t_stride_ranks
 ktap_run end_hold t_end_hold
 ktap_run iterations t_iterations
+ktap_run lists t_lists
 ktap_run refused t_refused
 ktap_finish
 echo "$ktap_pass passed, $ktap_fail failed"
